@@ -1,0 +1,2 @@
+// Filled in by the platform: prepares database templates once per run.
+export default async function setup(): Promise<void> {}
