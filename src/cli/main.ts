@@ -1,0 +1,72 @@
+import { Command, InvalidArgumentError, Option } from 'commander'
+
+import { allRoles, ConfigError, loadConfig } from '../platform/config.ts'
+import type { Role } from '../platform/config.ts'
+import { DataDirLockedError } from '../platform/db/data-dir-lock.ts'
+import { createLogger } from '../service.ts'
+import { runKeys } from './keys.ts'
+import { runMigrate } from './migrate.ts'
+import { runServe } from './serve.ts'
+
+function parseRoles(value: string): Role[] {
+  const roles = value.split(',').map((r) => r.trim()).filter(Boolean)
+  const bad = roles.filter((r) => !allRoles.includes(r as Role))
+  if (bad.length || roles.length === 0) {
+    throw new InvalidArgumentError(`roles are a comma-separated subset of ${allRoles.join(', ')}`)
+  }
+  return roles as Role[]
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer')
+  return n
+}
+
+const program = new Command()
+  .name('curata')
+  .description('Curata: contextual segments, deals, pixel bot reports, content index, AdCP signals')
+  .showHelpAfterError()
+
+program
+  .command('serve')
+  .description('run the service (default: all roles on the embedded database under DATA_DIR)')
+  .addOption(new Option('--role <roles>', 'comma-separated roles: api, collector, worker').argParser(parseRoles).default([...allRoles]))
+  .action(async (o: { role: Role[] }) => runServe(loadConfig(), o.role))
+
+program
+  .command('migrate')
+  .description('apply pending database migrations and exit')
+  .action(async () => runMigrate(loadConfig()))
+
+const keys = program.command('keys').description('manage API keys (stored hashed; a key is shown once)')
+keys
+  .command('create')
+  .description('create a client and its API key, or another key for an existing client')
+  .requiredOption('--name <name>', 'client name')
+  .option('--client-id <id>', 'add a key to this existing client (key rotation)', positiveInt)
+  .option('--json', 'print exactly one JSON object {client_id, api_key, name}')
+  .action(async (o: { name: string; clientId?: number; json?: boolean }) =>
+    runKeys(loadConfig(), { cmd: 'keys.create', args: { name: o.name, ...(o.clientId ? { clientId: o.clientId } : {}) } }, o.json ? 'json' : 'create'),
+  )
+keys
+  .command('list')
+  .description('list keys: id, client, prefix, created, revoked')
+  .option('--json', 'print JSON')
+  .action(async (o: { json?: boolean }) => runKeys(loadConfig(), { cmd: 'keys.list', args: {} }, o.json ? 'json' : 'list'))
+keys
+  .command('revoke <id>')
+  .description('revoke a key at once')
+  .action(async (id: string) => runKeys(loadConfig(), { cmd: 'keys.revoke', args: { id: positiveInt(id) } }, 'revoke'))
+
+try {
+  await program.parseAsync(process.argv)
+} catch (err) {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+    console.error(`curata: ${err.message}`)
+    process.exit(1)
+  }
+  createLogger({ logLevel: 'error' }).error({ err }, 'curata failed')
+  console.error(`curata: ${(err as Error).message}`)
+  process.exit(1)
+}

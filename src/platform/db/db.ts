@@ -1,0 +1,35 @@
+/**
+ * The one narrow database interface. The PGlite and PostgreSQL adapters are the only code that knows
+ * which engine runs; everything else writes plain SQL that both PostgreSQL 15 and PGlite (18) accept.
+ *
+ * Column values come back normalized the same way from both engines: int8 and numeric as numbers,
+ * `date` as 'YYYY-MM-DD' strings, timestamptz as Date, json/jsonb parsed.
+ */
+export interface QueryResult<T> {
+  rows: T[]
+  rowCount: number
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>
+}
+
+export type Engine = 'pglite' | 'postgres'
+
+export interface Db extends Queryable {
+  readonly engine: Engine
+  /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  /** Runs a multi-statement script (migrations). */
+  exec(sql: string): Promise<void>
+  /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
+  close(): Promise<void>
+}
+
+/** Type parsers shared by both adapters, keyed by PostgreSQL type OID. */
+export const typeParsers: Record<number, (value: string) => unknown> = {
+  20: (v) => Number(v), // int8: ids and counts stay far below 2^53
+  1700: (v) => Number(v), // numeric: money amounts and ratios; precision beyond a double is not needed
+  1082: (v) => v, // date: keep 'YYYY-MM-DD'; a Date would shift with the process time zone
+}

@@ -1,0 +1,74 @@
+import pg from 'pg'
+
+import type { Db, QueryResult, Queryable } from './db.ts'
+import { typeParsers } from './db.ts'
+
+export interface PostgresOptions {
+  connectionString: string
+  /** Schema to work in (tests isolate each file in its own); default: the server's search_path. */
+  schema?: string
+  max?: number
+}
+
+const types = {
+  getTypeParser(oid: number, format?: string) {
+    const parse = typeParsers[oid]
+    if (parse && format !== 'binary') return parse
+    return pg.types.getTypeParser(oid, format as 'text')
+  },
+}
+
+function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+      const r = await client.query({ text: sql, values: params as unknown[], types })
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 }
+    },
+  }
+}
+
+export async function openPostgres(opts: PostgresOptions): Promise<Db> {
+  const options = opts.schema ? `-c search_path=${opts.schema}` : undefined
+  const pool = new pg.Pool({ connectionString: opts.connectionString, max: opts.max ?? 10, options })
+  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {})
+  const q = wrap(pool)
+  await q.query('SELECT 1')
+  return {
+    engine: 'postgres',
+    query: q.query,
+    async transaction(fn) {
+      const client = await pool.connect()
+      try {
+        await client.query('BEGIN')
+        const result = await fn(wrap(client))
+        await client.query('COMMIT')
+        return result
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {})
+        throw err
+      } finally {
+        client.release()
+      }
+    },
+    async exec(sql) {
+      await pool.query(sql)
+    },
+    async listen(channel, onNotify) {
+      const client = await pool.connect()
+      const handler = (m: pg.Notification) => {
+        if (m.channel === channel) onNotify(m.payload ?? '')
+      }
+      client.on('notification', handler)
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+      return async () => {
+        client.off('notification', handler)
+        await client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {})
+        client.release()
+      }
+    },
+    async close() {
+      await pool.end()
+    },
+  }
+}

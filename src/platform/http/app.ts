@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto'
+
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify from 'fastify'
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyServerOptions,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify'
+import FindMyWay from 'find-my-way'
+import type { HTTPMethod } from 'find-my-way'
+
+import type { Principal } from '../keys/keys.ts'
+import type { AppContext } from '../context.ts'
+import { authenticate } from './auth.ts'
+import { ApiError, toApiError } from './errors.ts'
+import { createRateLimiter, headersFor } from './rate-limit.ts'
+import { ErrorBody } from './schemas.ts'
+import { validatorCompiler } from './validation.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null
+  }
+  interface FastifyContextConfig {
+    /** Routes under /v1 that need no API key (the OpenAPI document). */
+    public?: boolean
+  }
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>
+
+/** A feature's routes: a Fastify plugin registered under its prefix with the shared context. */
+export interface Feature {
+  prefix: string
+  routes(app: App, ctx: AppContext): Promise<void> | void
+}
+
+export interface BuildAppOptions {
+  /** The process logger (pino); omitted = no request logging (tests). */
+  logger?: FastifyBaseLogger
+  features?: Feature[]
+  /** Lets the collector's raw handler sit in front of Fastify on the same port. */
+  serverFactory?: FastifyServerOptions['serverFactory']
+}
+
+const requestIdPattern = /^[\w.-]{1,64}$/
+
+export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<App> {
+  const app = Fastify({
+    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 200 },
+    requestTimeout: 120_000,
+    return503OnClosing: true,
+    ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id']
+      return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID()
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App
+
+  app.setValidatorCompiler(validatorCompiler([ErrorBody]))
+  app.addSchema(ErrorBody)
+  app.removeContentTypeParser('text/plain')
+  app.decorateRequest('principal', null)
+
+  // A second router that only knows which paths exist, so an unknown method on a known path is a
+  // 405 with Allow rather than a 404.
+  const known = FindMyWay()
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat() as HTTPMethod[]) {
+      if (method === 'HEAD' || known.find(method, route.url)) continue
+      known.on(method, route.url, () => {})
+    }
+  })
+
+  const limiter = createRateLimiter(ctx.db, ctx.clock, ctx.config.rateLimitPerMinute)
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id)
+    const path = req.url.split('?', 1)[0]!
+    const isV1 = path === '/v1' || path.startsWith('/v1/')
+    if (!isV1 || req.routeOptions.config.public) return
+    req.principal = await authenticate(ctx.db, req.headers)
+    const state = await limiter.hit(req.principal.keyId)
+    reply.headers(headersFor(state))
+  })
+
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched'
+    ctx.metrics.observeRequest(route, req.method, reply.statusCode, reply.elapsedTime / 1000)
+  })
+
+  app.setErrorHandler(async (err, req, reply) => {
+    const e = toApiError(err)
+    if (e.status >= 500) req.log.error({ err }, 'request failed')
+    reply.code(e.status).headers(e.headers ?? {})
+    return { error: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }
+  })
+
+  app.setNotFoundHandler(async (req) => {
+    const path = req.url.split('?', 1)[0]!
+    const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => known.find(m, path))
+    if (allowed.length) {
+      throw new ApiError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(', ')}`, undefined, {
+        allow: allowed.join(', '),
+      })
+    }
+    throw new ApiError(404, 'not_found', `no route ${req.method} ${path}`)
+  })
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Curata API',
+        version: '1.0.0',
+        description:
+          'Contextual segments, deal activation, pixel bot reports, content index. Errors: docs/errors.md.',
+      },
+      components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+      security: [{ ApiKey: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _frag, i) => (json.$id as string) || `def-${i}` },
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs' })
+
+  app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
+
+  for (const feature of opts.features ?? []) {
+    await app.register(async (scope) => feature.routes(scope as App, ctx), { prefix: feature.prefix })
+  }
+  return app
+}

@@ -1,0 +1,38 @@
+import { Type } from '@sinclair/typebox'
+import type { TSchema } from '@sinclair/typebox'
+
+/** Shared schema primitives; each feature composes its request/response schemas from these. */
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'machine-readable code, see docs/errors.md' }),
+    message: Type.String(),
+    details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+  },
+  { $id: 'ErrorBody', title: 'Error' },
+)
+
+export const Timestamp = Type.String({ format: 'date-time' })
+export const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
+export const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD' })
+
+// Ids are bigserial; 2^53 keeps them exact in JSON and rejects absurd values before any SQL runs.
+export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })
+export const IdParams = Type.Object({ id: Id })
+
+export const Paging = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1000 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
+})
+
+const errorRef = Type.Ref('ErrorBody')
+
+/** The error responses a route documents besides its success response. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {}
+  for (const s of [401, 429, ...statuses]) out[s] = errorRef
+  return out
+}
+
+export function nullable<T extends TSchema>(schema: T) {
+  return Type.Union([schema, Type.Null()])
+}

@@ -1,0 +1,42 @@
+import type { Clock } from '../clock.ts'
+import type { Queryable } from '../db/db.ts'
+import type { JobRow } from './queue.ts'
+
+export interface JobContext {
+  job: JobRow
+  clock: Clock
+  /** Aborted when the worker shuts down and gives the job back. */
+  signal: AbortSignal
+  /**
+   * Runs fn in a transaction only while this worker still holds the job's lease, and marks the job
+   * done in the same transaction: results and completion commit together, exactly once.
+   */
+  finish<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  /** Runs fn in a transaction only while this worker still holds the lease (partial progress). */
+  withLease<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+}
+
+export interface JobHandler<P = unknown> {
+  kind: string
+  run(payload: P, ctx: JobContext): Promise<void>
+  /** Called in the transaction that marks the job failed for good: move the owning record to failed. */
+  onFailed?(payload: P, reason: string, tx: Queryable): Promise<void>
+  maxAttempts?: number
+  /** Periodic jobs: kept enqueued as a singleton and re-enqueued this many ms after each run. */
+  everyMs?: number
+}
+
+/** A failure retrying cannot fix (bad input, a missing record): fails the job at once. */
+export class PermanentJobError extends Error {}
+
+/** Thrown by finish/withLease when another worker has taken the job over. */
+export class LeaseLostError extends Error {
+  constructor(jobId: number) {
+    super(`lease on job ${jobId} was lost`)
+  }
+}
+
+export function backoffMs(attempt: number): number {
+  const base = Math.min(1000 * 2 ** (attempt - 1), 5 * 60_000)
+  return base / 2 + Math.random() * (base / 2)
+}

@@ -1,0 +1,49 @@
+import type { Queryable } from '../db/db.ts'
+
+export const jobsChannel = 'curata_jobs'
+
+export interface JobRow {
+  id: number
+  kind: string
+  payload: unknown
+  status: 'queued' | 'running' | 'done' | 'failed'
+  attempts: number
+  max_attempts: number
+  run_at: Date
+  locked_by: string | null
+  locked_until: Date | null
+  singleton_key: string | null
+  last_error: string | null
+}
+
+export interface EnqueueOptions {
+  now: Date
+  runAt?: Date
+  maxAttempts?: number
+  /** At most one unfinished job per key; a second enqueue with the key is a no-op returning null. */
+  singletonKey?: string
+}
+
+/**
+ * Adds a job. Call it with the transaction that creates the record needing the work, so the record
+ * and its job commit together or not at all. The NOTIFY is delivered at commit and wakes workers.
+ */
+export async function enqueue(q: Queryable, kind: string, payload: unknown, opts: EnqueueOptions): Promise<number | null> {
+  const { rows } = await q.query<{ id: number }>(
+    `INSERT INTO jobs (kind, payload, run_at, max_attempts, singleton_key, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (singleton_key) WHERE singleton_key IS NOT NULL AND status IN ('queued', 'running') DO NOTHING
+     RETURNING id`,
+    [kind, JSON.stringify(payload ?? {}), opts.runAt ?? opts.now, opts.maxAttempts ?? 5, opts.singletonKey ?? null, opts.now],
+  )
+  await q.query(`SELECT pg_notify($1, $2)`, [jobsChannel, kind])
+  return rows[0]?.id ?? null
+}
+
+/** Jobs waiting or running, by kind: the queue depth metric. */
+export async function queueDepth(q: Queryable): Promise<{ kind: string; status: string; count: number }[]> {
+  const { rows } = await q.query<{ kind: string; status: string; count: number }>(
+    `SELECT kind, status, count(*)::int AS count FROM jobs WHERE status IN ('queued', 'running') GROUP BY kind, status`,
+  )
+  return rows
+}

@@ -1,0 +1,93 @@
+import { createHash, randomBytes } from 'node:crypto'
+
+import type { Queryable } from '../db/db.ts'
+
+/**
+ * API keys: `cur_` + 43 base64url characters (256 random bits). Only the SHA-256 hash is stored; the
+ * first 12 characters are kept as a visible prefix so an operator can tell keys apart.
+ */
+export const keyPrefixLength = 12
+
+export function generateKey(): string {
+  return `cur_${randomBytes(32).toString('base64url')}`
+}
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex')
+}
+
+export interface CreatedKey {
+  client_id: number
+  key_id: number
+  api_key: string
+  name: string
+}
+
+export interface KeyRow {
+  id: number
+  client_id: number
+  name: string
+  key_prefix: string
+  created_at: Date
+  revoked_at: Date | null
+}
+
+/** Creates a client with its first key, or (with clientId) another key for an existing client. */
+export async function createKey(
+  db: Queryable,
+  opts: { name: string; clientId?: number; now: Date },
+): Promise<CreatedKey> {
+  let clientId = opts.clientId
+  let name = opts.name
+  if (clientId === undefined) {
+    const { rows } = await db.query<{ id: number }>(
+      'INSERT INTO clients (name, created_at) VALUES ($1, $2) RETURNING id',
+      [opts.name, opts.now],
+    )
+    clientId = rows[0]!.id
+  } else {
+    const { rows } = await db.query<{ name: string }>('SELECT name FROM clients WHERE id = $1', [clientId])
+    if (!rows[0]) throw new Error(`client ${clientId} does not exist`)
+    name = rows[0].name
+  }
+  const key = generateKey()
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO api_keys (client_id, key_prefix, key_hash, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
+    [clientId, key.slice(0, keyPrefixLength), hashKey(key), opts.now],
+  )
+  return { client_id: clientId, key_id: rows[0]!.id, api_key: key, name }
+}
+
+export async function listKeys(db: Queryable): Promise<KeyRow[]> {
+  const { rows } = await db.query<KeyRow>(
+    `SELECT k.id, k.client_id, c.name, k.key_prefix, k.created_at, k.revoked_at
+       FROM api_keys k JOIN clients c ON c.id = k.client_id
+      ORDER BY k.id`,
+  )
+  return rows
+}
+
+/** Returns false when no such key exists; revoking twice keeps the first revocation time. */
+export async function revokeKey(db: Queryable, keyId: number, now: Date): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING id`,
+    [keyId, now],
+  )
+  return rows.length > 0
+}
+
+export interface Principal {
+  keyId: number
+  clientId: number
+}
+
+/** Looks a presented key up by its hash; revoked and unknown keys are both null. */
+export async function verifyKey(db: Queryable, key: string): Promise<Principal | null> {
+  if (!/^cur_[A-Za-z0-9_-]{43}$/.test(key)) return null
+  const { rows } = await db.query<{ id: number; client_id: number }>(
+    'SELECT id, client_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+    [hashKey(key)],
+  )
+  const row = rows[0]
+  return row ? { keyId: row.id, clientId: row.client_id } : null
+}

@@ -1,0 +1,23 @@
+import type { Queryable } from '../platform/db/db.ts'
+import type { RegisteredCampaign } from './schemas.ts'
+
+type Row = Omit<RegisteredCampaign, 'created_date' | 'last_updated_date'> & { created_date: Date; last_updated_date: Date }
+
+const columns = 'id, client_id, description, created_date, last_updated_date, deleted'
+
+export async function registerCampaign(db: Queryable, clientId: number, description: string, now: Date): Promise<Row> {
+  const { rows } = await db.query<Row>(
+    `INSERT INTO snowball_campaigns (client_id, description, created_date, last_updated_date)
+     VALUES ($1, $2, $3, $3) RETURNING ${columns}`,
+    [clientId, description, now],
+  )
+  return rows[0]!
+}
+
+export async function listCampaigns(db: Queryable, clientId: number): Promise<Row[]> {
+  const { rows } = await db.query<Row>(
+    `SELECT ${columns} FROM snowball_campaigns WHERE client_id = $1 AND NOT deleted ORDER BY id`,
+    [clientId],
+  )
+  return rows
+}
