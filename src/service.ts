@@ -8,6 +8,7 @@ import { systemClock } from './platform/clock.ts'
 import type { Clock } from './platform/clock.ts'
 import type { Config, Role } from './platform/config.ts'
 import type { AppContext } from './platform/context.ts'
+import { createContext } from './platform/context.ts'
 import { serveControlSocket } from './platform/control-socket.ts'
 import { migrate } from './platform/db/migrate.ts'
 import { openDatabase } from './platform/db/open.ts'
@@ -16,7 +17,6 @@ import { buildApp } from './platform/http/app.ts'
 import { createWorker } from './platform/jobs/worker.ts'
 import type { Worker } from './platform/jobs/worker.ts'
 import { runKeyCommand } from './platform/keys/commands.ts'
-import { createMetrics } from './platform/metrics.ts'
 
 export interface Service {
   /** Where HTTP listens, when the process serves api or collector. */
@@ -52,7 +52,7 @@ export async function startService(opts: {
   try {
     const applied = await migrate(opened.db)
     if (applied.length) logger.info({ migrations: applied }, 'migrations applied')
-    const ctx: AppContext = { db: opened.db, clock: opts.clock ?? systemClock, config, metrics: createMetrics(opened.db) }
+    const ctx = createContext(opened.db, opts.clock ?? systemClock, config)
 
     let url: string | null = null
     if (roles.includes('api') || roles.includes('collector')) {

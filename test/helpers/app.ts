@@ -6,11 +6,11 @@ import type { Clock } from '../../src/platform/clock.ts'
 import { loadConfig } from '../../src/platform/config.ts'
 import type { Config } from '../../src/platform/config.ts'
 import type { AppContext } from '../../src/platform/context.ts'
+import { createContext } from '../../src/platform/context.ts'
 import type { Db } from '../../src/platform/db/db.ts'
 import type { App } from '../../src/platform/http/app.ts'
 import { buildApp } from '../../src/platform/http/app.ts'
 import { createKey } from '../../src/platform/keys/keys.ts'
-import { createMetrics } from '../../src/platform/metrics.ts'
 
 export interface TestApp {
   app: App
@@ -25,12 +25,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 export async function createTestApp(db: Db, opts: { clock?: Clock; config?: Partial<Config> } = {}): Promise<TestApp> {
-  const ctx: AppContext = {
-    db,
-    clock: opts.clock ?? new ManualClock('2026-11-22T10:00:00Z'),
-    config: testConfig(opts.config),
-    metrics: createMetrics(db),
-  }
+  const ctx = createContext(db, opts.clock ?? new ManualClock('2026-11-22T10:00:00Z'), testConfig(opts.config))
   const app = await buildApp(ctx, { features: [...new Set([...apiFeatures(), ...collectorFeatures()])] })
   await app.ready()
   let n = 0

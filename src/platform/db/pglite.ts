@@ -1,8 +1,9 @@
-import { PGlite } from '@electric-sql/pglite'
-import type { Transaction } from '@electric-sql/pglite'
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
 
 import type { Db, QueryResult, Queryable } from './db.ts'
-import { typeParsers } from './db.ts'
+import type { Reply, Request, SerializedError, ThreadInit } from './pglite-protocol.ts'
 
 export interface PgliteOptions {
   /** Directory of the data; omitted = in memory. */
@@ -11,44 +12,131 @@ export interface PgliteOptions {
   loadDataDir?: Blob
 }
 
-function wrap(client: PGlite | Transaction): Queryable {
-  return {
-    async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-      const r = await client.query<T>(sql, params as unknown[])
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length }
-    },
-  }
-}
-
 export interface PgliteDb extends Db {
   /** Dumps the data dir to a tarball: the migrated template that tests clone. */
   dump(): Promise<Blob>
 }
 
-export async function openPglite(opts: PgliteOptions = {}): Promise<PgliteDb> {
-  const pg = await PGlite.create({
-    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
-    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
-    parsers: typeParsers,
-  })
-  const q = wrap(pg)
-  return {
-    engine: 'pglite',
-    query: q.query,
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    async exec(sql) {
-      await pg.exec(sql)
-    },
-    async listen(channel, onNotify) {
-      const unlisten = await pg.listen(channel, onNotify)
-      return async () => {
-        if (!pg.closed) await unlisten()
-      }
-    },
-    async close() {
-      if (!pg.closed) await pg.close()
-    },
-    dump: () => pg.dumpDataDir('none'),
+/** An error from the embedded engine, carrying PostgreSQL's SQLSTATE like node-postgres does. */
+export class PgliteError extends Error {
+  code?: string
+  detail?: string
+  constraint?: string
+  constructor(e: SerializedError) {
+    super(e.message)
+    Object.assign(this, { code: e.code, detail: e.detail, constraint: e.constraint })
   }
 }
 
+// The thread is TypeScript too: a tiny ESM entry registers tsx's loader in the thread, then loads it.
+// (require.resolve would pick tsx's CommonJS build; the thread entry is ESM.)
+const tsxApi = new URL('dist/esm/api/index.mjs', pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json'))).href
+const threadEntry = new URL(
+  'data:text/javascript,' +
+    encodeURIComponent(
+      `import { register } from ${JSON.stringify(tsxApi)}; register(); ` +
+        `await import(${JSON.stringify(new URL('./pglite-thread.ts', import.meta.url).href)});`,
+    ),
+)
+
+type Pending = { resolve(v: unknown): void; reject(e: Error): void }
+type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never
+
+/**
+ * The embedded engine, run on a worker thread of its own (see pglite-thread.ts). PGlite is one
+ * session: a transaction holds it, and other queries wait until the transaction ends.
+ */
+export async function openPglite(opts: PgliteOptions = {}): Promise<PgliteDb> {
+  const init: ThreadInit = {
+    dataDir: opts.dataDir ?? null,
+    loadDataDir: opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : null,
+  }
+  const worker = new Worker(threadEntry, {
+    workerData: init,
+    transferList: init.loadDataDir ? [init.loadDataDir] : [],
+  })
+  const pending = new Map<number, Pending>()
+  const listeners = new Map<string, Set<(payload: string) => void>>()
+  let nextId = 1
+  let closed = false
+  let failure: Error | null = null
+
+  const started = new Promise<void>((resolve, reject) => {
+    pending.set(0, { resolve: () => resolve(), reject })
+  })
+  worker.on('message', (m: Reply) => {
+    if ('notify' in m) {
+      for (const fn of listeners.get(m.notify) ?? []) fn(m.payload)
+      return
+    }
+    const p = pending.get(m.id)
+    pending.delete(m.id)
+    if (m.ok) p?.resolve(m.result)
+    else p?.reject(new PgliteError(m.error))
+  })
+  const die = (err: Error) => {
+    failure = err
+    for (const p of pending.values()) p.reject(err)
+    pending.clear()
+  }
+  worker.on('error', die)
+  worker.on('exit', (code) => {
+    if (!closed) die(new Error(`embedded database thread exited with code ${code}`))
+  })
+
+  function call<T>(body: RequestBody): Promise<T> {
+    if (failure) return Promise.reject(failure)
+    if (closed) return Promise.reject(new Error('database is closed'))
+    const id = nextId++
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject })
+      worker.postMessage({ ...body, id })
+    })
+  }
+
+  const on = (tx: number | null): Queryable => ({
+    query: <T>(sql: string, params: readonly unknown[] = []) =>
+      call<QueryResult<T>>({ op: 'query', sql, params: [...params], tx }),
+  })
+
+  await started
+  const root = on(null)
+  return {
+    engine: 'pglite',
+    query: root.query,
+    async transaction(fn) {
+      const tx = await call<number>({ op: 'begin' })
+      let result
+      try {
+        result = await fn(on(tx))
+      } catch (err) {
+        await call({ op: 'rollback', tx }).catch(() => {})
+        throw err
+      }
+      await call({ op: 'commit', tx })
+      return result
+    },
+    async exec(sql) {
+      await call({ op: 'exec', sql })
+    },
+    async listen(channel, onNotify) {
+      const set = listeners.get(channel) ?? new Set()
+      listeners.set(channel, set)
+      set.add(onNotify)
+      if (set.size === 1) await call({ op: 'listen', channel })
+      return async () => {
+        set.delete(onNotify)
+        if (set.size === 0 && !closed) await call({ op: 'unlisten', channel }).catch(() => {})
+      }
+    },
+    async dump() {
+      return new Blob([await call<ArrayBuffer>({ op: 'dump' })])
+    },
+    async close() {
+      if (closed) return
+      await call({ op: 'close' }).catch(() => {})
+      closed = true
+      await worker.terminate()
+    },
+  }
+}

@@ -15,11 +15,12 @@ import type {
 import FindMyWay from 'find-my-way'
 import type { HTTPMethod } from 'find-my-way'
 
+import { createKeyVerifier } from '../keys/key-cache.ts'
 import type { Principal } from '../keys/keys.ts'
 import type { AppContext } from '../context.ts'
 import { authenticate } from './auth.ts'
 import { ApiError, toApiError } from './errors.ts'
-import { createRateLimiter, headersFor } from './rate-limit.ts'
+import { headersFor } from './rate-limit.ts'
 import { ErrorBody } from './schemas.ts'
 import { validatorCompiler } from './validation.ts'
 
@@ -86,13 +87,16 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     }
   })
 
-  const limiter = createRateLimiter(ctx.db, ctx.clock, ctx.config.rateLimitPerMinute)
+  const limiter = ctx.rateLimiter
+  const keys = createKeyVerifier(ctx.db)
+  await keys.start()
+  app.addHook('onClose', () => keys.stop())
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id)
     const path = req.url.split('?', 1)[0]!
     const isV1 = path === '/v1' || path.startsWith('/v1/')
     if (!isV1 || req.routeOptions.config.public) return
-    req.principal = await authenticate(ctx.db, req.headers)
+    req.principal = await authenticate(keys, req.headers)
     const state = await limiter.hit(req.principal.keyId)
     reply.headers(headersFor(state))
   })

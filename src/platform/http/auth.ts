@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 
-import type { Queryable } from '../db/db.ts'
+import type { KeyVerifier } from '../keys/key-cache.ts'
 import type { Principal } from '../keys/keys.ts'
-import { verifyKey } from '../keys/keys.ts'
 import { ApiError } from './errors.ts'
 
 /** The key from `X-API-Key`, or `Authorization: Bearer <key>` (and `x-adcp-auth` for AdCP clients). */
@@ -17,10 +16,10 @@ export function presentedKey(headers: FastifyRequest['headers']): string | null 
   return null
 }
 
-export async function authenticate(db: Queryable, headers: FastifyRequest['headers']): Promise<Principal> {
+export async function authenticate(keys: KeyVerifier, headers: FastifyRequest['headers']): Promise<Principal> {
   const key = presentedKey(headers)
   if (!key) throw new ApiError(401, 'unauthorized', 'missing API key: send it in the X-API-Key header')
-  const principal = await verifyKey(db, key)
+  const principal = await keys.verify(key)
   if (!principal) throw new ApiError(401, 'unauthorized', 'invalid or revoked API key')
   return principal
 }

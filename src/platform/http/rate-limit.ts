@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts'
-import type { Queryable } from '../db/db.ts'
+import type { Db } from '../db/db.ts'
 import { ApiError } from './errors.ts'
 
 export interface RateLimitState {
@@ -8,24 +8,27 @@ export interface RateLimitState {
   resetSeconds: number
 }
 
+export interface RateLimiter {
+  /** Counts one request of the key; throws 429 rate_limited past the limit. */
+  hit(keyId: number): Promise<RateLimitState>
+  /** Forgets windows older than an hour. */
+  prune(): Promise<void>
+}
+
 /**
- * Fixed one-minute windows counted in the database, so every API process sharing a PostgreSQL
- * server enforces one limit per key. The upsert is atomic: concurrent requests never both get the
- * last slot.
+ * Fixed one-minute windows per key. On PostgreSQL the count lives in the database, so every API
+ * process sharing it enforces one limit (the upsert is atomic: two requests never both get the last
+ * slot). The embedded engine is locked to one process, so there the count stays in memory and costs
+ * no query.
  */
-export function createRateLimiter(db: Queryable, clock: Clock, perMinute: number) {
+export function createRateLimiter(db: Db, clock: Clock, perMinute: number): RateLimiter {
+  const counter = db.engine === 'postgres' ? databaseCounter(db) : memoryCounter()
   return {
-    async hit(keyId: number): Promise<RateLimitState> {
+    async hit(keyId) {
       const now = clock.now().getTime()
-      const windowStart = new Date(now - (now % 60_000))
-      const { rows } = await db.query<{ count: number }>(
-        `INSERT INTO rate_limit_windows (api_key_id, window_start, count) VALUES ($1, $2, 1)
-         ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-         RETURNING count`,
-        [keyId, windowStart],
-      )
-      const count = rows[0]!.count
-      const resetSeconds = Math.max(1, Math.ceil((windowStart.getTime() + 60_000 - now) / 1000))
+      const windowStart = now - (now % 60_000)
+      const count = await counter.increment(keyId, windowStart)
+      const resetSeconds = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000))
       const state = { limit: perMinute, remaining: Math.max(0, perMinute - count), resetSeconds }
       if (count > perMinute) {
         throw new ApiError(
@@ -38,16 +41,46 @@ export function createRateLimiter(db: Queryable, clock: Clock, perMinute: number
       }
       return state
     },
-    /** Drops windows older than an hour (run by the maintenance job). */
-    async prune(): Promise<void> {
-      await db.query('DELETE FROM rate_limit_windows WHERE window_start < $1', [
-        new Date(clock.now().getTime() - 3_600_000),
-      ])
+    prune: () => counter.prune(clock.now().getTime() - 3_600_000),
+  }
+}
+
+interface Counter {
+  increment(keyId: number, windowStart: number): Promise<number>
+  prune(before: number): Promise<void>
+}
+
+function databaseCounter(db: Db): Counter {
+  return {
+    async increment(keyId, windowStart) {
+      const { rows } = await db.query<{ count: number }>(
+        `INSERT INTO rate_limit_windows (api_key_id, window_start, count) VALUES ($1, $2, 1)
+         ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+         RETURNING count`,
+        [keyId, new Date(windowStart)],
+      )
+      return rows[0]!.count
+    },
+    async prune(before) {
+      await db.query('DELETE FROM rate_limit_windows WHERE window_start < $1', [new Date(before)])
     },
   }
 }
 
-export type RateLimiter = ReturnType<typeof createRateLimiter>
+function memoryCounter(): Counter {
+  const windows = new Map<number, { start: number; count: number }>()
+  return {
+    async increment(keyId, windowStart) {
+      const w = windows.get(keyId)
+      if (w && w.start === windowStart) return ++w.count
+      windows.set(keyId, { start: windowStart, count: 1 })
+      return 1
+    },
+    async prune(before) {
+      for (const [k, w] of windows) if (w.start < before) windows.delete(k)
+    },
+  }
+}
 
 export function headersFor(s: RateLimitState): Record<string, string> {
   return {

@@ -18,9 +18,9 @@ export interface JobContext {
 
 export interface JobHandler<P = unknown> {
   kind: string
-  run(payload: P, ctx: JobContext): Promise<void>
+  run(payload: P, ctx: JobContext): Promise<unknown>
   /** Called in the transaction that marks the job failed for good: move the owning record to failed. */
-  onFailed?(payload: P, reason: string, tx: Queryable): Promise<void>
+  onFailed?(payload: P, reason: string, tx: Queryable): Promise<unknown>
   maxAttempts?: number
   /** Periodic jobs: kept enqueued as a singleton and re-enqueued this many ms after each run. */
   everyMs?: number

@@ -8,6 +8,9 @@ import type { Queryable } from '../db/db.ts'
  */
 export const keyPrefixLength = 12
 
+/** NOTIFY channel on which a revocation tells every API process to forget cached keys. */
+export const keysChannel = 'curata_keys'
+
 export function generateKey(): string {
   return `cur_${randomBytes(32).toString('base64url')}`
 }
@@ -73,6 +76,7 @@ export async function revokeKey(db: Queryable, keyId: number, now: Date): Promis
     `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING id`,
     [keyId, now],
   )
+  await db.query('SELECT pg_notify($1, $2)', [keysChannel, String(keyId)])
   return rows.length > 0
 }
 

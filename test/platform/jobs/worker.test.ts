@@ -53,7 +53,7 @@ describeEachEngine('durable jobs', (getDb) => {
       {
         kind: 'test.ok',
         run: (p: { n: number }, ctx) => ctx.finish((tx: Queryable) => tx.query('INSERT INTO test_effects VALUES ($1, $2)', [ctx.job.id, String(p.n)])),
-      } as JobHandler<never>,
+      },
     ])
     await waitFor(async () => (await job(id)).status === 'done')
     expect(await effects()).toEqual([{ job_id: id, note: '7' }])
@@ -71,7 +71,7 @@ describeEachEngine('durable jobs', (getDb) => {
           throw new Error(`boom ${calls}`)
         },
         onFailed: (_p, reason, tx) => tx.query('INSERT INTO test_effects VALUES ($1, $2)', [id, reason]),
-      } as JobHandler<never>,
+      },
     ])
     await waitFor(async () => (await job(id)).attempts === 1 && (await job(id)).status === 'queued')
     const first = await job(id)
