@@ -85,7 +85,7 @@ describeEachEngine('fuzzing every route', (getDb) => {
           const route = routes[pick % routes.length]!
           const url = route.path.replace(/\{[^}]+\}/g, param) + '?' + new URLSearchParams(q as Record<string, string>).toString()
           const headers: Record<string, string> = { ...junk }
-          if (ct) headers['content-type'] = ct.replace(/\u0000/g, '')
+          if (ct) headers['content-type'] = ct.replaceAll('\u0000', '')
           if (auth === 'key') headers['x-api-key'] = key
           if (auth === 'bearer') headers.authorization = `Bearer ${key}`
           if (auth === 'junk') headers['x-api-key'] = 'cur_' + param
