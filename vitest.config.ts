@@ -8,5 +8,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     globalSetup: ['test/global-setup.ts'],
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 })

@@ -21,3 +21,11 @@ export async function listCampaigns(db: Queryable, clientId: number): Promise<Ro
   )
   return rows
 }
+
+export async function getCampaign(db: Queryable, clientId: number, id: number): Promise<Row | null> {
+  const { rows } = await db.query<Row>(
+    `SELECT ${columns} FROM snowball_campaigns WHERE id = $1 AND client_id = $2 AND NOT deleted`,
+    [id, clientId],
+  )
+  return rows[0] ?? null
+}

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox'
 
 import type { Feature } from '../platform/http/app.ts'
-import { errorResponses } from '../platform/http/schemas.ts'
-import { listCampaigns, registerCampaign } from './repository.ts'
+import { notFound } from '../platform/http/errors.ts'
+import { IdParams, IdempotencyHeaders, errorResponses } from '../platform/http/schemas.ts'
+import { getCampaign, listCampaigns, registerCampaign } from './repository.ts'
 import { RegisterCampaignBody, RegisteredCampaign } from './schemas.ts'
 
 /** Campaign registration group (spec 2.5, 4.8). */
@@ -12,11 +13,13 @@ export const snowballFeature: Feature = {
     app.post(
       '/campaigns',
       {
+        config: { idempotent: true },
         schema: {
           tags: ['snowball'],
           summary: 'Register a campaign',
+          headers: IdempotencyHeaders,
           body: RegisterCampaignBody,
-          response: { 201: RegisteredCampaign, ...errorResponses(400, 415, 422) },
+          response: { 201: RegisteredCampaign, ...errorResponses(400, 409, 415, 422) },
         },
       },
       async (req, reply) => {
@@ -36,6 +39,23 @@ export const snowballFeature: Feature = {
         },
       },
       async (req) => (await listCampaigns(ctx.db, req.principal!.clientId)) as unknown as RegisteredCampaign[],
+    )
+
+    app.get(
+      '/campaigns/:id',
+      {
+        schema: {
+          tags: ['snowball'],
+          summary: 'Get one registered campaign (not in the spec; 404 for another client’s)',
+          params: IdParams,
+          response: { 200: RegisteredCampaign, ...errorResponses(400, 404, 422) },
+        },
+      },
+      async (req) => {
+        const row = await getCampaign(ctx.db, req.principal!.clientId, req.params.id)
+        if (!row) throw notFound('campaign')
+        return row as unknown as RegisteredCampaign
+      },
     )
   },
 }

@@ -43,10 +43,73 @@ describeEachEngine('snowball campaigns', (getDb) => {
     expect(other.map((c) => c.client_id)).toEqual([b.clientId])
   })
 
+  it('gets one campaign; another client’s answers 404 exactly like a missing one', async () => {
+    const a = await t.client()
+    const b = await t.client()
+    const created = json<{ id: number }>(
+      await t.app.inject({ method: 'POST', url: '/v1/snowball/campaigns', headers: a.headers, payload: { description: 'mine' } }),
+    )
+    const own = await t.app.inject({ method: 'GET', url: `/v1/snowball/campaigns/${created.id}`, headers: a.headers })
+    expect(json(own)).toMatchObject({ id: created.id, description: 'mine' })
+    const theirs = await t.app.inject({ method: 'GET', url: `/v1/snowball/campaigns/${created.id}`, headers: b.headers })
+    const missing = await t.app.inject({ method: 'GET', url: '/v1/snowball/campaigns/999999', headers: b.headers })
+    expect(theirs.statusCode).toBe(404)
+    expect(theirs.body).toBe(missing.body)
+    expect(json(theirs)).toEqual({ error: 'not_found', message: 'campaign not found' })
+    const bad = await t.app.inject({ method: 'GET', url: '/v1/snowball/campaigns/abc', headers: a.headers })
+    expect(bad.statusCode).toBe(400)
+    const zero = await t.app.inject({ method: 'GET', url: '/v1/snowball/campaigns/0', headers: a.headers })
+    expect(zero.statusCode).toBe(422)
+  })
+
   it('accepts Authorization: Bearer as well as X-API-Key', async () => {
     const a = await t.client()
     const res = await t.app.inject({ method: 'GET', url: '/v1/snowball/campaigns', headers: { authorization: `Bearer ${a.key}` } })
     expect(res.statusCode).toBe(200)
+  })
+
+  describe('Idempotency-Key', () => {
+    const post = (headers: Record<string, string>, description: unknown) =>
+      t.app.inject({ method: 'POST', url: '/v1/snowball/campaigns', headers, payload: { description } })
+
+    it('returns the original campaign to a retry instead of registering twice', async () => {
+      const a = await t.client()
+      const h = { ...a.headers, 'idempotency-key': 'order-123' }
+      const first = await post(h, 'once')
+      const again = await post(h, 'once')
+      expect(first.statusCode).toBe(201)
+      expect(again.statusCode).toBe(201)
+      expect(again.headers['idempotent-replayed']).toBe('true')
+      expect(json(again)).toEqual(json(first))
+      const list = json<unknown[]>(await t.app.inject({ method: 'GET', url: '/v1/snowball/campaigns', headers: a.headers }))
+      expect(list).toHaveLength(1)
+    })
+
+    it('refuses the same key with another body (409) and keeps keys per client', async () => {
+      const a = await t.client()
+      const b = await t.client()
+      expect((await post({ ...a.headers, 'idempotency-key': 'k1' }, 'x')).statusCode).toBe(201)
+      const clash = await post({ ...a.headers, 'idempotency-key': 'k1' }, 'y')
+      expect(clash.statusCode).toBe(409)
+      expect(json(clash).error).toBe('conflict')
+      const other = await post({ ...b.headers, 'idempotency-key': 'k1' }, 'y')
+      expect(other.statusCode).toBe(201)
+      expect(json(other).client_id).toBe(b.clientId)
+    })
+
+    it('frees the key when the first attempt failed', async () => {
+      const a = await t.client()
+      const h = { ...a.headers, 'idempotency-key': 'k2' }
+      expect((await post(h, '')).statusCode).toBe(422)
+      expect((await post(h, 'fixed')).statusCode).toBe(201)
+    })
+
+    it('rejects a malformed key', async () => {
+      const a = await t.client()
+      const res = await post({ ...a.headers, 'idempotency-key': 'x'.repeat(300) }, 'x')
+      expect(res.statusCode).toBe(400)
+      expect(json(res).error).toBe('invalid_request')
+    })
   })
 
   describe('bad input', () => {

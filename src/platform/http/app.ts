@@ -20,6 +20,7 @@ import type { Principal } from '../keys/keys.ts'
 import type { AppContext } from '../context.ts'
 import { authenticate } from './auth.ts'
 import { ApiError, toApiError } from './errors.ts'
+import { idempotency } from './idempotency.ts'
 import { headersFor } from './rate-limit.ts'
 import { ErrorBody } from './schemas.ts'
 import { validatorCompiler } from './validation.ts'
@@ -100,6 +101,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     const state = await limiter.hit(req.principal.keyId)
     reply.headers(headersFor(state))
   })
+
+  const idem = idempotency(ctx.db)
+  app.decorateRequest('idempotency', null)
+  app.addHook('preHandler', idem.preHandler)
+  app.addHook('onSend', idem.onSend)
 
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched'

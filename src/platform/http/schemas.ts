@@ -36,3 +36,10 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 export function nullable<T extends TSchema>(schema: T) {
   return Type.Union([schema, Type.Null()])
 }
+
+/** Documents the Idempotency-Key header on creating POSTs (checked by the idempotency hook). */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ description: 'retrying with the same key and body returns the original response instead of creating again' }),
+  ),
+})
