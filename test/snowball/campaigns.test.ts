@@ -135,7 +135,7 @@ describeEachEngine('snowball campaigns', (getDb) => {
           ...(payload !== undefined ? { payload } : {}),
         })
         expect(res.statusCode).toBe(status)
-        const body = json(res)
+        const body = json<{ error: string; message: string }>(res)
         expect(body.error).toBe(code)
         expect(typeof body.message).toBe('string')
         expect(body.message.length).toBeGreaterThan(5)

@@ -1,0 +1,169 @@
+// Builds src/pixel/agents/agents.json from the ai.robots.txt list (MIT, copied in ../shared) plus the
+// research crosswalk (shared/research/bots.md §1.8–1.9) plus our curated search engines, SEO and
+// preview crawlers, HTTP libraries and headless browsers. The product reads only the generated JSON.
+//
+//   node --import tsx scripts/build-agents.ts [path/to/robots.json]
+import { readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { validateAgents } from '../src/pixel/agents/schema.ts'
+import type { AgentRecord, AgentType, AgentsDocument } from '../src/pixel/agents/schema.ts'
+import { CURATED, RANGES_BY_NAME } from '../src/pixel/agents/curated.ts'
+
+export const ROBOTS_COMMIT = '738c80df'
+
+interface RobotsEntry { operator: string; respect: string; function: string; description: string }
+
+// Known Agents categories found in robots.json `function` -> our type (research §1.3, §1.8).
+const CATEGORY: Record<string, AgentType> = {
+  'AI Search Crawlers': 'llm_retrieval',
+  'AI Assistants': 'llm_retrieval',
+  'AI Agents': 'llm_retrieval',
+  'AI Coding Agents': 'llm_retrieval',
+  'AI Data Scrapers': 'llm_training',
+  'AI data scraper': 'llm_training',
+  'AI Data Providers': 'scraper',
+}
+
+// Entries whose `function` is prose or whose category the research overrides (tie-break: index for
+// classic search = search, feeding an answer = llm_retrieval, building a model = llm_training).
+const TYPE_BY_KEY: Record<string, AgentType> = {
+  AgentTimes: 'scraper', AI2Bot: 'llm_training', 'Ai2Bot-Dolma': 'llm_training', aiHitBot: 'scraper',
+  'amazon-kendra': 'llm_retrieval', Amazonbot: 'llm_training', Andibot: 'llm_retrieval', Anomura: 'llm_retrieval',
+  'anthropic-ai': 'llm_training', Applebot: 'search', 'Applebot-Extended': 'llm_training',
+  'Aranet-SearchBot': 'llm_retrieval', 'atlassian-bot': 'llm_retrieval', bedrockbot: 'llm_retrieval',
+  Bravebot: 'search', Brightbot: 'scraper', BuddyBot: 'llm_retrieval', Bytespider: 'llm_training', CCBot: 'llm_training',
+  'Claude-SearchBot': 'llm_retrieval', 'Claude-Web': 'llm_training', ClaudeBot: 'llm_training',
+  'Cloudflare-AutoRAG': 'llm_retrieval', 'cohere-ai': 'llm_retrieval', Cotoyogi: 'llm_training',
+  Crawl4AI: 'scraper', DeepSeekBot: 'llm_training', EchoboxBot: 'scraper', FacebookBot: 'llm_training',
+  facebookexternalhit: 'scraper', Factset_spyderbot: 'llm_training', FriendlyCrawler: 'llm_training',
+  'Google-CloudVertexBot': 'llm_retrieval', 'Google-Extended': 'llm_training', 'Google-Firebase': 'llm_retrieval',
+  GoogleOther: 'scraper', 'GoogleOther-Image': 'scraper', 'GoogleOther-Video': 'scraper', GPTBot: 'llm_training',
+  iAskBot: 'llm_retrieval', iaskspider: 'llm_retrieval', 'ICC-Crawler': 'llm_training', ImagesiftBot: 'scraper',
+  img2dataset: 'llm_training', ISSCyberRiskCrawler: 'llm_training', KunatoCrawler: 'scraper',
+  LAIONDownloader: 'llm_training', Lightpanda: 'scraper', 'Linguee Bot': 'llm_training',
+  'meta-externalagent': 'llm_training', 'MistralAI-User': 'llm_retrieval', NagetBot: 'llm_training',
+  'OAI-SearchBot': 'llm_retrieval', omgili: 'scraper', omgilibot: 'scraper', OpenAI: 'scraper', PanguBot: 'llm_training',
+  Panscient: 'scraper', PerplexityBot: 'llm_retrieval', PetalBot: 'search', 'Poseidon Research Crawler': 'llm_training',
+  QuillBot: 'llm_retrieval', Reflectionbot: 'llm_training', SBIntuitionsBot: 'llm_training', Scrapy: 'scraper',
+  'SemrushBot-OCOB': 'scraper', 'SemrushBot-SWA': 'scraper', 'Sidetrade indexer bot': 'scraper', Thinkbot: 'scraper',
+  TikTokSpider: 'llm_training', Timpibot: 'llm_training', VelenPublicWebCrawler: 'llm_training',
+  'Webzio-Extended': 'llm_training', wpbot: 'llm_retrieval', WRTNBot: 'llm_retrieval', YaK: 'scraper',
+  YandexAdditional: 'llm_retrieval', YandexAdditionalBot: 'llm_retrieval', YouBot: 'llm_retrieval',
+}
+
+// Keys that are the same agent as another key (case variant, version suffix, domain form).
+const ALIAS_OF: Record<string, string> = {
+  'Meta-ExternalAgent': 'meta-externalagent', 'Meta-ExternalFetcher': 'meta-externalfetcher',
+  'webzio-extended': 'Webzio-Extended', 'MistralAI-User/1.0': 'MistralAI-User', 'iaskspider/2.0': 'iaskspider',
+  'Brightbot 1.0': 'Brightbot', 'Terra Cotta': 'TerraCotta', 'quillbot.com': 'QuillBot',
+  'panscient.com': 'Panscient', CloudVertexBot: 'Google-CloudVertexBot', NotebookLM: 'Google-NotebookLM',
+}
+
+// robots.txt control tokens that crawlers never send (research §0.4); crawling is done by another agent.
+const ROBOTS_ONLY = new Set(['Google-Extended', 'Applebot-Extended', 'Webzio-Extended'])
+
+// Operator where robots.json has none, a URL, or a sentence.
+const OPERATOR_BY_KEY: Record<string, string | null> = {
+  AddSearchBot: 'AddSearch', 'AI2Bot-DeepResearchEval': 'Ai2', AIWebIndex: 'Lyrenth', 'amazon-QBusiness': 'Amazon',
+  'Amzn-SearchBot': 'Amazon', 'Amzn-User': 'Amazon', ApifyBot: 'Apify', ApifyWebsiteContentCrawler: 'Apify',
+  Applebot: 'Apple', 'Applebot-Extended': 'Apple', 'Aranet-SearchBot': null, 'AzureAI-SearchBot': 'Microsoft',
+  'bigsur.ai': 'Big Sur AI', Bravebot: 'Brave', Brightbot: 'Bright Data', Channel3Bot: null,
+  'ChatGLM-Spider': 'Zhipu AI', 'Claude-Code': 'Anthropic', 'Claude-Web': 'Anthropic', Code: 'GitHub',
+  'cohere-training-data-crawler': 'Cohere', CragCrawler: 'CragSoftware', Crawl4AI: null, Cursor: 'Anysphere',
+  DuckAssistBot: 'DuckDuckGo', ExaBot: 'Exa', FacebookBot: 'Meta', facebookexternalhit: 'Meta',
+  'Gemini-Deep-Research': 'Google', 'GeistHaus-PageFetcher': 'GeistHaus', 'Google-Agent': 'Google',
+  'Google-Gemini-CLI': 'Google', 'Google-NotebookLM': 'Google', 'GoogleAgent-URLContext': 'Google', HenkBot: null,
+  iAskBot: 'iAsk', iaskspider: 'iAsk', imageSpider: null, 'kagi-fetcher': 'Kagi', 'Kangaroo Bot': 'Kangaroo LLM',
+  'Kimi-User': 'Moonshot AI', KunatoCrawler: null, 'laion-huggingface-processor': 'LAION', LAIONDownloader: 'LAION',
+  LCC: null, Lightpanda: 'Lightpanda', LinerBot: 'Liner', LinkupBot: 'Linkup', 'Manus-User': 'Butterfly Effect',
+  'meta-externalagent': 'Meta', 'meta-externalfetcher': 'Meta', 'MistralAI-User': 'Mistral AI',
+  MyCentralAIScraperBot: null, NagetBot: 'Naget', newsai: null, NovaAct: 'Amazon', opencode: null, Operator: 'OpenAI',
+  PanguBot: 'Huawei', 'Poggio-Citations': 'Poggio', 'Querit-SearchBot': 'Querit', QueritBot: 'Querit',
+  'Shap-User': 'Parallel', Spider: null, TavilyBot: 'Tavily', TerraCotta: 'Ceramic AI', TongyiBot: 'Alibaba',
+  Trae: 'ByteDance', TwinAgent: 'Twin', UseAI: 'Use AI', 'Webzio-Extended': 'Webz.io', WRTNBot: 'Wrtn',
+  YiyanBot: 'Baidu', ZanistaBot: null, FriendlyCrawler: null, 'Echobot Bot': 'Echobox', Bytespider: 'ByteDance',
+  TikTokSpider: 'ByteDance', 'Google-CloudVertexBot': 'Google', 'Mozilla-Tabstack': 'Mozilla', Devin: 'Cognition',
+  FirecrawlAgent: 'Firecrawl', YouBot: 'You.com', VelenPublicWebCrawler: 'Velen', CCBot: 'Common Crawl',
+}
+
+/** `[Name](url)` -> Name; "Unclear at this time." -> null; plain short text kept. */
+export function cleanOperator(raw: string): string | null {
+  const link = /^\[([^\]]+)\]\([^)]*\)/.exec(raw.trim())
+  const text = (link ? link[1]! : raw).trim()
+  if (/^(unclear|unknown|no information)/i.test(text) || /^https?:\/\//.test(text)) return null
+  return text.length <= 40 ? text : null
+}
+
+function typeOf(key: string, e: RobotsEntry): AgentType {
+  const t = TYPE_BY_KEY[key] ?? CATEGORY[e.function.trim()]
+  if (!t) throw new Error(`no type for ai.robots.txt entry ${key} (function: ${e.function}); add it to TYPE_BY_KEY`)
+  return t
+}
+
+export function fromRobotsJson(robots: Record<string, RobotsEntry>): AgentRecord[] {
+  const byName = new Map<string, AgentRecord>()
+  for (const [key, e] of Object.entries(robots)) {
+    const name = ALIAS_OF[key] ?? key
+    const ignores = /^\[?no\b/i.test(e.respect.trim())
+    const existing = byName.get(name)
+    if (existing) {
+      if (!existing.tokens.includes(key)) existing.tokens.push(key)
+      if (ignores) existing.ignores_robots = true
+      continue
+    }
+    const main = robots[name] ?? e
+    const rec: AgentRecord = {
+      name,
+      operator: name in OPERATOR_BY_KEY ? OPERATOR_BY_KEY[name]! : cleanOperator(main.operator),
+      type: typeOf(name, main),
+      tokens: key === name ? [name] : [name, key],
+      source: name in TYPE_BY_KEY ? 'ai.robots.txt+research' : 'ai.robots.txt',
+    }
+    if (ROBOTS_ONLY.has(name)) rec.robots_only = true
+    const ranges = RANGES_BY_NAME[name]
+    if (ranges) rec.verify = { ranges_key: ranges }
+    if (ignores) rec.ignores_robots = true
+    if (name === 'Lightpanda' || name === 'Crawl4AI' || name === 'Scrapy') rec.tier = 1
+    if (name === 'Lightpanda') rec.headless = true
+    byName.set(name, rec)
+  }
+  return [...byName.values()]
+}
+
+/** Curated entries first where a name collides (they carry verification and tiers). */
+export function buildAgents(robots: Record<string, RobotsEntry>): AgentsDocument {
+  const curatedNames = new Set(CURATED.map((a) => a.name.toLowerCase()))
+  const fromRobots = fromRobotsJson(robots).filter((a) => !curatedNames.has(a.name.toLowerCase()))
+  const agents = [...fromRobots, ...CURATED]
+  validateAgents({ agents })
+  return {
+    $comment:
+      'Generated by scripts/build-agents.ts; edit that script (or src/pixel/agents/curated.ts) and rebuild. ' +
+      'Token syntax: see src/pixel/agents/matcher.ts.',
+    attribution: [
+      {
+        name: 'ai.robots.txt robots.json', url: 'https://github.com/ai-robots-txt/ai.robots.txt', license: 'MIT',
+        copyright: 'Copyright (c) 2024 ai.robots.txt', commit: ROBOTS_COMMIT, notice: 'docs/agents.md',
+      },
+    ],
+    agents,
+  }
+}
+
+/** One agent per line keeps reviews of data changes readable. */
+export function formatAgents(doc: AgentsDocument): string {
+  const head = JSON.stringify({ $comment: doc.$comment, attribution: doc.attribution }, null, 2).slice(0, -2)
+  return `${head},\n  "agents": [\n${doc.agents.map((a) => `    ${JSON.stringify(a)}`).join(',\n')}\n  ]\n}\n`
+}
+
+const here = dirname(fileURLToPath(import.meta.url))
+export const ROBOTS_PATH = join(here, '../../shared/data/bots/ai-robots-txt.robots.json')
+export const AGENTS_PATH = join(here, '../src/pixel/agents/agents.json')
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const robots = JSON.parse(readFileSync(process.argv[2] ?? ROBOTS_PATH, 'utf8')) as Record<string, RobotsEntry>
+  const doc = buildAgents(robots)
+  writeFileSync(AGENTS_PATH, formatAgents(doc))
+  console.log(`wrote ${doc.agents.length} agents to ${AGENTS_PATH}`)
+}

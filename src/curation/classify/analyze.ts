@@ -1,0 +1,113 @@
+// Turns text fields into keyword evidence per taxonomy node, plus a term-frequency profile.
+import { model, type KeywordModel } from './model.ts'
+import { contentTokens, isGeneric, urlTokens } from './text.ts'
+
+export interface TextFields {
+  body: string
+  title?: string
+  description?: string
+  url?: string
+}
+
+export interface Analysis {
+  /** content tokens read (title + description + body) */
+  tokenCount: number
+  /** distinct vocabulary terms found */
+  matchedTerms: number
+  /** evidence per node, summed over the node's subtree (tier-1 nodes hold their whole branch) */
+  nodeScores: Map<number, number>
+  /** sub-linear term weights of every content token, for term similarity */
+  terms: Map<string, number>
+}
+
+// A word in the title says more about the page than one more mention in the body.
+const TITLE_BONUS = 1.5
+const DESCRIPTION_BONUS = 0.75
+const URL_BONUS = 1
+// BM25-style saturation of body counts: a typical article has ~500 content tokens; in a much longer
+// text, a single passing mention weighs less, and the title relatively more.
+const K1 = 1.2
+const B = 0.75
+const TYPICAL_LENGTH = 500
+
+interface Occurrence {
+  body: number
+  title: boolean
+  description: boolean
+  url: boolean
+}
+
+/** Greedy longest match of vocabulary terms (phrases before words), so "white house" never also counts as "house". */
+function eachTerm(tokens: readonly string[], m: KeywordModel, visit: (key: string) => void): void {
+  for (let i = 0; i < tokens.length; i++) {
+    const first = tokens[i] ?? ''
+    let matched = 0
+    if (m.phraseStarts.has(first)) {
+      for (let len = Math.min(m.maxPhraseLength, tokens.length - i); len >= 2 && !matched; len--) {
+        const key = tokens.slice(i, i + len).join(' ')
+        if (m.postings.has(key)) {
+          visit(key)
+          matched = len
+        }
+      }
+    }
+    if (matched) i += matched - 1
+    else if (m.postings.has(first)) visit(first)
+  }
+}
+
+function strengthFor(bodyLength: number): (o: Occurrence) => number {
+  const norm = K1 * (1 - B + (B * bodyLength) / TYPICAL_LENGTH)
+  return (o) =>
+    (o.body > 0 ? ((K1 + 1) * o.body) / (o.body + norm) : 0) +
+    (o.title ? TITLE_BONUS : 0) +
+    (o.description ? DESCRIPTION_BONUS : 0) +
+    (o.url ? URL_BONUS : 0)
+}
+
+/** `withTerms: false` skips the term profile, which only embeddings need. */
+export function analyze(fields: TextFields, withTerms = true): Analysis {
+  const m = model()
+  const body = contentTokens(fields.body)
+  const title = contentTokens(fields.title ?? '')
+  const description = contentTokens(fields.description ?? '')
+  const url = urlTokens(fields.url)
+
+  const occ = new Map<string, Occurrence>()
+  const get = (key: string): Occurrence => {
+    let o = occ.get(key)
+    if (!o) occ.set(key, (o = { body: 0, title: false, description: false, url: false }))
+    return o
+  }
+  eachTerm(body, m, (k) => get(k).body++)
+  eachTerm(title, m, (k) => (get(k).title = true))
+  eachTerm(description, m, (k) => (get(k).description = true))
+  eachTerm(url, m, (k) => (get(k).url = true))
+
+  const strength = strengthFor(body.length)
+  const nodeScores = new Map<number, number>()
+  for (const [key, o] of occ) {
+    const p = m.postings.get(key)
+    if (!p) continue
+    const s = strength(o)
+    for (let j = 0; j < p.ids.length; j++) {
+      const id = p.ids[j] as number
+      nodeScores.set(id, (nodeScores.get(id) ?? 0) + s * (p.weights[j] as number))
+    }
+  }
+
+  const terms = new Map<string, number>()
+  if (!withTerms) return { tokenCount: body.length + title.length + description.length, matchedTerms: occ.size, nodeScores, terms }
+  const tf = new Map<string, Occurrence>()
+  const tfGet = (t: string): Occurrence => {
+    let o = tf.get(t)
+    if (!o) tf.set(t, (o = { body: 0, title: false, description: false, url: false }))
+    return o
+  }
+  for (const t of body) if (!isGeneric(t)) tfGet(t).body++
+  for (const t of title) if (!isGeneric(t)) tfGet(t).title = true
+  for (const t of description) if (!isGeneric(t)) tfGet(t).description = true
+  for (const [t, o] of tf) terms.set(t, strength(o))
+
+  return { tokenCount: body.length + title.length + description.length, matchedTerms: occ.size, nodeScores, terms }
+}

@@ -1,0 +1,124 @@
+// Compact, JSON-serialisable representations of pages and buyer prompts for ranking.
+// An embedding has two sparse parts: "concepts" (share of topical evidence per taxonomy node) and
+// "terms" (sub-linear weights of stemmed words). Both come from the same keyword analysis as the
+// classifier, so a prompt and a page meet in the taxonomy even when they share no word.
+import { getNode } from '../taxonomy/taxonomy.ts'
+import { analyze, type Analysis } from './analyze.ts'
+import { classifyAnalysis, tier1Evidence, type PageInput, type ScoredCategory } from './classify-page.ts'
+import { model } from './model.ts'
+
+export interface Embedding {
+  /** [taxonomy id, share of topical evidence], sorted by id */
+  concepts: [number, number][]
+  /** [stemmed term, weight], sorted by term; only the strongest terms are kept */
+  terms: [string, number][]
+  /** 0..1, grows with the amount of topical evidence; near 0 for text the vocabulary cannot read */
+  confidence: number
+}
+
+export interface QueryRepresentation {
+  embedding: Embedding
+  categories: ScoredCategory[]
+}
+
+const MAX_TERMS = 96
+const MAX_CONCEPTS = 64
+const CONCEPT_WEIGHT = 0.75
+const EVIDENCE_SCALE = 6
+// Deep nodes refine the match without letting a single narrow keyword dominate it.
+const TIER_FACTOR = [0, 1, 1, 0.6, 0.4] as const
+
+export function embedPage(input: PageInput): Embedding {
+  return embedAnalysis(analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url }))
+}
+
+export function embedQuery(text: string): Embedding {
+  return embedAnalysis(analyze({ body: text }))
+}
+
+export function embedAnalysis(a: Analysis): Embedding {
+  const roots = tier1Evidence(a)
+  const total = roots.reduce((s, r) => s + r.evidence, 0)
+  const m = model()
+  const concepts: [number, number][] = []
+  if (total > 0) {
+    for (const [id, score] of a.nodeScores) {
+      const n = getNode(id)
+      if (!n || !m.topicalRoots.has(rootOf(id))) continue
+      concepts.push([id, score / total])
+    }
+  }
+  concepts.sort((x, y) => y[1] - x[1])
+  const keptConcepts = concepts.slice(0, MAX_CONCEPTS).sort((x, y) => x[0] - y[0])
+  // Words the model knows carry topic; other words only help when prompt and page share them.
+  const terms = [...a.terms].map(([t, w]): [string, number] => [t, m.postings.has(t) ? w * 2 : w])
+  terms.sort((x, y) => y[1] - x[1])
+  const keptTerms = terms.slice(0, MAX_TERMS).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
+  const confidence = 1 - Math.exp(-(roots[0]?.evidence ?? 0) / EVIDENCE_SCALE)
+  return { concepts: keptConcepts.map(([id, s]) => [id, round(s)]), terms: keptTerms.map(([t, w]) => [t, round(w)]), confidence: round(confidence) }
+}
+
+/** Cosine similarity in 0..1, concepts weighted 3:1 over terms. */
+export function similarity(a: Embedding, b: Embedding): number {
+  const ca = a.concepts.map(([id, s]): [number, number] => [id, s * tierFactor(id)])
+  const cb = b.concepts.map(([id, s]): [number, number] => [id, s * tierFactor(id)])
+  return CONCEPT_WEIGHT * cosine(ca, cb) + (1 - CONCEPT_WEIGHT) * cosine(a.terms, b.terms)
+}
+
+/** The taxonomy nodes a buyer prompt is about, best first. Prompts are short, so less evidence is asked for. */
+export function categoriesForPrompt(prompt: string): ScoredCategory[] {
+  return classifyAnalysis(analyze({ body: prompt }), { minEvidence: 1.5, threshold: 0.08 }).categories
+}
+
+export function representQuery(prompt: string): QueryRepresentation {
+  const a = analyze({ body: prompt })
+  return { embedding: embedAnalysis(a), categories: classifyAnalysis(a, { minEvidence: 1.5, threshold: 0.08 }).categories }
+}
+
+/**
+ * How well a page fits a buyer prompt, 0..1: half embedding similarity, half how much of the
+ * page's evidence falls in the prompt's categories; discounted when the page's evidence is thin,
+ * since one stray keyword in an unreadable page would otherwise look like a perfectly focused page.
+ */
+export function promptRelevance(query: QueryRepresentation, page: Embedding): number {
+  const shares = new Map(page.concepts)
+  let match = 0
+  let norm = 0
+  for (const c of query.categories) {
+    match += c.score * (shares.get(c.id) ?? 0)
+    norm += c.score
+  }
+  const categoryMatch = norm > 0 ? match / norm : 0
+  return Math.sqrt(page.confidence) * (0.5 * similarity(query.embedding, page) + 0.5 * categoryMatch)
+}
+
+function cosine<K extends string | number>(a: readonly [K, number][], b: readonly [K, number][]): number {
+  let dot = 0
+  let i = 0
+  let j = 0
+  while (i < a.length && j < b.length) {
+    const x = a[i] as [K, number]
+    const y = b[j] as [K, number]
+    if (x[0] === y[0]) {
+      dot += x[1] * y[1]
+      i++
+      j++
+    } else if (x[0] < y[0]) i++
+    else j++
+  }
+  const na = Math.hypot(...a.map((e) => e[1]))
+  const nb = Math.hypot(...b.map((e) => e[1]))
+  return na > 0 && nb > 0 ? dot / (na * nb) : 0
+}
+
+function tierFactor(id: number): number {
+  return TIER_FACTOR[getNode(id)?.tier ?? 1] ?? 1
+}
+
+function rootOf(id: number): number {
+  let n = getNode(id)
+  while (n && n.parent_id !== null) n = getNode(n.parent_id)
+  return n?.id ?? id
+}
+
+const round = (x: number): number => Math.round(x * 10000) / 10000

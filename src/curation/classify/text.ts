@@ -1,0 +1,85 @@
+// Tokenising and a deliberately light English stemmer. Page text and curated vocabulary go through
+// the same functions, so the stemmer only has to be consistent, not linguistically exact.
+import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from './stopwords.ts'
+
+const NO_PLURAL = new Set(['news', 'series', 'species', 'gas', 'bus', 'plus', 'chaos', 'lens', 'atlas', 'texas', 'kansas', 'paris', 'always', 'perhaps', 'thus', 'whereas'])
+const stemCache = new Map<string, string>()
+const STEM_CACHE_MAX = 200_000
+
+function stemUncached(w: string): string {
+  if (w.length <= 3 || NO_PLURAL.has(w)) return w
+  let s = w
+  // "movies" and "movie" both end up as "movy", like "companies"/"company".
+  if (s.endsWith('ies') && s.length > 4) s = `${s.slice(0, -3)}y`
+  else if (s.endsWith('ie') && s.length >= 5) s = `${s.slice(0, -2)}y`
+  else if (s.endsWith('ied') && s.length > 4) s = `${s.slice(0, -3)}y`
+  else if (/(?:ss|x|ch|sh|z)es$/.test(s)) s = s.slice(0, -2)
+  else if (s.endsWith('s') && !/(?:ss|us|is|os|ys)$/.test(s)) s = s.slice(0, -1)
+  // -ing / -ed only; no final-e removal, which would merge care/car, wine/win, hope/hop.
+  let stripped = false
+  if (s.endsWith('ing') && s.length >= 6) [s, stripped] = [s.slice(0, -3), true]
+  else if (s.endsWith('ed') && !s.endsWith('eed') && s.length >= 5) [s, stripped] = [s.slice(0, -2), true]
+  // Undouble only longer stems: "shopping" → "shop", but "wedding" must not become "wed" (Wednesday).
+  if (stripped && s.length >= 5 && /([bdfgkmnprtz])\1$/.test(s)) s = s.slice(0, -1)
+  return s
+}
+
+export function stem(word: string): string {
+  let s = stemCache.get(word)
+  if (s === undefined) {
+    s = stemUncached(word)
+    if (stemCache.size < STEM_CACHE_MAX) stemCache.set(word, s)
+  }
+  return s
+}
+
+// Letters (any script) and digits; apostrophes are dropped so "Trump's" → "trump", "s".
+const WORD = /[\p{L}\p{N}]+/gu
+const DIACRITICS = /\p{M}+/gu
+// Links inside article text ("https://t.co/…") are not words about the topic.
+const LINK = /\bhttps?:\/\/\S+|\bwww\.\S+/gi
+
+/** Lower-cased word tokens, diacritics and links removed. */
+export function words(text: string): string[] {
+  const folded = /[^\x20-\x7e\s]/.test(text) ? text.normalize('NFKD').replace(DIACRITICS, '') : text
+  return folded.replace(LINK, ' ').toLowerCase().match(WORD) ?? []
+}
+
+/** Stemmed tokens without function words, pure numbers or single letters; generic words stay (see isGeneric). */
+export function contentTokens(text: string): string[] {
+  const out: string[] = []
+  for (const w of words(text)) {
+    if (w.length < 2 || FUNCTION_WORD_SET.has(w) || /^\d+$/.test(w)) continue
+    out.push(stem(w))
+  }
+  return out
+}
+
+let genericStems: ReadonlySet<string> | undefined
+/** True for a stemmed token that may be part of a phrase but is no evidence alone ("world", "news", "run"). */
+export function isGeneric(token: string): boolean {
+  genericStems ??= new Set([...GENERIC_WORD_SET].map(stem))
+  return genericStems.has(token)
+}
+
+/** Words of a URL worth reading: sub-domain labels and path segments (not the registrable domain, not ids). */
+export function urlTokens(url: string | undefined): string[] {
+  if (!url) return []
+  let u: URL
+  try {
+    u = new URL(url)
+  } catch {
+    return []
+  }
+  const labels = u.hostname.split('.').slice(0, -2).filter((l) => l !== 'www' && l !== 'm')
+  const path = decodeSafe(u.pathname).replace(/\.[a-z0-9]{2,5}$/i, '')
+  return contentTokens(`${labels.join(' ')} ${path.replace(/[-_/.+]/g, ' ')}`).filter((t) => t.length <= 20 && !/\d/.test(t) && !isGeneric(t))
+}
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}

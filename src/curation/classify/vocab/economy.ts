@@ -1,0 +1,38 @@
+// Curated vocabulary: business, economy, industries, personal finance, real estate, shopping.
+import type { Vocabulary } from './types.ts'
+
+export const ECONOMY: Vocabulary = {
+  '52': `business^2, finance^1.5, financial^1.5, company^1.2, companies^1.2, corporate^2, corporation^2, firm^1,
+    revenue^2.5, profit^2.5, earnings^2.5, quarterly^2, quarter^1, fiscal^2, shareholder^2.5, investor^2, investment^1.5,
+    stock^1.5, share price^2.5, market^1, markets^1.2, wall street^2.5, nasdaq^2.5, dow jones^2.5, ceo^2, chief executive^2.5, executive^1.2, cfo^2, board^0.5, chairman^1.2, founder^1, valuation^2.5,
+    ipo^2.5, merger^2.5, acquisition^2, acquire^1.5, deal^1, sales^1, customer^1, client^0.7, brand^0.8, industry^1,
+    analyst^1.5, forecast^1, growth^0.8, margin^1.5, dividend^2, bankruptcy^2.5, layoff^1.5, startup^1.5, venture capital^2.5,
+    funding round^2.5, raised^0.5, subsidiary^2, conglomerate^2.5, stake^1.5, bloomberg^1.2, reuters^0.6, sec^1, filing^0.8,
+    commerce^1.5, enterprise^1, b2b^2, outsourcing^2, supply chain^2, manufacturer^1.5, retailer^1.5, partnership^0.8`,
+  '53': `management^1, manager^0.7, leadership^1, strategy^0.8, marketing^1.5, advertising^1.5, advertiser^2, human resources^2,
+    small business^3, entrepreneur^2.5, logistics^2, accounting^2, accountant^2, payroll^2, operations^0.6`,
+  '80': `economy^2.5, economic^2.5, economist^2.5, gdp^3, inflation^3, recession^3, unemployment^2.5, interest rate^3,
+    federal reserve^3, central bank^3, fed^1.5, monetary^2.5, tariff^2.5, trade war^3, trade deal^2.5, exports^2, imports^2,
+    currency^2, dollar^0.8, euro^0.8, yuan^1.5, commodity^2.5, oil price^2.5, crude^2, gasoline price^3, housing market^3,
+    job market^2.5, labor market^3, stimulus^2, deficit^2, debt^0.8, bond yield^3, treasury^1.5, imf^2.5, world bank^2.5,
+    consumer spending^3, wage^1.2, productivity^1, manufacturing^1, financial crisis^3, financial regulation^3`,
+  '90': `industry^1, industrial^1.5, sector^1.5, manufacturing^1, telecom^1.5, pharmaceutical^1, airline^1.5, aviation^1.5,
+    boeing^2, airbus^2, automaker^2, carmaker^2, retail^1.5, media company^2, energy company^2, utility^1, agriculture^1.5,
+    farmer^1, miner^1.5, steel^1.5, construction^1, oil and gas^2, defense contractor^2, biotech^1.5, hospitality^1.5`,
+
+  '391': `personal finance^3, money^1.2, save money^2.5, saving^1.5, savings^2.5, budget^1.5, budgeting^2.5, spend^0.7,
+    credit card^3, credit score^3, debt^1.5, loan^2, mortgage^2.5, refinance^3, bank account^3, checking account^3,
+    interest rate^1, insurance^2, premium^0.8, retirement^2.5, 401k^3, ira^2.5, pension^2, invest^1.5, investing^2,
+    investor^0.8, portfolio^1.5, index fund^3, mutual fund^3, etf^2.5, stocks and bonds^3, brokerage^2.5, tax^1.5,
+    taxes^1.5, tax return^3, irs^2.5, deduction^2, paycheck^2.5, income^1.5, frugal^3, coupon^1, financial planning^3,
+    financial advisor^3, wealth^1.5, net worth^2.5, student loan^3, personal loan^3, bitcoin^1.5, cryptocurrency^1.5,
+    crypto^1.2, fee^0.8, apr^2.5, payment^1, bill^0.5, afford^1.5, affordable^1, cost^0.5, price^0.5, cash^1, wallet^1`,
+  '441': `real estate^3, property^1.5, properties^1.5, house^0.8, housing^1.5, home price^3, home buyer^3, homebuyer^3,
+    homeowner^2, apartment^2, condo^2.5, rent^2, renter^2.5, landlord^2.5, tenant^2.5, lease^2, realtor^3,
+    real estate agent^3, home listing^3, mortgage^1.2, square feet^2, square foot^2, bedroom^1.5, zoning^2, developer^0.5,
+    commercial property^3, office space^2, vacation home^2.5`,
+  '473': `shopping^2.5, shopper^2.5, shop^1.2, store^1, retailer^1.5, buy^1, purchase^1, discount^2, deal^1, deals^1.5,
+    sale^1, coupon^2.5, promo code^3, bargain^2.5, black friday^3, cyber monday^3, prime day^3, amazon^1, walmart^1.5,
+    target^0.3, checkout^2, cart^1.5, gift^1.5, gift guide^3, holiday shopping^3, grocery^2, price^1, cheap^1.5,
+    cheapest^2, save^1, retail^1, e-commerce^1.5, ecommerce^1.5, lottery^2.5, toy^1.5, household^1`,
+}

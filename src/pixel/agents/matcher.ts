@@ -1,0 +1,178 @@
+// Multi-pattern user-agent matcher. A "word" is a run of [A-Za-z0-9_] (RegExp \w). Patterns (ASCII,
+// matched case-insensitively):
+//   GPTBot      word token: starts where a word starts; if its last char is a word char, the next UA char
+//               must not be one (so "Googlebot" also matches "Googlebot-Image/1.0" but never "GooglebotX").
+//               ai.robots.txt asks for whole-word matching (its FAQ, issue 208).
+//   ^Java/      the same, anchored at the start of the UA.
+//   ^node$      the whole UA equals this.
+//   *bot        any word ending in "bot".
+//   !cubot      this exact word never counts as a `*` match.
+// Two stages. Two prefilter RegExps (each word token as "\bprefix", each suffix as "suffix\b") can only
+// say "maybe": V8 compiles them to native code, so the common case, a browser UA naming no token, costs
+// two native scans. UAs they let through take the exact pass: at each word start, one walk down a trie
+// of the tokens (many share long prefixes: "google…"), and the precedence rules pick the winner:
+// lower tier, then longer token, then earlier position.
+
+export interface Pattern { token: string; id: number; tier: number }
+
+interface Term { id: number; tier: number; anchored: boolean; endCheck: boolean }
+interface Suffix { codes: Uint8Array; id: number; tier: number }
+
+const WORD = new Uint8Array(128) // the same set as RegExp \w, so the prefilter's \b agrees with the scan
+for (let c = 48; c < 58; c++) WORD[c] = 1
+for (let c = 65; c < 91; c++) WORD[c] = WORD[c + 32] = 1
+WORD[95] = 1
+
+const isWord = (c: number): boolean => c < 128 && WORD[c] === 1
+const lower = (c: number): number => (c >= 65 && c <= 90 ? c | 32 : c)
+
+function lowerCodes(s: string): Uint8Array {
+  const codes = new Uint8Array(s.length)
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x20 || c > 0x7e) throw new Error(`non-ASCII or control char in pattern ${JSON.stringify(s)}`)
+    codes[i] = lower(c)
+  }
+  return codes
+}
+
+/** Trie of lowercased tokens: first-child / next-sibling lists, root children indexed by char. */
+class Trie {
+  readonly root = new Int32Array(128).fill(-1)
+  first: number[] = []
+  next: number[] = []
+  char: number[] = []
+  terms: (Term[] | undefined)[] = []
+
+  add(codes: Uint8Array, term: Term): void {
+    let node = this.root[codes[0]!]!
+    if (node < 0) node = this.root[codes[0]!] = this.node(codes[0]!, -1)
+    for (let k = 1; k < codes.length; k++) {
+      let child = this.first[node]!
+      while (child >= 0 && this.char[child] !== codes[k]) child = this.next[child]!
+      if (child < 0) {
+        child = this.node(codes[k]!, this.first[node]!)
+        this.first[node] = child
+      }
+      node = child
+    }
+    ;(this.terms[node] ??= []).push(term)
+  }
+
+  private node(c: number, next: number): number {
+    this.first.push(-1); this.next.push(next); this.char.push(c); this.terms.push(undefined)
+    return this.first.length - 1
+  }
+}
+
+export type Matcher = (ua: string, maxScan?: number) => number
+
+/**
+ * Compiles patterns; the returned function gives the winning pattern's id, or -1. `prefilter: false`
+ * (tests only) runs the exact pass on every input, to check the prefilter never drops a match.
+ */
+export function compileMatcher(patterns: readonly Pattern[], opts: { prefilter?: boolean } = {}): Matcher {
+  const trie = new Trie()
+  const suffixesByLast: (Suffix[] | undefined)[] = new Array<Suffix[] | undefined>(128).fill(undefined)
+  const excluded: Uint8Array[] = []
+  const exact = new Map<string, { id: number; tier: number; len: number }>()
+  let maxExact = 0
+  const prefixes = new Set<string>() // prefilter material
+  const suffixTexts = new Set<string>()
+
+  for (const { token, id, tier } of patterns) {
+    if (token.startsWith('!')) { excluded.push(lowerCodes(token.slice(1))); continue }
+    if (token.startsWith('*')) {
+      const codes = lowerCodes(token.slice(1))
+      if (codes.length < 2 || !isWord(codes[codes.length - 1]!)) throw new Error(`bad pattern ${JSON.stringify(token)}`)
+      suffixTexts.add(token.slice(1).toLowerCase())
+      ;(suffixesByLast[codes[codes.length - 1]!] ??= []).push({ codes, id, tier })
+      continue
+    }
+    const anchored = token.startsWith('^')
+    prefixes.add(token.replace(/^\^|\$$/g, '').toLowerCase())
+    if (anchored && token.endsWith('$')) {
+      const body = token.slice(1, -1).toLowerCase()
+      lowerCodes(body)
+      if (body.length < 2 || !isWord(body.charCodeAt(0))) throw new Error(`bad pattern ${JSON.stringify(token)}`)
+      exact.set(body, { id, tier, len: body.length })
+      maxExact = Math.max(maxExact, body.length)
+      continue
+    }
+    const body = anchored ? token.slice(1) : token
+    if (body.length < 2 || !isWord(body.charCodeAt(0))) throw new Error(`bad pattern ${JSON.stringify(token)}`)
+    trie.add(lowerCodes(body), { id, tier, anchored, endCheck: isWord(body.charCodeAt(body.length - 1)) })
+  }
+  // Typed copies for the hot loop.
+  const { root, terms } = trie
+  const first = Int32Array.from(trie.first)
+  const next = Int32Array.from(trie.next)
+  const char = Uint8Array.from(trie.char)
+  const alternation = (xs: Set<string>): string => [...xs].map((x) => x.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')
+  const never = /$^/
+  const usePrefilter = opts.prefilter !== false
+  const prefixRe = prefixes.size ? new RegExp(`\\b(?:${alternation(prefixes)})`, 'i') : never
+  const suffixRe = suffixTexts.size ? new RegExp(`(?:${alternation(suffixTexts)})\\b`, 'i') : never
+
+  return function match(ua: string, maxScan = Infinity): number {
+    if (usePrefilter && !prefixRe.test(ua) && !suffixRe.test(ua)) return -1
+    const n = ua.length < maxScan ? ua.length : maxScan
+    let bestId = -1
+    let bestTier = 1 << 30
+    let bestLen = 0
+    if (ua.length <= maxExact) {
+      const hit = exact.get(ua.toLowerCase())
+      if (hit) { bestId = hit.id; bestTier = hit.tier; bestLen = hit.len }
+    }
+    let i = 0
+    while (i < n) {
+      let c = ua.charCodeAt(i)
+      if (c >= 128 || WORD[c] === 0) { i++; continue }
+      // A word starts here: walk the trie as far as the UA follows it, weighing every token that ends.
+      const start = i
+      let node = root[lower(c)]!
+      let k = start
+      while (node >= 0) {
+        const list = terms[node]
+        if (list !== undefined) {
+          const end = k + 1
+          const len = end - start
+          for (const t of list) {
+            if (t.tier > bestTier || (t.tier === bestTier && len <= bestLen)) continue
+            if ((t.anchored && start !== 0) || (t.endCheck && end < n && isWord(ua.charCodeAt(end)))) continue
+            bestId = t.id; bestTier = t.tier; bestLen = len
+          }
+        }
+        if (++k >= n) break
+        const ck = ua.charCodeAt(k)
+        if (ck >= 128) break
+        const want = lower(ck)
+        let child = first[node]!
+        while (child >= 0 && char[child] !== want) child = next[child]!
+        node = child
+      }
+      // Skip to the end of the word, then try the suffix patterns keyed by its last character.
+      do { i++ } while (i < n && (c = ua.charCodeAt(i)) < 128 && WORD[c] === 1)
+      const suffixes = suffixesByLast[lower(ua.charCodeAt(i - 1))]
+      if (suffixes !== undefined) {
+        for (const s of suffixes) {
+          const len = s.codes.length
+          if (s.tier > bestTier || (s.tier === bestTier && len <= bestLen)) continue
+          if (i - start < len || !equalsAt(ua, i - len, s.codes) || isExcluded(ua, start, i, excluded)) continue
+          bestId = s.id; bestTier = s.tier; bestLen = len
+        }
+      }
+    }
+    return bestId
+  }
+}
+
+function equalsAt(ua: string, at: number, codes: Uint8Array): boolean {
+  for (let k = 0; k < codes.length; k++) if (lower(ua.charCodeAt(at + k)) !== codes[k]) return false
+  return true
+}
+
+function isExcluded(ua: string, start: number, end: number, excluded: Uint8Array[]): boolean {
+  for (const codes of excluded) if (codes.length === end - start && equalsAt(ua, start, codes)) return true
+  return false
+}

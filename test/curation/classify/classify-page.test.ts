@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest'
+import { classifyPage, primaryLeaf } from '../../../src/curation/classify/index.ts'
+import { getNode, tier1Of } from '../../../src/curation/taxonomy/taxonomy.ts'
+
+const topTier1 = (title: string, text: string): string | undefined => {
+  const r = classifyPage({ title, text })
+  const first = r.categories.find((c) => getNode(c.id)?.tier === 1)
+  return first && getNode(first.id)?.name
+}
+
+describe('classifyPage on short handmade texts', () => {
+  const cases: [string, string, string][] = [
+    ['Sports', 'Late winner seals derby', 'The striker scored in stoppage time and the home team climbed to second in the league table. The coach praised the goalkeeper after the match.'],
+    ['Food & Drink', 'Weeknight lemon chicken', 'Season the chicken, then roast it in the oven with garlic, butter and lemon. Serve with a green salad; the recipe takes 40 minutes and two tablespoons of olive oil.'],
+    ['Personal Finance', 'How to pay off your credit card', 'Build a budget, keep an emergency savings account and pay more than the minimum on the credit card with the highest APR. Your credit score will thank you.'],
+    ['Automotive', 'The new hybrid SUV, driven', 'The SUV pairs a turbocharged engine with an electric motor for 300 horsepower. The sedan version gets better mpg, and both come with a heated steering wheel.'],
+    ['Travel', 'Three days in Lisbon', 'Book a hotel near the old town, take the tram to the castle and plan a day trip to the beach. Our itinerary covers flights, luggage tips and where tourists should go.'],
+    ['Medical Health', 'What to know about type 2 diabetes', 'Doctors say symptoms include thirst and fatigue. Diagnosis needs a blood test, and treatment may include medication such as insulin. Patients should see a physician.'],
+    ['Politics', 'Senate passes the spending bill', 'Senators voted 60 to 40 after Democrats and Republicans reached a bipartisan deal. The president is expected to sign the legislation; the governor of Ohio criticised it.'],
+    ['Technology & Computing', 'Rust 2.0 released', 'The new compiler release speeds up builds, and the open source project ships a faster package manager for programmers. Download it for Linux, macOS or Windows.'],
+    ['Video Gaming', 'Review: the new Zelda', 'Nintendo’s open-world adventure is the best Switch game this year. The gameplay loop, dungeons and boss fights will keep gamers busy for 60 hours on the console.'],
+    ['Pets', 'Bringing a puppy home', 'Your new dog needs a vet check, a leash, a crate and quality pet food. Puppies of every breed should be socialised with other dogs and cats early.'],
+    ['Real Estate', 'Renting vs buying', 'Landlords raised rent again, so more tenants consider buying a condo. A realtor says listings under 800 square feet sell fastest, and mortgage rates matter.'],
+    ['Crime', 'Suspect arrested after robbery', 'Police arrested a suspect after an armed robbery at a petrol station. The man was charged with assault and remains in custody; detectives are looking for a second suspect.'],
+    ['Science', 'Telescope spots a distant galaxy', 'Astronomers using the space telescope found a galaxy 13 billion light years away. The physicists say the discovery tests theories about how the early universe formed.'],
+    ['Style & Fashion', 'Spring fashion trends', 'Designers sent oversized jackets, wide-leg jeans and chunky sneakers down the runway at fashion week. Pair the outfit with a leather handbag.'],
+  ]
+  for (const [want, title, text] of cases) {
+    it(`puts ${want} first`, () => {
+      expect(topTier1(title, text)).toBe(want)
+    })
+  }
+})
+
+describe('classifyPage output', () => {
+  const page = {
+    title: 'Champions League: Real Madrid beat Bayern in the semifinal',
+    text: 'Real Madrid reached the Champions League final after beating Bayern 2-1. The striker scored twice, and the coach said the fans in the stadium carried the team through the second half.',
+    url: 'https://example.com/sport/football/champions-league-semifinal',
+  }
+
+  it('returns several categories, sorted, each above the threshold and no higher than its parent', () => {
+    const r = classifyPage(page)
+    expect(r.classified).toBe(true)
+    expect(r.categories.length).toBeGreaterThan(1)
+    const scores = r.categories.map((c) => c.score)
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores)
+    for (const c of r.categories) {
+      expect(c.score).toBeGreaterThanOrEqual(0.1)
+      expect(c.score).toBeLessThanOrEqual(1)
+      const node = getNode(c.id)
+      expect(node).toBeDefined()
+      const parent = r.categories.find((p) => p.id === node?.parent_id)
+      if (node?.parent_id != null) expect(parent?.score ?? 0).toBeGreaterThanOrEqual(c.score)
+    }
+    expect(r.categories[0]?.id).toBe(483)
+    expect(r.categories.map((c) => c.id)).toContain(533)
+  })
+
+  it('names the most specific category of the best branch as the leaf', () => {
+    expect(primaryLeaf(classifyPage(page))).toBe(533)
+    expect(primaryLeaf(classifyPage({ title: '', text: '' }))).toBeNull()
+  })
+
+  it('honours a custom threshold', () => {
+    const loose = classifyPage(page, { threshold: 0.01 }).categories
+    const strict = classifyPage(page, { threshold: 0.5 }).categories
+    expect(loose.length).toBeGreaterThan(strict.length)
+    expect(strict.every((c) => c.score >= 0.5)).toBe(true)
+  })
+
+  it('never returns media genres or sensitive topics as topical categories', () => {
+    const r = classifyPage({ title: 'Terror attack', text: 'The terrorist attack killed 12 people; police said the gunman used an assault rifle. The war drama documentary comedy.' })
+    const roots = new Set(r.categories.map((c) => tier1Of(c.id)?.name))
+    expect(roots.has('Sensitive Topics')).toBe(false)
+    expect(roots.has('Genres')).toBe(false)
+    expect(r.sensitive.map((c) => getNode(c.id)?.name)).toEqual(expect.arrayContaining(['Terrorism']))
+  })
+
+  it('flags no sensitive topic on a benign page', () => {
+    expect(classifyPage(page).sensitive).toEqual([])
+  })
+})
+
+describe('classifyPage refuses what it cannot read', () => {
+  it.each([
+    ['empty', '', ''],
+    ['whitespace', '  ', '\n\t '],
+    ['keyboard mash', 'asdf qwer', 'zxcv uiop hjkl qwerty asdfgh zxcvbn lkjhg poiuy'],
+    ['lorem ipsum', 'Lorem ipsum', 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.'],
+    ['numbers and symbols', '404', '1234 5678 !!! ??? $$$ 42 %%% 3.14159 ### @@@'],
+    ['function words only', 'the', 'and the of to in it is was for on that with as he she they we you'],
+  ])('%s → classified false', (_name, title, text) => {
+    const r = classifyPage({ title, text })
+    expect(r.classified).toBe(false)
+    expect(r.categories).toEqual([])
+  })
+
+  it('asks more evidence from a page in another language', () => {
+    // Two English loan words: enough for an English page, too little for a Portuguese one.
+    const page = { title: '', text: 'O novo orçamento do governo: o minister falou com o president sobre a reforma.' }
+    expect(classifyPage({ ...page, language: 'en' }).classified).toBe(true)
+    expect(classifyPage({ ...page, language: 'pt' }).classified).toBe(false)
+  })
+
+  it('is fast on a long article', () => {
+    const para = 'The central bank raised interest rates as inflation climbed, and investors sold stocks on Wall Street while the economy slowed. '
+    const text = para.repeat(120) // ~15,000 characters
+    classifyPage({ title: 'Markets', text })
+    const t0 = performance.now()
+    for (let i = 0; i < 50; i++) classifyPage({ title: 'Markets', text })
+    expect((performance.now() - t0) / 50).toBeLessThan(20)
+  })
+})

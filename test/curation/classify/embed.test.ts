@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import { categoriesForPrompt, embedPage, embedQuery, promptRelevance, representQuery, similarity } from '../../../src/curation/classify/index.ts'
+import { getNode } from '../../../src/curation/taxonomy/taxonomy.ts'
+
+const sportsPage = embedPage({
+  title: 'Liverpool win the derby',
+  text: 'Liverpool beat Everton 3-1 at Anfield. The striker scored twice and the goalkeeper saved a penalty; the coach said the league title race is open.',
+})
+const cookingPage = embedPage({
+  title: 'Easy banana bread',
+  text: 'Mash three bananas, mix with flour, sugar, butter and eggs, then bake the bread in the oven for an hour. This recipe is a family favourite dessert.',
+})
+const politicsPage = embedPage({
+  title: 'Parliament votes on the budget',
+  text: 'Members of parliament voted on the budget after the prime minister won the support of the coalition. The opposition said the election promises were broken.',
+})
+
+describe('embeddings', () => {
+  it('are compact, sorted and JSON-serialisable', () => {
+    const e = sportsPage
+    expect(JSON.parse(JSON.stringify(e))).toEqual(e)
+    expect(e.concepts.length).toBeLessThanOrEqual(64)
+    expect(e.terms.length).toBeLessThanOrEqual(96)
+    expect(e.concepts.map((c) => c[0])).toEqual([...e.concepts.map((c) => c[0])].sort((a, b) => a - b))
+    expect(e.terms.map((t) => t[0])).toEqual([...e.terms.map((t) => t[0])].sort())
+    expect(e.confidence).toBeGreaterThan(0.5)
+  })
+
+  it('measure similarity symmetrically, 1 for identical and higher within a topic', () => {
+    expect(similarity(sportsPage, sportsPage)).toBeCloseTo(1, 5)
+    expect(similarity(sportsPage, cookingPage)).toBeCloseTo(similarity(cookingPage, sportsPage), 10)
+    const sportsQuery = embedQuery('football fans who follow the premier league')
+    expect(similarity(sportsQuery, sportsPage)).toBeGreaterThan(similarity(sportsQuery, cookingPage))
+    expect(similarity(sportsQuery, sportsPage)).toBeGreaterThan(similarity(sportsQuery, politicsPage))
+  })
+
+  it('give zero similarity and confidence for text without known words', () => {
+    const blank = embedQuery('zzzz qqqq')
+    expect(blank.concepts).toEqual([])
+    expect(blank.confidence).toBe(0)
+    expect(similarity(blank, sportsPage)).toBe(0)
+  })
+})
+
+describe('prompts', () => {
+  const firstTier1 = (prompt: string): string | undefined =>
+    categoriesForPrompt(prompt)
+      .map((c) => getNode(c.id))
+      .find((n) => n?.tier === 1)?.name
+
+  it.each([
+    ['home cooks looking for quick dinner recipes', 'Food & Drink'],
+    ['people saving for retirement and paying down credit card debt', 'Personal Finance'],
+    ['car buyers comparing electric SUVs', 'Automotive'],
+    ['runners and gym-goers who care about fitness and nutrition', 'Healthy Living'],
+    ['families planning a beach vacation', 'Travel'],
+    ['console and PC gamers', 'Video Gaming'],
+    ['voters following the election campaign', 'Politics'],
+    ['basketball and baseball fans', 'Sports'],
+  ])('%s → %s', (prompt, want) => {
+    expect(firstTier1(prompt)).toBe(want)
+  })
+
+  it('maps a prompt to specific nodes under its tier-1', () => {
+    const ids = categoriesForPrompt('software developers learning new programming languages').map((c) => c.id)
+    expect(ids[0]).toBe(596)
+    expect(ids).toContain(599)
+  })
+
+  it('returns nothing for a prompt without topic words', () => {
+    expect(categoriesForPrompt('people who are interested in things')).toEqual([])
+  })
+
+  it('ranks pages of the prompt topic first', () => {
+    const q = representQuery('sports fans following games and transfer news')
+    const ranked = [cookingPage, politicsPage, sportsPage].map((p) => promptRelevance(q, p))
+    expect(ranked[2]).toBeGreaterThan(ranked[0] ?? 1)
+    expect(ranked[2]).toBeGreaterThan(ranked[1] ?? 1)
+    const r = promptRelevance(q, sportsPage)
+    expect(r).toBeGreaterThan(0)
+    expect(r).toBeLessThanOrEqual(1)
+  })
+})

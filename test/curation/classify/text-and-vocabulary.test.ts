@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest'
+import { model } from '../../../src/curation/classify/model.ts'
+import { contentTokens, isGeneric, stem, urlTokens, words } from '../../../src/curation/classify/text.ts'
+import { parseEntries, VOCABULARY_PARTS } from '../../../src/curation/classify/vocab/index.ts'
+import { getNodeByUniqueId } from '../../../src/curation/taxonomy/taxonomy.ts'
+
+describe('text', () => {
+  it('folds case, diacritics and links away', () => {
+    expect(words('Café DÉJÀ-VU, Trump’s')).toEqual(['cafe', 'deja', 'vu', 'trump', 's'])
+    expect(words('see https://t.co/abc123 and www.example.com/x now')).toEqual(['see', 'and', 'now'])
+  })
+
+  it('stems plural and -ing/-ed forms to one token', () => {
+    for (const [a, b] of [
+      ['companies', 'company'],
+      ['movies', 'movie'],
+      ['elections', 'election'],
+      ['taxes', 'tax'],
+      ['arrested', 'arrest'],
+      ['shooting', 'shoot'],
+      ['shopping', 'shops'],
+    ]) expect(stem(a ?? '')).toBe(stem(b ?? ''))
+  })
+
+  it('does not merge different words', () => {
+    expect(stem('care')).not.toBe(stem('car'))
+    expect(stem('wine')).not.toBe(stem('win'))
+    expect(stem('wedding')).not.toBe(stem('wed'))
+    expect(stem('news')).toBe('news')
+    expect(stem('tennis')).toBe('tennis')
+  })
+
+  it('keeps generic words for phrases but marks them', () => {
+    expect(contentTokens('The World Cup in 2026')).toEqual(['world', 'cup'])
+    expect(isGeneric('world')).toBe(true)
+    expect(isGeneric('cup')).toBe(false)
+  })
+
+  it('reads sub-domains and paths of URLs, not ids or the domain name', () => {
+    expect(urlTokens('https://sports.example.com/football/2019/11/arsenal-beat-chelsea-123.html')).toEqual(['sport', 'football', 'arsenal', 'beat', 'chelsea'])
+    expect(urlTokens('not a url')).toEqual([])
+    expect(urlTokens(undefined)).toEqual([])
+  })
+})
+
+describe('curated vocabulary', () => {
+  it('uses known IAB ids, each once across the lists', () => {
+    const seen = new Set<string>()
+    for (const part of VOCABULARY_PARTS) {
+      for (const uid of Object.keys(part)) {
+        expect(getNodeByUniqueId(uid), uid).toBeDefined()
+        expect(seen.has(uid), `${uid} listed twice`).toBe(false)
+        seen.add(uid)
+      }
+    }
+  })
+
+  it('has entries that survive tokenising, with positive weights', () => {
+    for (const part of VOCABULARY_PARTS) {
+      for (const [uid, list] of Object.entries(part)) {
+        for (const e of parseEntries(list)) {
+          const toks = contentTokens(e.term)
+          expect(e.weight, `${uid} ${e.term}`).toBeGreaterThan(0)
+          expect(toks.length === 0 || (toks.length === 1 && isGeneric(toks[0] ?? '')), `${uid} "${e.term}" is never matched`).toBe(false)
+        }
+      }
+    }
+  })
+
+  it('parses weights', () => {
+    expect(parseEntries('a^2, b c ,d^0.5,')).toEqual([
+      { term: 'a', weight: 2 },
+      { term: 'b c', weight: 1 },
+      { term: 'd', weight: 0.5 },
+    ])
+  })
+
+  it('builds a model where phrases and ancestors are indexed', () => {
+    const m = model()
+    expect(m.postings.get('world cup')?.ids).toContain(483)
+    expect(m.phraseStarts.has('world')).toBe(true)
+    const soccer = m.postings.get('striker')
+    expect(soccer?.ids).toContain(483)
+    expect(m.topicalRoots.size).toBe(35)
+  })
+})
