@@ -1,0 +1,56 @@
+import { EMPTY_SPAN } from './text-stats.ts'
+import type { Span } from './text-stats.ts'
+
+// A deliberately tiny DOM: plain element/text nodes with child arrays and parent links. It is all the
+// extractor needs, and building it is several times cheaper than a full DOM (linkedom, jsdom).
+
+export class TextNode {
+  readonly isText = true
+  parent: ElementNode | null = null
+  /** Cached length summary (see text-stats.ts). */
+  span: Span | null = null
+  constructor(public text: string) {}
+}
+
+export class ElementNode {
+  readonly isText = false
+  parent: ElementNode | null = null
+  children: DomNode[] = []
+
+  // Scratch state for the main-text pass. Marks are stamped with the attempt number so that a failed
+  // attempt never leaks into the next one without having to copy or re-parse the tree.
+  gone = 0
+  scoreRun = 0
+  score = 0
+  /** Normalised text length, link text length and comma count of the live subtree (last computed). */
+  textLen = 0
+  linkLen = 0
+  commas = 0
+  span: Span = EMPTY_SPAN
+  /** When a wrapper div was replaced by its only paragraph, the div whose class/id still speaks for it. */
+  alias: ElementNode | null = null
+  dataTable = false
+
+  constructor(
+    public tag: string,
+    public attrs: Record<string, string>,
+  ) {}
+}
+
+export type DomNode = ElementNode | TextNode
+
+/** Text of a subtree, optionally skipping nodes removed in attempt `run`. Iterative: trees can be deep. */
+export function textOf(root: ElementNode, run = 0): string {
+  let out = ''
+  const stack: DomNode[] = [root]
+  while (stack.length > 0) {
+    const node = stack.pop() as DomNode
+    if (node.isText) {
+      out += node.text
+      continue
+    }
+    if (run !== 0 && node.gone === run && node !== root) continue
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as DomNode)
+  }
+  return out
+}

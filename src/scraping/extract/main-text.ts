@@ -1,0 +1,65 @@
+// Main-text extraction: normalise once, then try progressively more lenient attempts (as Readability
+// does) until one yields a real article; otherwise keep the longest text any attempt found.
+import type { ParsedPage } from './parse-html.ts'
+import { prepareTree } from './main-text-prepare.ts'
+import {
+  FLAG_CLEAN_CONDITIONALLY,
+  FLAG_STRIP_UNLIKELY,
+  FLAG_WEIGHT_CLASSES,
+  grabArticle,
+} from './main-text-grab.ts'
+import type { GrabContext } from './main-text-grab.ts'
+import { cleanArticle } from './main-text-clean.ts'
+import { renderText } from './text-render.ts'
+
+/** Below this many characters an attempt is considered to have missed the article. */
+const MIN_ARTICLE_CHARS = 500
+/**
+ * Pages with more elements than this get a single attempt, which bounds the time spent on link farms
+ * and generated junk (the largest of the 311 benchmark pages has under 10,000 elements).
+ */
+const SINGLE_ATTEMPT_ELEMENTS = 25_000
+
+const ATTEMPT_FLAGS = [
+  FLAG_STRIP_UNLIKELY | FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDITIONALLY,
+  FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDITIONALLY,
+  FLAG_CLEAN_CONDITIONALLY,
+  0,
+]
+
+export interface MainText {
+  /** Empty when nothing readable was found. */
+  text: string
+  /** Byline spotted in the page body (only looked for when metadata has none). */
+  byline: string | null
+  /** Normalised length of all visible body text, for the main-text ratio signal. */
+  pageTextLength: number
+}
+
+function normalizedTextLength(text: string): number {
+  return text.replace(/\s+/g, ' ').length
+}
+
+export function extractMainText(page: ParsedPage, title: string, hasMetadataByline: boolean): MainText {
+  prepareTree(page.body)
+  const pageTextLength = page.body.textLen
+  const ctx: GrabContext = { body: page.body, title, hasMetadataByline, byline: null }
+  let best = ''
+  let bestLength = 0
+  const attempts = page.elementCount > SINGLE_ATTEMPT_ELEMENTS ? 1 : ATTEMPT_FLAGS.length
+  for (let i = 0; i < attempts; i++) {
+    const run = i + 1
+    const flags = ATTEMPT_FLAGS[i] as number
+    const article = grabArticle(ctx, run, flags)
+    cleanArticle(article, run, flags)
+    // Rendered now: a later attempt may re-stamp the same nodes.
+    const text = renderText(article.roots, run)
+    const length = normalizedTextLength(text)
+    if (length >= MIN_ARTICLE_CHARS) return { text, byline: ctx.byline, pageTextLength }
+    if (length > bestLength) {
+      best = text
+      bestLength = length
+    }
+  }
+  return { text: best, byline: ctx.byline, pageTextLength }
+}
