@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import autocannon from 'autocannon'
+import pg from 'pg'
 
 const bin = fileURLToPath(new URL('../bin/curata.js', import.meta.url))
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
@@ -28,40 +29,64 @@ async function load(url: string, headers: Record<string, string>) {
   return { rps: r.requests.average, p99: r.latency.p99, p50: r.latency.p50 }
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'curata-bench-'))
-const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' }
-const key = (JSON.parse(await run(['keys', 'create', '--name', 'bench', '--json'], env)) as { api_key: string }).api_key
+const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
-const server = spawn(process.execPath, [bin, 'serve', '--role', 'api'], { env, stdio: ['ignore', 'ignore', 'pipe'] })
-let err = ''
-const base = await new Promise<string>((resolve, reject) => {
-  server.stderr.on('data', (d: Buffer) => {
-    err += d.toString()
-    const m = /listening on (http:\/\/\S+)/.exec(err)
-    if (m) resolve(m[1]!)
-  })
-  server.on('exit', () => reject(new Error(`server exited:\n${err}`)))
-})
-try {
-  const headers = { 'x-api-key': key }
-  for (let i = 0; i < 10; i++) {
-    await fetch(`${base}/v1/snowball/campaigns`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ description: `campaign ${i}` }),
-    })
+async function pgSchemaUrl(): Promise<string | null> {
+  const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 })
+  try {
+    await client.connect()
+    await client.query('DROP SCHEMA IF EXISTS bench_http CASCADE')
+    await client.query('CREATE SCHEMA bench_http')
+    return `${pgUrl}?options=${encodeURIComponent('-c search_path=bench_http')}`
+  } catch {
+    return null
+  } finally {
+    await client.end().catch(() => {})
   }
-  await load(`${base}/healthz`, {}) // warm-up
-  const health = await load(`${base}/healthz`, {})
-  const campaigns = await load(`${base}/v1/snowball/campaigns`, headers)
-  const ratio = campaigns.rps / health.rps
-  console.log(`connections ${connections}, ${seconds} s each, server: curata serve --role api (embedded PGlite)`)
-  console.log(`GET /healthz                      ${health.rps.toFixed(0).padStart(7)} req/s   p50 ${health.p50} ms   p99 ${health.p99} ms`)
-  console.log(`GET /v1/snowball/campaigns (auth) ${campaigns.rps.toFixed(0).padStart(7)} req/s   p50 ${campaigns.p50} ms   p99 ${campaigns.p99} ms`)
-  console.log(`ratio campaigns/healthz: ${ratio.toFixed(2)}`)
-  const out = fileURLToPath(new URL('./results/', import.meta.url))
-  mkdirSync(out, { recursive: true })
-  writeFileSync(join(out, 'http.json'), JSON.stringify({ date: new Date().toISOString(), connections, seconds, health, campaigns, ratio }, null, 2))
-} finally {
-  server.kill('SIGTERM')
 }
+
+async function measure(engine: string, extraEnv: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'curata-bench-'))
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...extraEnv }
+  const key = (JSON.parse(await run(['keys', 'create', '--name', 'bench', '--json'], env)) as { api_key: string }).api_key
+  const server = spawn(process.execPath, [bin, 'serve', '--role', 'api'], { env, stdio: ['ignore', 'ignore', 'pipe'] })
+  let err = ''
+  const base = await new Promise<string>((resolve, reject) => {
+    server.stderr.on('data', (d: Buffer) => {
+      err += d.toString()
+      const m = /listening on (http:\/\/\S+)/.exec(err)
+      if (m) resolve(m[1]!)
+    })
+    server.on('exit', () => reject(new Error(`server exited:\n${err}`)))
+  })
+  try {
+    const headers = { 'x-api-key': key }
+    for (let i = 0; i < 10; i++) {
+      await fetch(`${base}/v1/snowball/campaigns`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ description: `campaign ${i}` }),
+      })
+    }
+    await load(`${base}/healthz`, {}) // warm-up
+    const health = await load(`${base}/healthz`, {})
+    const campaigns = await load(`${base}/v1/snowball/campaigns`, headers)
+    const ratio = campaigns.rps / health.rps
+    console.log(`[${engine}] ${connections} connections, ${seconds} s each, curata serve --role api`)
+    console.log(`  GET /healthz                      ${health.rps.toFixed(0).padStart(7)} req/s   p50 ${health.p50} ms   p99 ${health.p99} ms`)
+    console.log(`  GET /v1/snowball/campaigns (auth) ${campaigns.rps.toFixed(0).padStart(7)} req/s   p50 ${campaigns.p50} ms   p99 ${campaigns.p99} ms`)
+    console.log(`  ratio campaigns/healthz: ${ratio.toFixed(2)}`)
+    return { engine, health, campaigns, ratio }
+  } finally {
+    server.kill('SIGTERM')
+    await new Promise((r) => server.on('exit', r))
+  }
+}
+
+const results = [await measure('embedded PGlite', {})]
+const pgSchema = await pgSchemaUrl()
+if (pgSchema) results.push(await measure('PostgreSQL', { DATABASE_URL: pgSchema }))
+else console.log('[PostgreSQL] not reachable: skipped')
+const out = fileURLToPath(new URL('./results/', import.meta.url))
+mkdirSync(out, { recursive: true })
+writeFileSync(join(out, 'http.json'), JSON.stringify({ date: new Date().toISOString(), connections, seconds, results }, null, 2))
