@@ -15,7 +15,22 @@ export interface Config {
   /** Base URL users reach the service at, used in generated tag code and docs links. */
   publicUrl: string | null
   jobs: { pollMs: number; leaseMs: number; concurrency: number }
-  scrape: { allowPrivate: boolean; userAgent: string }
+  activation: {
+    /** SSP connector that issues Deal IDs; only the sandbox ships built in. */
+    connector: 'sandbox'
+    sandboxKnownConnectionSeconds: number
+    sandboxNewConnectionSeconds: number
+  }
+  scrape: {
+    allowPrivate: boolean
+    userAgent: string
+    /** A page fetched within this window is served from the index instead of being fetched again. */
+    freshnessMs: number
+    /** Minimum spacing between two requests to one host. */
+    perHostDelayMs: number
+    /** Deadline of one request hop. */
+    timeoutMs: number
+  }
 }
 
 export class ConfigError extends Error {}
@@ -36,6 +51,12 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   throw new ConfigError(`${name} must be true or false, got "${raw}"`)
 }
 
+function sspConnector(env: NodeJS.ProcessEnv): 'sandbox' {
+  const v = env.SSP_CONNECTOR || 'sandbox'
+  if (v !== 'sandbox') throw new ConfigError(`SSP_CONNECTOR must be sandbox (the only connector built in), got "${v}"`)
+  return v
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: int(env, 'PORT', 8080),
@@ -50,9 +71,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: int(env, 'JOB_LEASE_MS', 60_000, 100),
       concurrency: int(env, 'JOB_CONCURRENCY', 4, 1),
     },
+    activation: {
+      connector: sspConnector(env),
+      sandboxKnownConnectionSeconds: int(env, 'SANDBOX_KNOWN_CONNECTION_SECONDS', 5, 0),
+      sandboxNewConnectionSeconds: int(env, 'SANDBOX_NEW_CONNECTION_SECONDS', 30, 0),
+    },
     scrape: {
       allowPrivate: bool(env, 'SCRAPE_ALLOW_PRIVATE', false),
       userAgent: env.SCRAPE_USER_AGENT || 'CurataBot/0.1 (+https://github.com/curata/curata/blob/main/docs/scraping.md)',
+      freshnessMs: int(env, 'SCRAPE_FRESHNESS_HOURS', 7 * 24, 0) * 3_600_000,
+      perHostDelayMs: int(env, 'SCRAPE_HOST_DELAY_MS', 1000, 0),
+      timeoutMs: int(env, 'SCRAPE_TIMEOUT_MS', 30_000, 100),
     },
   }
 }

@@ -43,3 +43,11 @@ export const IdempotencyHeaders = Type.Object({
     Type.String({ description: 'retrying with the same key and body returns the original response instead of creating again' }),
   ),
 })
+
+/**
+ * A string enum as JSON Schema `enum` (not a union of literals), so a wrong value is reported as
+ * "must be one of …" (422) rather than as a shape mismatch.
+ */
+export function StringEnum<T extends string>(values: readonly T[], options: { description?: string } = {}) {
+  return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options })
+}

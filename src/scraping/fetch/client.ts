@@ -1,0 +1,216 @@
+/**
+ * The one HTTP client of the scraping feature. Every request goes through the SSRF-guarded agent
+ * and the politeness gate, follows redirects by hand (each hop re-vetted by the caller), retries
+ * 5xx/429 a bounded number of times, and never throws: failures come back as values.
+ */
+import { request } from 'undici'
+import type { Dispatcher } from 'undici'
+import { discard, readBody } from './body.ts'
+import { FetchFailure, toFailure } from './failure.ts'
+import type { Fault } from './failure.ts'
+import { createPoliteness } from './politeness.ts'
+import type { Politeness, PolitenessOptions } from './politeness.ts'
+import { createGuardedAgent } from './ssrf-guard.ts'
+import type { Classifier, Resolver } from './ssrf-guard.ts'
+
+export interface HttpClientConfig extends PolitenessOptions {
+  userAgent: string
+  allowPrivate: boolean
+  connectTimeoutMs: number
+  headersTimeoutMs: number
+  idleTimeoutMs: number
+  /** Deadline for one request, from asking for a connection to the last body byte. */
+  totalTimeoutMs: number
+  /** Extra attempts after a 5xx, a 429 or a dropped connection. */
+  retries: number
+  /** First backoff delay; doubles on each retry. */
+  retryBaseDelayMs: number
+  /** A Retry-After longer than this is not waited out: the request fails instead. */
+  maxRetryAfterMs: number
+  /** DNS override, for tests. */
+  resolver?: Resolver
+}
+
+export interface GetOptions {
+  accept: string
+  maxBytes: number
+  maxRedirects: number
+  /** Vets a redirect target: a reason to refuse it, or null to follow. */
+  checkRedirect?: (target: URL, from: URL) => string | null | Promise<string | null>
+  /** Whether the final response's body is worth reading; other bodies are discarded unread. */
+  wantBody?: (status: number, headers: Headers) => boolean
+  signal?: AbortSignal
+}
+
+export type Headers = Record<string, string>
+
+export interface HttpResponse {
+  ok: true
+  finalUrl: string
+  status: number
+  headers: Headers
+  /** Null when `wantBody` declined it. */
+  body: Buffer | null
+  truncated: boolean
+}
+
+export interface HttpFailure {
+  ok: false
+  finalUrl: string
+  /** Status of the last response seen, when a failure follows one (e.g. a refused redirect). */
+  status: number | null
+  fault: Fault
+  reason: string
+}
+
+export type HttpResult = HttpResponse | HttpFailure
+
+export interface HttpClient {
+  get(url: URL, opts: GetOptions): Promise<HttpResult>
+  close(): Promise<void>
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+const RETRY_STATUSES = new Set([429, 500, 502, 503, 504])
+const ACCEPT_ENCODING = 'gzip, deflate, br'
+
+function flatten(raw: Record<string, string | string[] | undefined>): Headers {
+  const out: Headers = {}
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
+  return out
+}
+
+/** Retry-After in ms (delta-seconds or HTTP-date), or null when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, nowMs: number = Date.now()): number | null {
+  if (!value) return null
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000
+  const at = Date.parse(value)
+  return Number.isNaN(at) ? null : Math.max(0, at - nowMs)
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const onAbort = (): void => {
+      clearTimeout(timer)
+      reject(signal?.reason)
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+type Hop = HttpResponse | HttpFailure
+
+/** Seams for tests only; production code passes nothing. */
+export interface HttpClientInternals {
+  /** Lets a test treat its own loopback fixture as public while every other private address stays refused. */
+  classify?: Classifier
+}
+
+export function createHttpClient(cfg: HttpClientConfig, internals: HttpClientInternals = {}): HttpClient {
+  const agent: Dispatcher = createGuardedAgent({ ...cfg, classify: internals.classify })
+  const politeness: Politeness = createPoliteness(cfg)
+
+  /** One request, no redirects, no retries: politeness slot, deadline, body. */
+  async function once(url: URL, opts: GetOptions): Promise<Hop> {
+    const fail = (f: FetchFailure, status: number | null = null): HttpFailure => ({ ok: false, finalUrl: url.href, status, fault: f.fault, reason: f.message })
+    let release: (() => void) | undefined
+    try {
+      release = await politeness.acquire(url.host, opts.signal)
+    } catch {
+      return fail(new FetchFailure('aborted', 'cancelled while waiting for a politeness slot'))
+    }
+    const deadline = new AbortController()
+    const timer = setTimeout(() => deadline.abort(new FetchFailure('timeout', `no complete response within ${cfg.totalTimeoutMs} ms`)), cfg.totalTimeoutMs)
+    const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal
+    let status: number | null = null
+    try {
+      const res = await request(url, {
+        dispatcher: agent,
+        method: 'GET',
+        headers: { 'user-agent': cfg.userAgent, 'accept': opts.accept, 'accept-encoding': ACCEPT_ENCODING },
+        signal,
+      })
+      status = res.statusCode
+      const headers = flatten(res.headers)
+      const isRedirect = REDIRECTS.has(status) && headers.location !== undefined
+      if (isRedirect || !(opts.wantBody?.(status, headers) ?? (status >= 200 && status < 300))) {
+        // Unread bodies are dropped with their connection: a hostile server cannot make us drain it.
+        discard(res.body)
+        return { ok: true, finalUrl: url.href, status, headers, body: null, truncated: false }
+      }
+      const body = await readBody(res.body, headers['content-encoding'], { maxBytes: opts.maxBytes, idleTimeoutMs: cfg.idleTimeoutMs, signal })
+      return { ok: true, finalUrl: url.href, status, headers, body: body.bytes, truncated: body.truncated }
+    } catch (err) {
+      if (deadline.signal.aborted) return fail(deadline.signal.reason as FetchFailure, status)
+      if (opts.signal?.aborted) return fail(new FetchFailure('aborted', 'cancelled by the caller'), status)
+      return fail(toFailure(err), status)
+    } finally {
+      clearTimeout(timer)
+      release()
+    }
+  }
+
+  /** One hop with bounded retries; Retry-After pauses the whole host, not just this request. */
+  async function withRetries(url: URL, opts: GetOptions): Promise<Hop> {
+    for (let attempt = 0; ; attempt++) {
+      const hop = await once(url, opts)
+      const last = attempt >= cfg.retries
+      const retryable = hop.ok ? RETRY_STATUSES.has(hop.status) : hop.fault === 'network'
+      if (last || !retryable) return hop
+      const wait = hop.ok ? retryAfterMs(hop.headers['retry-after']) : null
+      if (wait !== null) {
+        if (wait > cfg.maxRetryAfterMs) return hop
+        politeness.pause(url.host, wait)
+      } else {
+        try {
+          await sleep(cfg.retryBaseDelayMs * 2 ** attempt, opts.signal)
+        } catch {
+          return hop
+        }
+      }
+    }
+  }
+
+  async function get(start: URL, opts: GetOptions): Promise<HttpResult> {
+    const seen = new Set([start.href])
+    let url = start
+    for (let redirects = 0; ; redirects++) {
+      const hop = await withRetries(url, opts)
+      const location = hop.ok && REDIRECTS.has(hop.status) ? hop.headers.location : undefined
+      if (!hop.ok || location === undefined) return hop
+      const refuse = (reason: string): HttpFailure => ({ ok: false, finalUrl: url.href, status: hop.status, fault: 'redirect', reason })
+      if (redirects >= opts.maxRedirects) return refuse(`more than ${opts.maxRedirects} redirects`)
+      let target: URL
+      try {
+        target = new URL(location, url)
+      } catch {
+        return refuse(`invalid redirect location "${location.slice(0, 200)}"`)
+      }
+      target.hash = ''
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') return refuse(`redirect to unsupported scheme ${target.protocol}`)
+      if (seen.has(target.href)) return refuse(`redirect loop at ${target.href}`)
+      const refusal = await opts.checkRedirect?.(target, url)
+      if (refusal) return refuse(refusal)
+      seen.add(target.href)
+      url = target
+    }
+  }
+
+  return {
+    async get(url, opts) {
+      try {
+        return await get(url, opts)
+      } catch (err) {
+        // Unreachable in principle; the contract is "never throws".
+        const f = toFailure(err)
+        return { ok: false, finalUrl: url.href, status: null, fault: f.fault, reason: f.message }
+      }
+    },
+    close: () => agent.close(),
+  }
+}
