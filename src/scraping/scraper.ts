@@ -1,19 +1,48 @@
+import { setMaxListeners } from 'node:events'
+
 import type { AppContext } from '../platform/context.ts'
+import { createDbAdsTxtStore, freshAdsTxtDomains } from './ads-txt/db-store.ts'
+import { rootDomainOf } from './ads-txt/fetch-ads-txt.ts'
+import { createAdsTxtService } from './ads-txt/service.ts'
+import type { AdsTxtService } from './ads-txt/service.ts'
+import type { HttpClientInternals } from './fetch/client.ts'
 import { fetcherConfig } from './fetch/config.ts'
+import type { FetcherConfig } from './fetch/config.ts'
 import { createFetcher } from './fetch/fetcher.ts'
 import type { Fetcher } from './fetch/fetcher.ts'
 import { analyzePage } from './index/analyze-page.ts'
 import type { NormalizedUrl } from './index/normalize-url.ts'
-import { queuePages, savePage } from './index/pages-repository.ts'
+import { createPageWriter } from './index/page-writer.ts'
+import { queuePages } from './index/pages-repository.ts'
+
+export interface IndexOptions {
+  signal?: AbortSignal
+  /** Pages fetched at once by this call (politeness still applies per host). */
+  concurrency?: number
+  /** Called with the number of URLs settled so far (fresh ones count at once). */
+  onProgress?: (done: number) => void
+}
 
 export interface Scraper {
   readonly fetcher: Fetcher
+  readonly adsTxt: AdsTxtService
   /**
    * Makes sure each URL is in the index: fetched, analyzed and stored, unless it was fetched within
-   * the freshness window. Resolves to each URL's page id (errors are recorded on the page).
+   * the freshness window; the ads.txt of each root domain is refreshed once its cached copy expires.
+   * Resolves to each URL's page id (errors are recorded on the page). A URL whose fetch is cut short
+   * by the signal is left queued, not stored as a failure.
    */
-  indexUrls(urls: NormalizedUrl[], opts?: { signal?: AbortSignal; concurrency?: number }): Promise<Map<string, number>>
+  indexUrls(urls: NormalizedUrl[], opts?: IndexOptions): Promise<Map<string, number>>
   close(): Promise<void>
+}
+
+/** Test and benchmark seams; production builds the scraper from the config alone. */
+export interface ScraperOptions {
+  /** Fetcher settings over those derived from the config (timeouts, caps, a DNS resolver). */
+  fetcher?: Partial<FetcherConfig>
+  internals?: HttpClientInternals
+  /** Ports ads.txt is asked on (443 and 80 otherwise). */
+  adsTxtPorts?: { https?: number; http?: number }
 }
 
 const scrapers = new WeakMap<AppContext, Scraper>()
@@ -28,22 +57,61 @@ export function scraperFor(ctx: AppContext): Scraper {
   return s
 }
 
+/** Replaces the process's scraper with one built with `opts` (tests and benchmark workers). */
+export async function configureScraper(ctx: AppContext, opts: ScraperOptions): Promise<Scraper> {
+  await closeScraper(ctx)
+  const s = createScraper(ctx, opts)
+  scrapers.set(ctx, s)
+  return s
+}
+
 export async function closeScraper(ctx: AppContext): Promise<void> {
   await scrapers.get(ctx)?.close()
   scrapers.delete(ctx)
 }
 
-function createScraper(ctx: AppContext): Scraper {
+// ads.txt files fetched at once by one indexUrls call.
+const ADS_TXT_CONCURRENCY = 4
+
+/** Runs fn over items, `width` at a time; the first failure stops the other lanes and rejects. */
+async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<unknown>, signal?: AbortSignal): Promise<void> {
+  let next = 0
+  let failed = false
+  const lane = async (): Promise<void> => {
+    while (next < items.length && !failed && !signal?.aborted) {
+      try {
+        await fn(items[next++]!)
+      } catch (err) {
+        failed = true
+        throw err
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane))
+}
+
+function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scraper {
   const { scrape } = ctx.config
+  const now = () => ctx.clock.now().getTime()
   const fetcher = createFetcher(
     fetcherConfig({
       userAgent: scrape.userAgent,
       allowPrivate: scrape.allowPrivate,
       perHostDelayMs: scrape.perHostDelayMs,
       totalTimeoutMs: scrape.timeoutMs,
-      now: () => ctx.clock.now().getTime(),
+      now,
+      ...opts.fetcher,
     }),
+    opts.internals,
   )
+  const adsTxt = createAdsTxtService({
+    http: fetcher.http,
+    store: createDbAdsTxtStore(ctx.db),
+    now,
+    ...(opts.adsTxtPorts ? { ports: opts.adsTxtPorts } : {}),
+  })
+
+  const pages = createPageWriter(ctx.db)
 
   async function fresh(ids: number[]): Promise<Set<number>> {
     const since = new Date(ctx.clock.now().getTime() - scrape.freshnessMs)
@@ -54,21 +122,39 @@ function createScraper(ctx: AppContext): Scraper {
     return new Set(rows.map((r) => r.id))
   }
 
+  /** Fetches the ads.txt of every root domain among `urls` whose cached copy has expired. */
+  async function refreshAdsTxt(urls: NormalizedUrl[], signal?: AbortSignal): Promise<void> {
+    const domains = [...new Set(urls.map((u) => rootDomainOf(u.host)).filter((d): d is string => d !== null))]
+    const cached = await freshAdsTxtDomains(ctx.db, domains, ctx.clock.now())
+    await pool(domains.filter((d) => !cached.has(d)), ADS_TXT_CONCURRENCY, (d) => adsTxt.forUrl(d), signal)
+  }
+
   return {
     fetcher,
+    adsTxt,
     async indexUrls(urls, opts = {}) {
+      const { signal, onProgress } = opts
+      // Every fetch in flight listens on the caller's signal; that many listeners is expected.
+      if (signal) setMaxListeners(0, signal)
       const ids = await queuePages(ctx.db, urls, ctx.clock.now())
       const skip = await fresh([...ids.values()])
       const todo = [...ids].filter(([, id]) => !skip.has(id))
-      let next = 0
-      const worker = async () => {
-        while (next < todo.length && !opts.signal?.aborted) {
-          const [url, id] = todo[next++]!
-          const outcome = await fetcher.fetchPage(url, opts.signal ? { signal: opts.signal } : {})
-          await savePage(ctx.db, id, analyzePage(outcome))
-        }
-      }
-      await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 16, todo.length) }, worker))
+      let settled = ids.size - todo.length
+      onProgress?.(settled)
+      await Promise.all([
+        pool(
+          todo,
+          opts.concurrency ?? 16,
+          async ([url, id]) => {
+            const outcome = await fetcher.fetchPage(url, signal ? { signal } : {})
+            if (signal?.aborted) return
+            await pages.save(id, analyzePage(outcome))
+            onProgress?.(++settled)
+          },
+          signal,
+        ),
+        refreshAdsTxt(urls, signal),
+      ])
       return ids
     },
     close: () => fetcher.close(),

@@ -47,3 +47,23 @@ export async function queueDepth(q: Queryable): Promise<{ kind: string; status: 
   )
   return rows
 }
+
+/**
+ * Adds many jobs of one kind in one statement (one row per payload, one NOTIFY). Like enqueue, call it
+ * in the transaction that creates the records needing the work.
+ */
+export async function enqueueMany(
+  q: Queryable,
+  kind: string,
+  payloads: readonly unknown[],
+  opts: Omit<EnqueueOptions, 'singletonKey'>,
+): Promise<number> {
+  if (!payloads.length) return 0
+  const { rowCount } = await q.query(
+    `INSERT INTO jobs (kind, payload, run_at, max_attempts, created_at)
+     SELECT $1, p, $3, $4, $5 FROM jsonb_array_elements($2::jsonb) AS p`,
+    [kind, JSON.stringify(payloads), opts.runAt ?? opts.now, opts.maxAttempts ?? 5, opts.now],
+  )
+  await q.query(`SELECT pg_notify($1, $2)`, [jobsChannel, kind])
+  return rowCount
+}

@@ -3,7 +3,7 @@
  * - Expiry 7 days (ads.txt §3.6); errors are retried after an hour.
  * - On an error, the last good copy is served (sellers.json practice) until a fetch succeeds.
  * - Concurrent lookups for one domain share one fetch.
- * The store is pluggable: in memory by default, the database later.
+ * The store is pluggable: in memory by default; the scraper uses the database (db-store.ts).
  */
 import { fetchAdsTxt, rootDomainOf } from './fetch-ads-txt.ts'
 import type { AdsTxtFetchOptions, AdsTxtResult } from './fetch-ads-txt.ts'

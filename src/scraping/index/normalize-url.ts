@@ -23,7 +23,7 @@ export function normalizeUrl(input: string): NormalizedUrl | { error: string } {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return { error: 'only http and https URLs can be scraped' }
   if (u.username || u.password) return { error: 'URLs with credentials are not accepted' }
   if (!u.hostname) return { error: 'URL has no host' }
-  u.hash = ''
+  if (raw.includes('#')) u.hash = ''
   const host = u.hostname
   // A registrable domain (public suffix list); IP literals and single-label hosts stand for themselves.
   const tld = getDomain(host, { allowPrivateDomains: false }) ?? host.replace(/^\[|\]$/g, '')

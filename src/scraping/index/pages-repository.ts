@@ -50,44 +50,93 @@ export async function queuePages(q: Queryable, urls: NormalizedUrl[], now: Date)
   return ids
 }
 
+/** Adds URLs to the index as queued (known URLs are left as they are), without reading them back. */
+export async function registerUrls(q: Queryable, urls: NormalizedUrl[], now: Date): Promise<void> {
+  if (!urls.length) return
+  await q.query(
+    `INSERT INTO pages (url, host, tld, requested_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS u(url, host, tld), (SELECT $4::timestamptz) AS t
+     ON CONFLICT (url) DO NOTHING`,
+    [urls.map((u) => u.url), urls.map((u) => u.host), urls.map((u) => u.tld), now],
+  )
+}
+
 /** Stores a fetch result on its page and refreshes the page's category membership. */
 export async function savePage(q: Queryable, pageId: number, p: AnalyzedPage): Promise<void> {
+  await savePages(q, [{ id: pageId, page: p }])
+}
+
+/**
+ * Stores many fetch results in one statement (one round trip, one parse, however many pages): each
+ * page's row is updated and its category membership replaced. When a page appears twice, the last
+ * entry wins.
+ */
+export async function savePages(q: Queryable, entries: readonly { id: number; page: AnalyzedPage }[]): Promise<void> {
+  const byId = new Map<number, AnalyzedPage>()
+  for (const e of entries) byId.set(e.id, e.page)
+  if (!byId.size) return
+  const rows = [...byId].map(([id, p]) => ({
+    id,
+    errors: p.errors,
+    fetched_at: p.fetched_at,
+    final_url: p.final_url,
+    http_status: p.http_status,
+    content_type: p.content_type,
+    title: p.title,
+    full_text: p.full_text,
+    language: p.language,
+    word_count: p.word_count,
+    metadata: p.metadata,
+    published_date: p.published_date,
+    last_updated_date: p.last_updated_date,
+    categories: p.categories,
+    primary_category: p.primary_category,
+    embedding: p.embedding,
+    signals: p.signals,
+    simhash: p.simhash,
+    links: p.links,
+  }))
   await q.query(
-    `UPDATE pages SET state = 'done', errors = $2, fetched_at = $3, final_url = $4, http_status = $5,
-        content_type = $6, title = $7, full_text = $8, language = $9, word_count = $10, metadata = $11,
-        published_date = $12, last_updated_date = $13, categories = $14, primary_category = $15,
-        embedding = $16, signals = $17, simhash = $18::bigint, links = $19
-      WHERE id = $1`,
-    [
-      pageId,
-      p.errors,
-      p.fetched_at,
-      p.final_url,
-      p.http_status,
-      p.content_type,
-      p.title,
-      p.full_text,
-      p.language,
-      p.word_count,
-      JSON.stringify(p.metadata),
-      p.published_date,
-      p.last_updated_date,
-      JSON.stringify(p.categories),
-      p.primary_category,
-      JSON.stringify(p.embedding),
-      JSON.stringify(p.signals),
-      p.simhash,
-      JSON.stringify(p.links),
-    ],
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
+         id bigint, errors jsonb, fetched_at timestamptz, final_url text, http_status integer, content_type text,
+         title text, full_text text, language text, word_count integer, metadata jsonb, published_date timestamptz,
+         last_updated_date timestamptz, categories jsonb, primary_category integer, embedding jsonb, signals jsonb,
+         simhash bigint, links jsonb)),
+     saved AS (
+       UPDATE pages p SET state = 'done', errors = ARRAY(SELECT jsonb_array_elements_text(i.errors)),
+           fetched_at = i.fetched_at, final_url = i.final_url, http_status = i.http_status, content_type = i.content_type,
+           title = i.title, full_text = i.full_text, language = i.language, word_count = i.word_count,
+           metadata = i.metadata, published_date = i.published_date, last_updated_date = i.last_updated_date,
+           categories = i.categories, primary_category = i.primary_category, embedding = i.embedding,
+           signals = i.signals, simhash = i.simhash, links = i.links
+         FROM input i WHERE p.id = i.id RETURNING p.id),
+     wanted AS (
+       SELECT i.id AS page_id, (c ->> 'id')::integer AS taxonomy_id, (c ->> 'score')::real AS score
+         FROM input i, jsonb_array_elements(i.categories) AS c),
+     dropped AS (
+       DELETE FROM page_categories pc USING input i
+        WHERE pc.page_id = i.id
+          AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.page_id = pc.page_id AND w.taxonomy_id = pc.taxonomy_id))
+     INSERT INTO page_categories (taxonomy_id, page_id, score)
+     SELECT w.taxonomy_id, w.page_id, w.score FROM wanted w WHERE w.page_id IN (SELECT id FROM saved)
+     ON CONFLICT (taxonomy_id, page_id) DO UPDATE SET score = EXCLUDED.score`,
+    [JSON.stringify(rows, textSafe)],
   )
-  await q.query('DELETE FROM page_categories WHERE page_id = $1', [pageId])
-  if (p.categories.length) {
-    await q.query(
-      `INSERT INTO page_categories (taxonomy_id, page_id, score)
-       SELECT t, $1, s FROM unnest($2::int[], $3::real[]) AS c(t, s)`,
-      [pageId, p.categories.map((c) => c.id), p.categories.map((c) => c.score)],
-    )
-  }
+}
+
+// NUL is exactly what this looks for.
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /[\u0000\uD800-\uDFFF]/
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+/**
+ * PostgreSQL text and jsonb hold neither NUL nor half of a surrogate pair (a page can carry both,
+ * and cutting text at a length can split a pair): drop NULs, replace lone halves with U+FFFD.
+ */
+function textSafe(_key: string, value: unknown): unknown {
+  if (typeof value !== 'string' || !UNSTORABLE.test(value)) return value
+  return value.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\uFFFD')
 }
 
 export async function getPageByUrl(q: Queryable, url: string): Promise<PageRow | null> {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import type { FetchOutcome } from '../../../src/scraping/fetch/fetcher.ts'
 import { analyzePage } from '../../../src/scraping/index/analyze-page.ts'
 import { normalizeUrl } from '../../../src/scraping/index/normalize-url.ts'
-import { getPageByUrl, queuePages, savePage } from '../../../src/scraping/index/pages-repository.ts'
+import { getPageByUrl, queuePages, savePage, savePages } from '../../../src/scraping/index/pages-repository.ts'
 import { hammingDistance, simhash } from '../../../src/scraping/index/simhash.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
 
@@ -109,5 +109,43 @@ describeEachEngine('pages repository', (getDb) => {
     expect(rows.map((r) => r.taxonomy_id)).toEqual(analyzed.categories.map((c) => c.id).slice(0, rows.length))
     const { rows: hits } = await db.query(`SELECT id FROM pages WHERE search @@ plainto_tsquery('simple', $1)`, [analyzed.title!.split(' ')[0]])
     expect(hits.length).toBe(1)
+  })
+})
+
+describeEachEngine('savePage on a page saved before', (getDb) => {
+  it('replaces the category membership: drops old categories, updates kept ones, adds new ones', async () => {
+    const db = getDb().db
+    const u = normalizeUrl('https://www.example.com/resaved') as Exclude<ReturnType<typeof normalizeUrl>, { error: string }>
+    const id = (await queuePages(db, [u], new Date('2026-11-22T10:00:00Z'))).get(u.url)!
+    const base = analyzePage(outcome(page('guardian-1')))
+    const membership = async () =>
+      (await db.query<{ taxonomy_id: number; score: number }>('SELECT taxonomy_id, score FROM page_categories WHERE page_id = $1 ORDER BY taxonomy_id', [id])).rows
+    await savePage(db, id, { ...base, categories: [{ id: 1, score: 0.5 }, { id: 2, score: 0.25 }] })
+    expect(await membership()).toEqual([{ taxonomy_id: 1, score: 0.5 }, { taxonomy_id: 2, score: 0.25 }])
+    await savePage(db, id, { ...base, categories: [{ id: 2, score: 0.75 }, { id: 3, score: 0.5 }] })
+    expect(await membership()).toEqual([{ taxonomy_id: 2, score: 0.75 }, { taxonomy_id: 3, score: 0.5 }])
+    await savePage(db, id, { ...base, errors: ['E002'], categories: [] })
+    expect(await membership()).toEqual([])
+    expect((await getPageByUrl(db, u.url))!.errors).toEqual(['E002'])
+  })
+})
+
+describeEachEngine('savePages', (getDb) => {
+  it('stores a batch in one statement, and text PostgreSQL cannot hold (NUL, half a surrogate pair) is cleaned', async () => {
+    const db = getDb().db
+    const urls = ['https://batch.example.com/1', 'https://batch.example.com/2'].map((u) => normalizeUrl(u) as Exclude<ReturnType<typeof normalizeUrl>, { error: string }>)
+    const ids = await queuePages(db, urls, new Date('2026-11-22T10:00:00Z'))
+    const base = analyzePage(outcome(page('guardian-1')))
+    const odd = { ...base, title: 'NUL\u0000 and \uD83D half', full_text: `${base.full_text} \uDE00 end` }
+    await savePages(db, [
+      { id: ids.get(urls[0]!.url)!, page: base },
+      { id: ids.get(urls[1]!.url)!, page: { ...base, errors: ['E002'] } },
+      { id: ids.get(urls[1]!.url)!, page: odd }, // the last entry for a page wins
+    ])
+    const first = (await getPageByUrl(db, urls[0]!.url))!
+    const second = (await getPageByUrl(db, urls[1]!.url))!
+    expect(first).toMatchObject({ state: 'done', title: base.title, errors: [] })
+    expect(second).toMatchObject({ state: 'done', title: 'NUL and \uFFFD half', errors: [] })
+    expect(second.full_text!.endsWith(' \uFFFD end')).toBe(true)
   })
 })

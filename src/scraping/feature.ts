@@ -1,0 +1,20 @@
+import type { AppContext } from '../platform/context.ts'
+import type { Feature } from '../platform/http/app.ts'
+import type { JobHandler } from '../platform/jobs/handler.ts'
+import { scrapingJobs as jobs } from './jobs/handlers.ts'
+import { jobRoutes } from './jobs/routes.ts'
+import { searchRoutes } from './search/routes.ts'
+
+/** Scraping and the content index (docs/scraping.md): routes under /v1/scraping. */
+export const scrapingFeature: Feature = {
+  prefix: '/v1/scraping',
+  routes(app, ctx) {
+    searchRoutes(app, ctx)
+    jobRoutes(app, ctx)
+  },
+}
+
+/** Scrape-job chunks, single-URL submissions from search, and their housekeeping. */
+export function scrapingJobs(ctx: AppContext): JobHandler<never>[] {
+  return jobs(ctx)
+}

@@ -1,0 +1,18 @@
+/** Queue job kinds of the scraping feature (src/platform/jobs). */
+export const chunkJobKind = 'scrape.chunk'
+export const urlJobKind = 'scrape.url'
+export const registerJobKind = 'scrape.register'
+export const maintenanceJobKind = 'scrape.maintenance'
+
+export interface ChunkPayload {
+  job_id: number
+  chunk_no: number
+}
+
+export interface RegisterPayload {
+  job_id: number
+}
+
+export interface UrlPayload {
+  url: string
+}

@@ -1,0 +1,72 @@
+/**
+ * One page of a complete job's results, as JSON text produced piece by piece: only the chunks that
+ * hold the page are read, and pages of the index are read a few hundred at a time, so a 10,000-result
+ * page of long articles never sits in memory whole.
+ */
+import type { Queryable } from '../../platform/db/db.ts'
+import { isNormalizeError, normalizeUrl } from '../index/normalize-url.ts'
+import { adsTxtByDomain, adsTxtDomainOf, invalidResult, pagesByUrl, pendingResult, toScrapeResult } from '../search/scrape-result.ts'
+import { CHUNK_SIZE } from './prepare.ts'
+import { readChunks } from './repository.ts'
+
+/** A valid entry with no page in the index (not expected once a job is complete): E001. */
+function notIndexed(url: string) {
+  const n = normalizeUrl(url)
+  return pendingResult(url, isNormalizeError(n) ? '' : n.tld)
+}
+
+// Results read from the index per query.
+const BATCH = 250
+
+/** The chunk numbers holding entries offset..offset+limit-1 of a job of urlCount entries, or null when none. */
+export function chunkRange(urlCount: number, offset: number, limit: number): { from: number; to: number; end: number } | null {
+  const end = Math.min(urlCount, offset + limit)
+  if (offset >= end) return null
+  return { from: Math.floor(offset / CHUNK_SIZE), to: Math.floor((end - 1) / CHUNK_SIZE), end }
+}
+
+/** Yields the results of entries offset.. (at most limit of them) as comma-separated JSON objects. */
+export async function* resultsJson(
+  db: Queryable,
+  clientId: number,
+  job: { id: number; url_count: number },
+  offset: number,
+  limit: number,
+): AsyncGenerator<string> {
+  const range = chunkRange(job.url_count, offset, limit)
+  if (!range) return
+  const chunks = await readChunks(db, clientId, job.id, range.from, range.to)
+  const entries: { url: string; invalid: boolean }[] = []
+  for (const c of chunks) {
+    const base = c.chunk_no * CHUNK_SIZE
+    for (let i = 0; i < c.urls.length; i++) {
+      const at = base + i
+      if (at >= offset && at < range.end) entries.push({ url: c.urls[i]!, invalid: c.invalid?.[i] != null })
+    }
+  }
+  // Every URL of a domain shares its ads.txt: serialized once per domain per response.
+  const adsJson = new Map<string, string>()
+  let first = true
+  for (let i = 0; i < entries.length; i += BATCH) {
+    const batch = entries.slice(i, i + BATCH)
+    const pages = await pagesByUrl(db, batch.filter((e) => !e.invalid).map((e) => e.url))
+    const domains = new Set<string>()
+    for (const p of pages.values()) {
+      const d = adsTxtDomainOf(p.host)
+      if (d && !adsJson.has(d)) domains.add(d)
+    }
+    const ads = await adsTxtByDomain(db, [...domains])
+    for (const d of domains) adsJson.set(d, JSON.stringify(ads.get(d) ?? null))
+    const parts: string[] = []
+    for (const e of batch) {
+      const page = e.invalid ? undefined : pages.get(e.url)
+      const result = e.invalid ? invalidResult(e.url) : page ? toScrapeResult(page, null) : notIndexed(e.url)
+      const domain = page ? adsTxtDomainOf(page.host) : null
+      // ads_txt is the last key: splice the domain's serialized copy in place of null.
+      const text = JSON.stringify(result)
+      parts.push(domain ? `${text.slice(0, -'null}'.length)}${adsJson.get(domain) ?? 'null'}}` : text)
+    }
+    yield (first ? '' : ',') + parts.join(',')
+    first = false
+  }
+}

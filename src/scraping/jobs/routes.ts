@@ -1,0 +1,116 @@
+import { Readable } from 'node:stream'
+
+import { Type } from '@sinclair/typebox'
+
+import type { AppContext } from '../../platform/context.ts'
+import type { App } from '../../platform/http/app.ts'
+import { notFound } from '../../platform/http/errors.ts'
+import { IdParams, Paging, errorResponses } from '../../platform/http/schemas.ts'
+import { CreateJobBody, CreatedJob, JobHeaders, JobQuery, ScrapeJob } from '../schemas.ts'
+import { prepareUrls } from './prepare.ts'
+import type { JobRow } from './repository.ts'
+import { createJob, getJob, listJobs, progressOf } from './repository.ts'
+import { resultsJson } from './results.ts'
+
+/** A million URLs of JSON is 60–80 MB; this leaves room for long URLs (docs/errors.md). */
+export const jobBodyLimit = 128 * 1024 * 1024
+
+/** The job as the API shows it, without results. */
+function view(row: JobRow, done: number): ScrapeJob {
+  return {
+    id: row.id,
+    status: row.status,
+    url_count: row.url_count,
+    created_date: row.created_date.toISOString(),
+    processed_date: row.processed_date?.toISOString() ?? null,
+    results: null,
+    submitted_count: row.submitted_count,
+    invalid_url_count: row.invalid_count,
+    progress: { done: row.status === 'complete' ? row.url_count : done, total: row.url_count },
+    failure_reason: row.failure_reason,
+  }
+}
+
+/** POST /v1/scraping/jobs, GET /v1/scraping/jobs/{id}, GET /v1/scraping/jobs (spec 4.7, 2.8). */
+export function jobRoutes(app: App, ctx: AppContext): void {
+  app.post(
+    '/jobs',
+    {
+      bodyLimit: jobBodyLimit,
+      config: { idempotent: true },
+      schema: {
+        tags: ['scraping'],
+        summary: 'Submit URLs for scraping (1 to 1,000,000)',
+        description:
+          'Creates a job in status `pending`. URLs are normalized and de-duplicated (url_count counts distinct entries); ' +
+          'entries that are not scrapable URLs are listed in `invalid_urls` and become results with E002. At most 5 jobs per ' +
+          'client may be unfinished; a 6th gets 429 with Retry-After. Bodies up to 128 MiB. See docs/scraping.md.',
+        headers: JobHeaders,
+        body: CreateJobBody,
+        response: { 201: CreatedJob, ...errorResponses(400, 409, 413, 415, 422) },
+      },
+    },
+    async (req, reply) => {
+      const clientId = req.principal!.clientId
+      const prepared = await prepareUrls(req.body.urls)
+      const row = await createJob(ctx.db, clientId, prepared, ctx.clock.now())
+      reply.code(201)
+      return { ...view(row, 0), invalid_urls: prepared.invalidListed }
+    },
+  )
+
+  app.get(
+    '/jobs',
+    {
+      schema: {
+        tags: ['scraping'],
+        summary: "List this client's scrape jobs, newest first (without results)",
+        querystring: Paging,
+        response: { 200: Type.Array(ScrapeJob), ...errorResponses(400, 422) },
+      },
+    },
+    async (req) => {
+      const clientId = req.principal!.clientId
+      const rows = await listJobs(ctx.db, clientId, req.query.limit ?? 1000, req.query.offset ?? 0)
+      const progress = await progressOf(ctx.db, clientId, rows.filter((r) => r.status !== 'complete').map((r) => r.id))
+      return rows.map((r) => view(r, progress.get(r.id) ?? 0))
+    },
+  )
+
+  app.get(
+    '/jobs/:id',
+    {
+      schema: {
+        tags: ['scraping'],
+        summary: 'Get a scrape job; a page of its results once it is complete',
+        description:
+          'While the job runs, `results` is null and `progress` counts the entries settled. Once complete, `results` holds ' +
+          'entries offset..offset+limit-1 in submission order (first occurrence of each distinct URL). Advance offset by the ' +
+          'number of results received; stop when a page has fewer than limit.',
+        params: IdParams,
+        querystring: JobQuery,
+        response: { 200: ScrapeJob, ...errorResponses(400, 404, 422) },
+      },
+    },
+    async (req, reply) => {
+      const clientId = req.principal!.clientId
+      const row = await getJob(ctx.db, clientId, req.params.id)
+      if (!row) throw notFound('scrape job')
+      const done = row.status === 'complete' ? row.url_count : ((await progressOf(ctx.db, clientId, [row.id])).get(row.id) ?? 0)
+      const job = view(row, done)
+      if (row.status !== 'complete') return job
+      const limit = req.query.limit ?? 1000
+      const offset = req.query.offset ?? 0
+      // Streamed: `results` goes last, its elements written as they are read.
+      const { results: _omit, ...head } = job
+      async function* body(): AsyncGenerator<string> {
+        yield `${JSON.stringify(head).slice(0, -1)},"results":[`
+        yield* resultsJson(ctx.db, clientId, row!, offset, limit)
+        yield ']}'
+      }
+      reply.type('application/json; charset=utf-8')
+      // A stream skips the response serializer; the text it carries has the ScrapeJob shape.
+      return reply.send(Readable.from(body(), { objectMode: false }) as unknown as ScrapeJob)
+    },
+  )
+}
