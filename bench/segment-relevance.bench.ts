@@ -1,0 +1,148 @@
+// Segment relevance on the labelled dev pages (../shared/data/classification), through the real
+// pipeline: each page's HTML goes through analyzePage (extraction + classifier) into the index, a
+// segment is built per prompt of prompts.json with the real builder (ranking, quality filters), and
+// its top 20 URLs are judged against the prompt's dev_relevant_ids.
+// Run: node --import tsx bench/run.ts segment-relevance   → bench/results/segment-relevance.json
+// Target: mean precision of the top 20 ≥ 0.7. Also reported: recall (top 20, whole segment) and the
+// relevant pages the quality filters left out.
+import { readFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gunzipSync } from 'node:zlib'
+
+import { buildSegment, storeBuild } from '../src/curation/build/build-segment.ts'
+import { setCurationConfig } from '../src/curation/config.ts'
+import { createSegmentRequest, getSegment, listSegmentUrls } from '../src/curation/segments/repository.ts'
+import { systemClock } from '../src/platform/clock.ts'
+import { loadConfig } from '../src/platform/config.ts'
+import { createContext } from '../src/platform/context.ts'
+import { migrate } from '../src/platform/db/migrate.ts'
+import { openPglite } from '../src/platform/db/pglite.ts'
+import { createKey } from '../src/platform/keys/keys.ts'
+import { analyzePage } from '../src/scraping/index/analyze-page.ts'
+import { isNormalizeError, normalizeUrl } from '../src/scraping/index/normalize-url.ts'
+import { queuePages, savePage } from '../src/scraping/index/pages-repository.ts'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const data = join(resolve(process.env.CURATA_SHARED ?? join(root, '../shared')), 'data')
+
+interface Label {
+  set: 'scrapinghub' | 'readability'
+  id: string
+  url: string
+  unusable: boolean
+}
+interface Prompt {
+  prompt: string
+  dev_relevant_ids: string[]
+}
+
+const labels = (JSON.parse(readFileSync(join(data, 'classification/dev-labels.json'), 'utf8')) as Label[]).filter((l) => !l.unusable)
+const prompts = JSON.parse(readFileSync(join(data, 'classification/prompts.json'), 'utf8')) as Prompt[]
+const gunzip = (p: string): string => gunzipSync(readFileSync(p)).toString('utf8')
+const htmlOf = (l: Label): string =>
+  l.set === 'scrapinghub'
+    ? gunzip(join(data, 'extraction/scrapinghub/html', `${l.id}.html.gz`))
+    : gunzip(join(data, 'extraction/readability-test-pages', l.id, 'source.html.gz'))
+
+const db = await openPglite()
+await migrate(db)
+const now = new Date()
+const idOfUrl = new Map<string, string>()
+const seen = new Set<string>()
+let n = 0
+for (const l of labels) {
+  n++
+  // Pages without a URL get a host of their own (no words in it for the classifier to read).
+  let raw = l.url || `https://devpage${n}.example/`
+  if (seen.has(raw)) raw = `${raw}${raw.includes('?') ? '&' : '?'}dev=${n}`
+  seen.add(raw)
+  const u = normalizeUrl(raw)
+  if (isNormalizeError(u)) throw new Error(`${l.id}: ${u.error}`)
+  const ids = await queuePages(db, [u], now)
+  const analyzed = analyzePage({
+    url: u.url,
+    finalUrl: u.url,
+    status: 200,
+    contentType: 'text/html; charset=utf-8',
+    html: htmlOf(l),
+    encoding: 'utf8',
+    headers: {},
+    truncated: false,
+    error: null,
+    fetchedAt: now.toISOString(),
+    elapsedMs: 0,
+  })
+  await savePage(db, ids.get(u.url)!, analyzed)
+  idOfUrl.set(u.url, l.id)
+}
+console.log(`indexed ${labels.length} usable dev pages`)
+
+const ctx = createContext(db, systemClock, loadConfig({}))
+const cfg = setCurationConfig(ctx, {})
+const key = await createKey(db, { name: 'relevance', now })
+interface Row {
+  prompt: string
+  relevant: number
+  segment_urls: number
+  p_at_20: number
+  p_at_20_strict: number
+  max_p_at_20_strict: number
+  recall_at_20: number
+  segment_recall: number
+  segment_precision: number
+  relevant_excluded_by_filters: Record<string, number>
+}
+const rows: Row[] = []
+for (const p of prompts) {
+  const seg = await db.transaction((tx) =>
+    createSegmentRequest(tx, key.client_id, { name: null, prompt: p.prompt, exampleUrls: [], taxonomy: null, extraHops: null, blockTlds: null, blockKeywords: null }, now),
+  )
+  const row = (await getSegment(db, key.client_id, seg.id))!
+  const out = await buildSegment(ctx, row, cfg)
+  await db.transaction((tx) => storeBuild(tx, row, out, now))
+  const { urls } = await listSegmentUrls(db, key.client_id, seg.id, 10_000, 0)
+  const relevant = new Set(p.dev_relevant_ids)
+  const isRelevant = (url: string) => relevant.has(idOfUrl.get(url) ?? '')
+  const top = urls.slice(0, 20)
+  const hits = top.filter((u) => isRelevant(u.url)).length
+  const allHits = urls.filter((u) => isRelevant(u.url)).length
+  const excludedRelevant: Record<string, number> = {}
+  for (const e of out.excluded) if (isRelevant(e.candidate.url)) excludedRelevant[e.reason] = (excludedRelevant[e.reason] ?? 0) + 1
+  const r: Row = {
+    prompt: p.prompt,
+    relevant: relevant.size,
+    segment_urls: urls.length,
+    p_at_20: hits / Math.min(20, Math.max(1, top.length)),
+    p_at_20_strict: hits / 20,
+    max_p_at_20_strict: Math.min(20, relevant.size) / 20,
+    recall_at_20: hits / relevant.size,
+    segment_recall: allHits / relevant.size,
+    segment_precision: urls.length ? allHits / urls.length : 0,
+    relevant_excluded_by_filters: excludedRelevant,
+  }
+  rows.push(r)
+  console.log(
+    `P@20 ${r.p_at_20.toFixed(2)} (strict ${r.p_at_20_strict.toFixed(2)}, max ${r.max_p_at_20_strict.toFixed(2)})  R@20 ${r.recall_at_20.toFixed(2)}  ` +
+      `segment: ${urls.length} URLs, recall ${r.segment_recall.toFixed(2)}, precision ${r.segment_precision.toFixed(2)}  n=${relevant.size}  ${p.prompt}` +
+      (Object.keys(excludedRelevant).length ? `  relevant excluded: ${JSON.stringify(excludedRelevant)}` : ''),
+  )
+}
+const mean = (k: 'p_at_20' | 'p_at_20_strict' | 'recall_at_20' | 'segment_recall' | 'segment_precision') => rows.reduce((s, r) => s + r[k], 0) / rows.length
+const summary = {
+  mean_p_at_20: mean('p_at_20'),
+  mean_p_at_20_strict: mean('p_at_20_strict'),
+  mean_recall_at_20: mean('recall_at_20'),
+  mean_segment_recall: mean('segment_recall'),
+  mean_segment_precision: mean('segment_precision'),
+}
+console.log(
+  `mean P@20 ${summary.mean_p_at_20.toFixed(3)} (target ≥ 0.7; strict, counting missing URLs as misses: ${summary.mean_p_at_20_strict.toFixed(3)})  ` +
+    `mean R@20 ${summary.mean_recall_at_20.toFixed(3)}  mean segment recall ${summary.mean_segment_recall.toFixed(3)}, precision ${summary.mean_segment_precision.toFixed(3)}`,
+)
+await db.close()
+const out = join(root, 'bench/results/segment-relevance.json')
+mkdirSync(dirname(out), { recursive: true })
+writeFileSync(out, `${JSON.stringify({ generated_at: new Date().toISOString(), pages: labels.length, config: { minScore: cfg.minScore, minWords: cfg.minWords }, summary, prompts: rows }, null, 2)}\n`)
+console.log(`wrote ${out}`)
+if (summary.mean_p_at_20 < 0.7) process.exitCode = 1

@@ -1,0 +1,227 @@
+/**
+ * The segment build job (`curation.build`): pending → processing → complete.
+ *
+ *  1. example URLs without a fresh copy in the index are scraped; `extra_hops_count` rounds of their
+ *     links are crawled for more candidates;
+ *  2. candidates are found and scored (rank.ts);
+ *  3. quality filters and blocks are applied (quality/filters.ts), each exclusion kept with its reason;
+ *  4. the URL list, exclusions, warnings and errors are stored with the job's completion.
+ * A build that cannot produce a segment still completes, with processing_errors saying why.
+ */
+import type { AppContext } from '../../platform/context.ts'
+import type { Queryable } from '../../platform/db/db.ts'
+import type { JobHandler } from '../../platform/jobs/handler.ts'
+import { PermanentJobError } from '../../platform/jobs/handler.ts'
+import { isNormalizeError, normalizeUrl } from '../../scraping/index/normalize-url.ts'
+import { getNode } from '../taxonomy/taxonomy.ts'
+import { normalizeDomain } from '../quality/domains.ts'
+import type { CurationConfig } from '../config.ts'
+import { curationConfigFor } from '../config.ts'
+import type { Candidate, CandidateSource, Exclusion } from '../quality/filters.ts'
+import { applyFilters, loadQualityData } from '../quality/filters.ts'
+import { enforceRemovals } from '../removals/repository.ts'
+import type { BuildPayload, Problem, SegmentRow } from '../segments/repository.ts'
+import { buildKind, getSegment } from '../segments/repository.ts'
+import { crawlHops, indexSeeds } from './crawl.ts'
+import { rankCandidates } from './rank.ts'
+import { loadBlockRules } from './rules.ts'
+import { recordChange, refreshSegmentStats, replaceSegmentUrls } from './store.ts'
+
+/** What the E-codes mean, for warnings about example URLs (spec part 7). */
+export const scrapeErrorNames: Record<string, string> = {
+  E001: 'URL not fully processed',
+  E002: 'URL not accessible',
+  E003: 'content not parseable',
+  E004: 'insufficient content',
+  E005: 'language could not be determined',
+  E006: 'language not supported',
+  E007: 'classification failure',
+  E008: 'incomplete extraction',
+}
+
+export interface BuildOutcome {
+  kept: Candidate[]
+  excluded: Exclusion[]
+  taxonomyId: number | null
+  errors: Problem[]
+  warnings: Problem[]
+  stats: { candidates_scored: number; ranked: number; hop_pages: number }
+}
+
+export async function buildSegment(ctx: AppContext, seg: SegmentRow, cfg: CurationConfig, signal?: AbortSignal): Promise<BuildOutcome> {
+  const warnings: Problem[] = []
+  const seeds = await indexSeeds(ctx, seg.example_urls, signal)
+  const seedIds = seeds.flatMap((s) => (s.pageId === null ? [] : [s.pageId]))
+
+  const extra = new Map<number, CandidateSource>()
+  let hopPages = 0
+  const hops = seg.extra_hops_count ?? 0
+  if (hops > 0 && seedIds.length) {
+    const reached = await crawlHops(ctx, seedIds, {
+      hops,
+      linksPerPage: cfg.hopLinksPerPage,
+      maxPagesPerHop: cfg.hopMaxPages,
+      blockedDomains: seg.block_tlds ?? [],
+      ...(signal ? { signal } : {}),
+    })
+    for (const id of reached) extra.set(id, 'hop')
+    hopPages = reached.length
+  }
+  const expandSeeds = await expandSeedPages(ctx.db, seg)
+  signal?.throwIfAborted()
+
+  const ranking = await rankCandidates(ctx.db, {
+    prompt: seg.prompt,
+    taxonomyId: seg.taxonomy_given ? seg.taxonomy_id : null,
+    seedPageIds: seedIds,
+    extraCandidates: extra,
+    defaultSource: 'prompt',
+    seedSource: 'example',
+    candidateLimit: cfg.candidateLimit,
+    minScore: cfg.minScore,
+    ...(signal ? { signal } : {}),
+  })
+
+  // Expansions applied to this segment (optimizations) are rebuilt too: pages like their seeds.
+  if (expandSeeds.length) {
+    const expanded = await rankCandidates(ctx.db, {
+      prompt: null,
+      taxonomyId: seg.taxonomy_given ? seg.taxonomy_id : null,
+      seedPageIds: expandSeeds,
+      extraCandidates: new Map(),
+      defaultSource: 'expand',
+      seedSource: 'expand',
+      candidateLimit: cfg.candidateLimit,
+      minScore: cfg.minScore,
+      ...(signal ? { signal } : {}),
+    })
+    const have = new Set(ranking.ranked.map((c) => c.pageId))
+    ranking.ranked.push(...expanded.ranked.filter((c) => !have.has(c.pageId)).slice(0, cfg.expandMaxUrls))
+    ranking.ranked.sort((x, y) => y.score - x.score || x.pageId - y.pageId)
+  }
+
+  const seedById = new Map(ranking.seeds.map((s) => [s.pageId, s]))
+  for (const s of seeds) {
+    const page = s.pageId === null ? undefined : seedById.get(s.pageId)
+    const codes = page?.errors ?? []
+    if (!page || page.state !== 'done') {
+      warnings.push({ code: 'E001', message: `example URL could not be processed: ${scrapeErrorNames.E001}`, url: s.input, index: s.index })
+    } else if (!page.usable) {
+      const code = codes[0] ?? 'E007'
+      warnings.push({ code, message: `example URL not used: ${scrapeErrorNames[code] ?? code}`, url: s.input, index: s.index })
+    } else if (codes.length) {
+      const code = codes[0]!
+      warnings.push({ code, message: `example URL used with a problem: ${scrapeErrorNames[code] ?? code}`, url: s.input, index: s.index })
+    }
+  }
+
+  const rules = await loadBlockRules(ctx.db, seg, ranking.taxonomyId)
+  const data = await loadQualityData(ctx.db, ranking.ranked, rules)
+  const { kept, excluded } = applyFilters(ranking.ranked, rules, data, cfg, cfg.maxSegmentUrls)
+  for (const e of excluded) {
+    if (e.candidate.source !== 'example') continue
+    const s = seeds.find((x) => x.pageId === e.candidate.pageId)
+    warnings.push({ code: 'example_excluded', message: `example URL left out of the segment: ${e.reason}`, reason: e.reason, ...(s ? { url: s.input, index: s.index } : {}) })
+  }
+
+  const errors: Problem[] = []
+  if (!ranking.hasQuery) {
+    errors.push({
+      code: 'no_usable_input',
+      message: seg.prompt
+        ? 'the prompt names no topic the classifier knows and no example URL could be used'
+        : 'none of the example URLs could be fetched and classified, and there is no prompt',
+    })
+  } else if (!ranking.ranked.length) {
+    errors.push({ code: 'no_matching_pages', message: 'the index holds no page relevant enough to this request yet' })
+  } else if (!kept.length) {
+    errors.push({ code: 'all_excluded', message: `all ${excluded.length} relevant pages were excluded by quality filters or blocks (see the exclusions)` })
+  }
+  return {
+    kept,
+    excluded,
+    taxonomyId: ranking.taxonomyId,
+    errors,
+    warnings,
+    stats: { candidates_scored: ranking.candidatesScored, ranked: ranking.ranked.length, hop_pages: hopPages },
+  }
+}
+
+/** Seeds of the segment's applied expand optimizations (URLs, and domains' home pages) that are in the index. */
+async function expandSeedPages(db: Queryable, seg: SegmentRow): Promise<number[]> {
+  const { rows } = await db.query<{ expand: { urls?: string[]; domains?: string[] } | null }>(
+    `SELECT expand FROM optimizations WHERE segment_id = $1 AND client_id = $2 AND expand IS NOT NULL AND applied_date IS NOT NULL`,
+    [seg.id, seg.client_id],
+  )
+  const urls = new Set<string>()
+  for (const { expand } of rows) {
+    const homes = (expand?.domains ?? []).flatMap((d) => {
+      const n = normalizeDomain(d)
+      return n ? [`https://${n}/`] : []
+    })
+    for (const u of [...(expand?.urls ?? []), ...homes]) {
+      const n = normalizeUrl(u)
+      if (!isNormalizeError(n)) urls.add(n.url)
+    }
+  }
+  if (!urls.size) return []
+  const { rows: pages } = await db.query<{ id: number }>(`SELECT id FROM pages WHERE url = ANY($1::text[]) AND state = 'done'`, [[...urls]])
+  return pages.map((p) => p.id)
+}
+
+/** Stores a build: URL list, exclusions, state, warnings and errors, and the change row for deals. */
+export async function storeBuild(tx: Queryable, seg: SegmentRow, out: BuildOutcome, now: Date): Promise<number> {
+  await replaceSegmentUrls(tx, seg, out.kept, out.excluded, now)
+  const node = seg.taxonomy_given || out.taxonomyId === null ? null : (getNode(out.taxonomyId) ?? null)
+  await tx.query(
+    `UPDATE segment_requests
+        SET taxonomy_id = $3, level1_name = $4, level2_name = $5, level3_name = $6
+      WHERE id = $1 AND client_id = $2 AND NOT taxonomy_given`,
+    [seg.id, seg.client_id, node?.id ?? null, node?.level1_name ?? null, node?.level2_name ?? null, node?.level3_name ?? null],
+  )
+  await enforceRemovals(tx, seg, now)
+  const n = await refreshSegmentStats(tx, seg, now)
+  await tx.query(
+    `UPDATE segment_requests
+        SET status = 'complete', processed_date = $3, processing_errors = $4::jsonb, processing_warnings = $5::jsonb
+      WHERE id = $1 AND client_id = $2`,
+    [seg.id, seg.client_id, now, out.errors.length ? JSON.stringify(out.errors) : null, out.warnings.length ? JSON.stringify(out.warnings) : null],
+  )
+  await recordChange(tx, seg, 'build', now)
+  return n
+}
+
+/** Only our own build messages reach the user; anything else (a database fault) stays in the log. */
+function buildFailedMessage(reason: string): string {
+  return /^segment request \d+ is gone$/.test(reason) ? reason : 'the build failed repeatedly on our side; create the request again or contact the operator'
+}
+
+export function buildJob(ctx: AppContext): JobHandler<BuildPayload> {
+  return {
+    kind: buildKind,
+    maxAttempts: 3,
+    async run(payload, job) {
+      const seg = await getSegment(ctx.db, payload.clientId, payload.segmentId)
+      if (!seg) throw new PermanentJobError(`segment request ${payload.segmentId} is gone`)
+      await job.withLease((tx) =>
+        tx.query(`UPDATE segment_requests SET status = 'processing', last_updated_date = $3 WHERE id = $1 AND client_id = $2 AND status = 'pending'`, [
+          seg.id,
+          seg.client_id,
+          job.clock.now(),
+        ]),
+      )
+      const out = await buildSegment(ctx, seg, curationConfigFor(ctx), job.signal)
+      await job.finish((tx) => storeBuild(tx, seg, out, job.clock.now()))
+    },
+    async onFailed(payload, reason, tx) {
+      // The spec has no failed state for a segment: it completes, empty, with the reason.
+      await tx.query(
+        `UPDATE segment_requests
+            SET status = 'complete', processed_date = $3, last_updated_date = $3, url_count = COALESCE(url_count, 0),
+                processing_errors = $4::jsonb
+          WHERE id = $1 AND client_id = $2 AND status <> 'complete'`,
+        [payload.segmentId, payload.clientId, ctx.clock.now(), JSON.stringify([{ code: 'build_failed', message: buildFailedMessage(reason) }])],
+      )
+    },
+  }
+}

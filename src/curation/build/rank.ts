@@ -1,0 +1,308 @@
+/**
+ * The segment ranker: finds candidate pages in the index and scores them against what the buyer
+ * asked for (docs/curation.md "How a segment is built").
+ *
+ * Candidates come from three places, each bounded so a build's cost does not grow with the index:
+ *  - category membership (page_categories) for the prompt's categories, the requested taxonomy node
+ *    and the example pages' categories, best category evidence first (candidateLimit);
+ *  - full-text search (pages.search) for prompt words the classifier's vocabulary does not know
+ *    (names, brands), which category membership cannot find;
+ *  - the example pages themselves and the pages reached by crawl hops.
+ * Each candidate's score (0..1) is a weighted mean of the prompt relevance (classifier embedding),
+ * the similarity to the example pages, and its category score for the requested taxonomy node.
+ */
+import { promptRelevance, representQuery, similarity } from '../classify/index.ts'
+import type { Embedding, QueryRepresentation, ScoredCategory } from '../classify/index.ts'
+import { model } from '../classify/model.ts'
+import { FUNCTION_WORD_SET } from '../classify/stopwords.ts'
+import { isGeneric, stem, words } from '../classify/text.ts'
+import type { Queryable } from '../../platform/db/db.ts'
+import { ancestry, children, getNode } from '../taxonomy/taxonomy.ts'
+import type { Candidate, CandidateSource } from '../quality/filters.ts'
+
+export interface RankRequest {
+  prompt: string | null
+  /** The requested taxonomy node: candidates must be classified under it. */
+  taxonomyId: number | null
+  /** Pages whose likeness is wanted (examples, expand seeds); unusable ones are reported back. */
+  seedPageIds: number[]
+  /** Pages that are candidates whatever the category evidence says (crawl hops), with their source. */
+  extraCandidates: Map<number, CandidateSource>
+  /** Source recorded for pages found in the index. */
+  defaultSource: CandidateSource
+  /** Source recorded for the seed pages themselves. */
+  seedSource: CandidateSource
+  candidateLimit: number
+  minScore: number
+  signal?: AbortSignal
+}
+
+export interface Seed {
+  pageId: number
+  url: string
+  errors: string[]
+  state: string
+  usable: boolean
+}
+
+export interface RankResult {
+  /** Scored candidates at or above minScore, best first. */
+  ranked: Candidate[]
+  seeds: Seed[]
+  /** The taxonomy node the request is about: the requested one, else the prompt's, else the seeds'. */
+  taxonomyId: number | null
+  /** False when there was nothing to rank against (no prompt, no usable seed, no taxonomy). */
+  hasQuery: boolean
+  candidatesScored: number
+}
+
+interface PageData {
+  id: number
+  url: string
+  host: string
+  tld: string
+  word_count: number | null
+  language: string | null
+  primary_category: number | null
+  embedding: Embedding | null
+  categories: ScoredCategory[] | null
+  simhash: string | null
+}
+
+const MAX_PROMPT_CATEGORIES = 6
+const MAX_SEED_CATEGORIES = 3
+const MAX_TEXT_MATCHES = 2000
+const WEIGHTS = { prompt: 1, seeds: 1, taxonomy: 0.5 } as const
+
+/** Prompt words the classifier cannot place (names, brands, jargon): searched as text instead. */
+export function unplacedPromptTerms(prompt: string): string[] {
+  const m = model()
+  const out = new Set<string>()
+  for (const w of words(prompt)) {
+    if (w.length < 3 || FUNCTION_WORD_SET.has(w) || /^\d+$/.test(w)) continue
+    const s = stem(w)
+    if (isGeneric(s) || m.postings.has(s)) continue
+    out.add(s)
+  }
+  return [...out].slice(0, 16)
+}
+
+export async function rankCandidates(db: Queryable, req: RankRequest): Promise<RankResult> {
+  const rep = req.prompt ? representQuery(req.prompt) : null
+  const seeds = await loadSeeds(db, req.seedPageIds)
+  const usableSeeds = seeds.filter((s) => s.usable)
+  const seedData = await loadPages(
+    db,
+    usableSeeds.map((s) => s.pageId),
+  )
+  const seedEmbeddings = seedData.map((p) => p.embedding!).filter((e) => e.confidence > 0)
+
+  const taxonomyId = req.taxonomyId ?? derivedTaxonomy(rep, seedData)
+  const promptUsable = rep !== null && (rep.categories.length > 0 || rep.embedding.terms.length > 0)
+  const hasQuery = promptUsable || seedEmbeddings.length > 0 || req.taxonomyId !== null
+  if (!hasQuery) return { ranked: [], seeds, taxonomyId, hasQuery, candidatesScored: 0 }
+
+  // Category weights for retrieval.
+  const weights = new Map<number, number>()
+  const addWeight = (id: number, w: number) => weights.set(id, (weights.get(id) ?? 0) + w)
+  for (const c of rep?.categories.slice(0, MAX_PROMPT_CATEGORIES) ?? []) addWeight(c.id, c.score)
+  if (req.taxonomyId !== null) addWeight(req.taxonomyId, 1)
+  for (const p of seedData) {
+    for (const c of (p.categories ?? []).slice(0, MAX_SEED_CATEGORIES)) addWeight(c.id, c.score / Math.max(1, seedData.length))
+  }
+
+  const ids = new Set<number>()
+  for (const id of await categoryCandidates(db, weights, req.taxonomyId, req.candidateLimit)) ids.add(id)
+  const textTerms = req.prompt ? await rareTerms(db, unplacedPromptTerms(req.prompt)) : []
+  const textMatches = await textCandidates(db, textTerms, req.taxonomyId)
+  // Prompts the classifier cannot place at all ("zorblatt") are matched on their rare words; for the
+  // others those words only bring candidates, ranked like the rest.
+  const textBoost = !rep?.categories.length
+  for (const id of textMatches.keys()) ids.add(id)
+  for (const s of usableSeeds) ids.add(s.pageId)
+  for (const id of req.extraCandidates.keys()) ids.add(id)
+  req.signal?.throwIfAborted()
+
+  const pages = await loadPages(db, [...ids])
+  const seedIds = new Set(usableSeeds.map((s) => s.pageId))
+  const subtree = req.taxonomyId !== null ? req.taxonomyId : null
+  const ranked: Candidate[] = []
+  let scored = 0
+  for (const p of pages) {
+    if (!p.embedding) continue
+    if (subtree !== null && !seedIds.has(p.id) && !inSubtree(p, subtree)) continue
+    if (++scored % 2000 === 0) await new Promise((r) => setImmediate(r)) // let the event loop breathe
+    let sum = 0
+    let norm = 0
+    if (promptUsable && rep) {
+      let relevance = promptRelevance(rep, p.embedding)
+      const matched = textMatches.get(p.id)
+      if (matched && textBoost) relevance = Math.max(relevance, (0.5 * matched) / textTerms.length)
+      sum += WEIGHTS.prompt * relevance
+      norm += WEIGHTS.prompt
+    }
+    if (seedEmbeddings.length) {
+      let max = 0
+      let total = 0
+      for (const s of seedEmbeddings) {
+        const sim = similarity(s, p.embedding)
+        total += sim
+        if (sim > max) max = sim
+      }
+      sum += WEIGHTS.seeds * (0.5 * max + (0.5 * total) / seedEmbeddings.length)
+      norm += WEIGHTS.seeds
+    }
+    if (req.taxonomyId !== null) {
+      sum += WEIGHTS.taxonomy * categoryScore(p, req.taxonomyId)
+      norm += WEIGHTS.taxonomy
+    }
+    const score = norm > 0 ? sum / norm : 0
+    const isSeed = seedIds.has(p.id)
+    if (score < req.minScore && !isSeed) continue
+    ranked.push({
+      pageId: p.id,
+      url: p.url,
+      host: p.host,
+      tld: p.tld,
+      wordCount: p.word_count,
+      language: p.language,
+      taxonomyId: p.primary_category,
+      simhash: p.simhash,
+      score: Math.round(score * 10000) / 10000,
+      source: isSeed ? req.seedSource : (req.extraCandidates.get(p.id) ?? req.defaultSource),
+    })
+  }
+  ranked.sort((a, b) => b.score - a.score || a.pageId - b.pageId)
+  return { ranked, seeds, taxonomyId, hasQuery, candidatesScored: scored }
+}
+
+function inSubtree(p: PageData, taxonomyId: number): boolean {
+  if ((p.categories ?? []).some((c) => c.id === taxonomyId)) return true
+  return p.primary_category !== null && ancestry(p.primary_category).some((n) => n.id === taxonomyId)
+}
+
+function categoryScore(p: PageData, taxonomyId: number): number {
+  const own = (p.categories ?? []).find((c) => c.id === taxonomyId)?.score
+  if (own !== undefined) return Math.min(1, own * 2)
+  return p.primary_category !== null && ancestry(p.primary_category).some((n) => n.id === taxonomyId) ? 0.2 : 0
+}
+
+/**
+ * The taxonomy node the prompt, or else the seed pages taken together, are most about: the best
+ * tier-1 category, then down to a child only while one child clearly leads (at least half its
+ * parent's score, and ahead of its siblings) — a prompt's stray keyword does not make it specific.
+ */
+export function derivedTaxonomy(rep: QueryRepresentation | null, seeds: { categories: ScoredCategory[] | null }[]): number | null {
+  let categories: ScoredCategory[] = rep?.categories ?? []
+  if (!categories.length) {
+    const sums = new Map<number, number>()
+    for (const p of seeds) for (const c of p.categories ?? []) sums.set(c.id, (sums.get(c.id) ?? 0) + c.score / seeds.length)
+    categories = [...sums].map(([id, score]) => ({ id, score }))
+  }
+  const scores = new Map(categories.filter((c) => getNode(c.id)).map((c) => [c.id, c.score]))
+  let top: number | null = null
+  for (const [id, score] of scores) if (getNode(id)?.tier === 1 && (top === null || score > scores.get(top)!)) top = id
+  if (top === null) return null
+  let best: number = top
+  for (;;) {
+    const kids: { id: number; score: number }[] = children(best)
+      .map((k) => ({ id: k.id, score: scores.get(k.id) ?? 0 }))
+      .sort((a, b) => b.score - a.score)
+    const [first, second] = kids
+    if (!first || first.score < 0.5 * scores.get(best)! || (second && second.score >= 0.8 * first.score)) return best
+    best = first.id
+  }
+}
+
+async function loadSeeds(db: Queryable, ids: number[]): Promise<Seed[]> {
+  if (!ids.length) return []
+  const { rows } = await db.query<{ id: number; url: string; state: string; errors: string[]; usable: boolean }>(
+    `SELECT id, url, state, errors,
+            (state = 'done' AND embedding IS NOT NULL AND COALESCE((embedding->>'confidence')::float8, 0) > 0) AS usable
+       FROM pages WHERE id = ANY($1::bigint[])`,
+    [ids],
+  )
+  const byId = new Map(rows.map((r) => [r.id, r]))
+  return ids.flatMap((id) => {
+    const r = byId.get(id)
+    return r ? [{ pageId: r.id, url: r.url, errors: r.errors, state: r.state, usable: r.usable }] : []
+  })
+}
+
+/**
+ * Candidate pages with their embeddings. The JSON columns come back as text and are parsed here:
+ * on the embedded engine that is about twice as fast as letting it build the objects on its thread
+ * and copying them over.
+ */
+async function loadPages(db: Queryable, ids: number[]): Promise<PageData[]> {
+  if (!ids.length) return []
+  const { rows } = await db.query<Omit<PageData, 'embedding' | 'categories'> & { embedding: string | null; categories: string | null }>(
+    `SELECT id, url, host, tld, word_count, language, primary_category, embedding::text AS embedding, categories::text AS categories,
+            simhash::text AS simhash
+       FROM pages WHERE id = ANY($1::bigint[]) AND state = 'done' AND embedding IS NOT NULL AND jsonb_typeof(embedding) = 'object'`,
+    [ids],
+  )
+  const out: PageData[] = []
+  for (const [i, r] of rows.entries()) {
+    if (i % 2000 === 1999) await new Promise((resolve) => setImmediate(resolve))
+    out.push({
+      ...r,
+      embedding: r.embedding === null ? null : (JSON.parse(r.embedding) as Embedding),
+      categories: r.categories === null ? null : (JSON.parse(r.categories) as ScoredCategory[]),
+    })
+  }
+  return out
+}
+
+/** Page ids with the most category evidence for the weighted categories (restricted to a taxonomy subtree if given). */
+async function categoryCandidates(db: Queryable, weights: Map<number, number>, taxonomyId: number | null, limit: number): Promise<number[]> {
+  if (!weights.size) return []
+  const { rows } = await db.query<{ page_id: number }>(
+    `SELECT pc.page_id
+       FROM page_categories pc
+       JOIN unnest($1::int[], $2::float8[]) AS q(taxonomy_id, w) ON q.taxonomy_id = pc.taxonomy_id
+      WHERE ($4::int IS NULL OR EXISTS (SELECT 1 FROM page_categories t WHERE t.page_id = pc.page_id AND t.taxonomy_id = $4::int))
+      GROUP BY pc.page_id
+      ORDER BY sum(pc.score * q.w) DESC, pc.page_id
+      LIMIT $3`,
+    [[...weights.keys()], [...weights.values()], limit, taxonomyId],
+  )
+  return rows.map((r) => r.page_id)
+}
+
+/** Share of the index a term may appear in and still be searched as text (a name, not a common word). */
+const RARE_TERM_SHARE = 0.02
+
+/** The terms found in at most RARE_TERM_SHARE of the indexed pages (counted up to that cap, via the GIN index). */
+async function rareTerms(db: Queryable, terms: string[]): Promise<string[]> {
+  if (!terms.length) return []
+  const { rows: size } = await db.query<{ n: number }>(`SELECT GREATEST(reltuples, 0)::float8 AS n FROM pg_class WHERE oid = 'pages'::regclass`)
+  let pages = size[0]?.n ?? 0
+  if (pages < 10_000) pages = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pages`)).rows[0]?.n ?? 0
+  const cap = Math.max(3, Math.floor(pages * RARE_TERM_SHARE))
+  const { rows } = await db.query<{ term: string; df: number }>(
+    `SELECT t.term, (SELECT count(*)::int FROM (SELECT 1 FROM pages p WHERE p.search @@ to_tsquery('simple', t.term || ':*') LIMIT $2 + 1) x) AS df
+       FROM unnest($1::text[]) AS t(term)`,
+    [terms, cap],
+  )
+  return rows.filter((r) => r.df > 0 && r.df <= cap).map((r) => r.term)
+}
+
+/** Pages containing the given stemmed terms (as word prefixes), with how many of the terms each contains. */
+async function textCandidates(db: Queryable, terms: string[], taxonomyId: number | null): Promise<Map<number, number>> {
+  const out = new Map<number, number>()
+  if (!terms.length) return out
+  const queries = terms.map((t) => `${t}:*`)
+  const { rows } = await db.query<{ id: number; matched: number }>(
+    `SELECT p.id, (SELECT count(*)::int FROM unnest($1::text[]) AS t(q) WHERE p.search @@ to_tsquery('simple', t.q)) AS matched
+       FROM pages p
+      WHERE p.search @@ to_tsquery('simple', $2) AND p.state = 'done'
+        AND ($4::int IS NULL OR EXISTS (SELECT 1 FROM page_categories t WHERE t.page_id = p.id AND t.taxonomy_id = $4::int))
+      ORDER BY matched DESC, p.id
+      LIMIT $3`,
+    [queries, queries.join(' | '), MAX_TEXT_MATCHES, taxonomyId],
+  )
+  for (const r of rows) out.set(r.id, r.matched)
+  return out
+}
+

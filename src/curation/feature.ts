@@ -1,0 +1,28 @@
+import type { AppContext } from '../platform/context.ts'
+import type { Feature } from '../platform/http/app.ts'
+import type { JobHandler } from '../platform/jobs/handler.ts'
+import { buildJob } from './build/build-segment.ts'
+import { catalogJob } from './catalog/refresh.ts'
+import { catalogRoutes } from './catalog/routes.ts'
+import { optimizeJob } from './optimizations/apply.ts'
+import { optimizationRoutes } from './optimizations/routes.ts'
+import { removalRoutes } from './removals/routes.ts'
+import { segmentRoutes } from './segments/routes.ts'
+import { taxonomyRoutes } from './taxonomy/routes.ts'
+
+/** Segment curation (docs/curation.md): routes under /v1/curation. */
+export const curationFeature: Feature = {
+  prefix: '/v1/curation',
+  routes(app, ctx) {
+    taxonomyRoutes(app)
+    segmentRoutes(app, ctx)
+    removalRoutes(app, ctx)
+    optimizationRoutes(app, ctx)
+    catalogRoutes(app, ctx)
+  },
+}
+
+/** Curation's jobs: segment builds, optimizations, and the periodic catalog refresh. */
+export function curationJobs(ctx: AppContext): JobHandler<never>[] {
+  return [buildJob(ctx), optimizeJob(ctx), catalogJob(ctx)] as JobHandler<never>[]
+}

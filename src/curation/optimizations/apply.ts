@@ -1,0 +1,174 @@
+/**
+ * Applying an optimization (`curation.optimize`):
+ *  - block removes the segment's URLs that match a blocked URL, lie on a blocked domain (or its
+ *    subdomains) or whose title/text contains a blocked keyword (full-text phrase match); each removal
+ *    is recorded as an exclusion. Blocks stay in force for later builds and expansions.
+ *  - expand scrapes the seed URLs and the home pages of the seed domains, then adds the index's pages
+ *    most similar to those seeds (same ranking and quality filters as a build, new URLs only).
+ * The URL list change, the optimization's applied_date and a segment_changes row (the hook through
+ * which live deals of the segment pick the change up) commit together.
+ */
+import type { AppContext } from '../../platform/context.ts'
+import type { Queryable } from '../../platform/db/db.ts'
+import type { JobHandler } from '../../platform/jobs/handler.ts'
+import { PermanentJobError } from '../../platform/jobs/handler.ts'
+import { isNormalizeError, normalizeUrl } from '../../scraping/index/normalize-url.ts'
+import { indexSeeds } from '../build/crawl.ts'
+import { rankCandidates } from '../build/rank.ts'
+import { loadBlockRules } from '../build/rules.ts'
+import { insertUrls, recordChange, recordExclusions, refreshSegmentStats, rerank } from '../build/store.ts'
+import type { CurationConfig } from '../config.ts'
+import { curationConfigFor } from '../config.ts'
+import { normalizeDomain } from '../quality/domains.ts'
+import type { BlockRules, Candidate, Exclusion } from '../quality/filters.ts'
+import { applyFilters, blockChecker, keywordMatches, loadQualityData, noBlocks } from '../quality/filters.ts'
+import { enforceRemovals } from '../removals/repository.ts'
+import type { SegmentRow } from '../segments/repository.ts'
+import { getSegment } from '../segments/repository.ts'
+import type { BlockSpec, ExpandSpec, OptimizationRow, OptimizePayload } from './repository.ts'
+import { getOptimization, optimizeKind } from './repository.ts'
+
+interface SegmentUrlData {
+  page_id: number
+  url: string
+  host: string
+  tld: string
+  taxonomy_id: number | null
+  score: number
+  source: Candidate['source']
+}
+
+async function currentUrls(db: Queryable, seg: SegmentRow): Promise<Candidate[]> {
+  const { rows } = await db.query<SegmentUrlData>(
+    `SELECT page_id, url, host, tld, taxonomy_id, score::float8 AS score, source FROM segment_urls WHERE segment_id = $1 AND client_id = $2`,
+    [seg.id, seg.client_id],
+  )
+  return rows.map((r) => ({
+    pageId: r.page_id,
+    url: r.url,
+    host: r.host,
+    tld: r.tld,
+    wordCount: null,
+    language: null,
+    taxonomyId: r.taxonomy_id,
+    simhash: null,
+    score: r.score,
+    source: r.source,
+  }))
+}
+
+/** The segment's URLs that this block removes, with the reason. */
+async function blockedUrls(db: Queryable, seg: SegmentRow, block: BlockSpec): Promise<Exclusion[]> {
+  const urls = new Set<string>()
+  for (const u of block.urls) {
+    const n = normalizeUrl(u)
+    if (!isNormalizeError(n)) urls.add(n.url)
+  }
+  const domains = block.domains.map((d) => normalizeDomain(d)).filter((d): d is string => d !== null)
+  const rules: BlockRules = { ...noBlocks, domains, urls, keywords: block.keywords }
+  const current = await currentUrls(db, seg)
+  const hits = await keywordMatches(
+    db,
+    current.map((c) => c.pageId),
+    block.keywords,
+  )
+  const check = blockChecker(rules, hits)
+  return current.flatMap((c) => {
+    const v = check(c)
+    return v ? [{ candidate: c, ...v }] : []
+  })
+}
+
+/** Pages similar to the expand seeds that the segment does not hold yet, filtered like a build. */
+async function expansion(ctx: AppContext, seg: SegmentRow, expand: ExpandSpec, cfg: CurationConfig, signal: AbortSignal) {
+  const homePages = expand.domains.map((d) => normalizeDomain(d)).filter((d): d is string => d !== null).map((d) => `https://${d}/`)
+  const seeds = await indexSeeds(ctx, [...expand.urls, ...homePages], signal)
+  const seedIds = [...new Set(seeds.flatMap((s) => (s.pageId === null ? [] : [s.pageId])))]
+  const ranking = await rankCandidates(ctx.db, {
+    prompt: null,
+    taxonomyId: seg.taxonomy_given ? seg.taxonomy_id : null,
+    seedPageIds: seedIds,
+    extraCandidates: new Map(),
+    defaultSource: 'expand',
+    seedSource: 'expand',
+    candidateLimit: cfg.candidateLimit,
+    minScore: cfg.minScore,
+    signal,
+  })
+  const have = new Set((await currentUrls(ctx.db, seg)).map((c) => c.pageId))
+  const fresh = ranking.ranked.filter((c) => !have.has(c.pageId))
+  const rules = await loadBlockRules(ctx.db, seg, seg.taxonomy_id)
+  const data = await loadQualityData(ctx.db, fresh, rules)
+  const { kept, excluded } = applyFilters(fresh, rules, data, cfg, cfg.expandMaxUrls)
+  const unusable = ranking.seeds.filter((s) => !s.usable).map((s) => ({ url: s.url, errors: s.errors.length ? s.errors : ['E007'] }))
+  return { kept, excluded, unusable, seeds: seedIds.length }
+}
+
+export async function applyOptimization(ctx: AppContext, opt: OptimizationRow, seg: SegmentRow, signal: AbortSignal, finish: (fn: (tx: Queryable) => Promise<void>) => Promise<void>) {
+  const cfg = curationConfigFor(ctx)
+  const expanded = opt.expand ? await expansion(ctx, seg, opt.expand, cfg, signal) : null
+  // Read outside the finishing transaction (on the embedded engine a transaction holds the database).
+  const removed = opt.block ? await blockedUrls(ctx.db, seg, opt.block) : []
+  await finish(async (tx) => {
+    const now = ctx.clock.now()
+    if (removed.length) {
+      await tx.query('DELETE FROM segment_urls WHERE segment_id = $1 AND client_id = $2 AND page_id = ANY($3::bigint[])', [
+        seg.id,
+        seg.client_id,
+        removed.map((e) => e.candidate.pageId),
+      ])
+      await recordExclusions(tx, seg, removed, now)
+    }
+    let added = 0
+    if (expanded) {
+      added = await insertUrls(tx, seg, expanded.kept, 1_000_000_000)
+      await recordExclusions(tx, seg, expanded.excluded, now)
+      // A URL excluded earlier and added now is no longer an exclusion.
+      await tx.query(
+        `DELETE FROM segment_exclusions e USING segment_urls u
+          WHERE e.segment_id = $1 AND e.client_id = $2 AND u.segment_id = $1 AND u.client_id = $2 AND u.page_id = e.page_id`,
+        [seg.id, seg.client_id],
+      )
+      added -= await enforceRemovals(tx, seg, now)
+    }
+    await rerank(tx, seg)
+    const total = await refreshSegmentStats(tx, seg, now)
+    const result = {
+      removed: removed.length,
+      added,
+      url_count: total,
+      ...(expanded ? { expand_seeds_indexed: expanded.seeds, expand_seeds_unusable: expanded.unusable } : {}),
+    }
+    await tx.query(`UPDATE optimizations SET applied_date = $3, result = $4::jsonb WHERE id = $1 AND client_id = $2`, [
+      opt.id,
+      opt.client_id,
+      now,
+      JSON.stringify(result),
+    ])
+    await recordChange(tx, seg, 'optimization', now, opt.id)
+  })
+}
+
+export function optimizeJob(ctx: AppContext): JobHandler<OptimizePayload> {
+  return {
+    kind: optimizeKind,
+    maxAttempts: 3,
+    async run(payload, job) {
+      const opt = await getOptimization(ctx.db, payload.clientId, payload.optimizationId)
+      if (!opt) throw new PermanentJobError(`optimization ${payload.optimizationId} is gone`)
+      if (opt.applied_date) return
+      const seg = await getSegment(ctx.db, payload.clientId, opt.segment_id)
+      if (!seg) throw new PermanentJobError(`segment ${opt.segment_id} is gone`)
+      await applyOptimization(ctx, opt, seg, job.signal, async (fn) => {
+        await job.finish(fn)
+      })
+    },
+    async onFailed(payload, _reason, tx) {
+      await tx.query(`UPDATE optimizations SET result = $3::jsonb WHERE id = $1 AND client_id = $2`, [
+        payload.optimizationId,
+        payload.clientId,
+        JSON.stringify({ failed: true }),
+      ])
+    },
+  }
+}

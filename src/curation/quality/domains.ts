@@ -1,0 +1,48 @@
+import { getDomain } from 'tldts'
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/
+
+/**
+ * A domain as users write it in block lists and removals: case-folded, IDN in punycode, a leading
+ * "*." or "." and a trailing dot dropped. Returns null when it is not a host name.
+ */
+export function normalizeDomain(input: string): string | null {
+  let d = input.trim().toLowerCase()
+  if (d.startsWith('*.')) d = d.slice(2)
+  else if (d.startsWith('.')) d = d.slice(1)
+  if (d.endsWith('.')) d = d.slice(0, -1)
+  if (!d || d.length > 253 || /[\s/?#@:\\]/.test(d)) return null
+  let host: string
+  try {
+    host = new URL(`http://${d}`).hostname
+  } catch {
+    return null
+  }
+  if (!host || host.length > 253) return null
+  return host.split('.').every((l) => LABEL.test(l)) ? host : null
+}
+
+/** The registrable domain of a host name (the spec's `tld`), or the name itself when it has none. */
+export function registrableDomain(host: string): string {
+  return getDomain(host, { allowPrivateDomains: false }) ?? host
+}
+
+/** True when the URL's host is the domain or one of its subdomains ("example.com" matches "www.example.com"). */
+export function hostMatches(host: string, domain: string): boolean {
+  return host === domain || host.endsWith(`.${domain}`)
+}
+
+/** A matcher over a block list: one Set look-up per suffix of the host. */
+export function domainMatcher(domains: Iterable<string>): (host: string) => string | null {
+  const set = new Set(domains)
+  if (set.size === 0) return () => null
+  return (host) => {
+    let h = host
+    for (;;) {
+      if (set.has(h)) return h
+      const dot = h.indexOf('.')
+      if (dot < 0) return null
+      h = h.slice(dot + 1)
+    }
+  }
+}

@@ -1,0 +1,141 @@
+import { Type } from '@sinclair/typebox'
+
+import type { App } from '../../platform/http/app.ts'
+import type { AppContext } from '../../platform/context.ts'
+import { notFound } from '../../platform/http/errors.ts'
+import { IdParams, IdempotencyHeaders, errorResponses } from '../../platform/http/schemas.ts'
+import { toCsv, wantsCsv } from './csv.ts'
+import { createSegmentRequest, getSegment, listExclusions, listSegmentUrls, listSegments, toRecord } from './repository.ts'
+import type { SegmentRow } from './repository.ts'
+import {
+  CreateSegmentRequestBody,
+  ExclusionPage,
+  ExclusionsQuery,
+  ListQuery,
+  SegmentRequest,
+  SegmentUrlPage,
+} from './schemas.ts'
+import { validateSegmentRequest } from './validate.ts'
+
+const tags = ['curation']
+const csvColumns = ['rank', 'url', 'tld', 'score', 'taxonomy_id', 'level1_name', 'level2_name', 'level3_name', 'source'] as const
+
+const record = (row: SegmentRow) => toRecord(row) as unknown as SegmentRequest
+
+/** Segment requests (spec 2.1, 4.1): create, read, list, and the built URL list with its exclusions. */
+export function segmentRoutes(app: App, ctx: AppContext): void {
+  app.post(
+    '/segment-requests',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Request a segment (built asynchronously; ready when processed_date is set)',
+        description:
+          'Send a prompt, example URLs, or both; optionally a taxonomy node (taxonomy_id and/or level names), block_tlds, block_keywords and extra_hops_count. ' +
+          'Limits: 100 example URLs, 1000 block_tlds, 200 block_keywords. The creation response shows client_id and extra_hops_count as null (spec 2.1).',
+        headers: IdempotencyHeaders,
+        body: CreateSegmentRequestBody,
+        response: { 201: SegmentRequest, ...errorResponses(400, 409, 413, 415, 422) },
+      },
+    },
+    async (req, reply) => {
+      const input = validateSegmentRequest(req.body)
+      const clientId = req.principal!.clientId
+      const row = await ctx.db.transaction((tx) => createSegmentRequest(tx, clientId, input, ctx.clock.now()))
+      reply.code(201)
+      // Spec 2.1: client_id and extra_hops_count are null in the creation response.
+      return { ...record(row), client_id: null, extra_hops_count: null }
+    },
+  )
+
+  app.get(
+    '/segment-requests',
+    {
+      schema: {
+        tags,
+        summary: "List this key's segment requests, oldest first",
+        querystring: ListQuery,
+        response: { 200: Type.Array(SegmentRequest), ...errorResponses(400, 422) },
+      },
+    },
+    async (req) => {
+      const rows = await listSegments(ctx.db, req.principal!.clientId, req.query.limit ?? 1000, req.query.offset ?? 0)
+      return rows.map(record)
+    },
+  )
+
+  app.get(
+    '/segment-requests/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Get a segment request; ready when processed_date is non-null',
+        params: IdParams,
+        response: { 200: SegmentRequest, ...errorResponses(400, 404, 422) },
+      },
+    },
+    async (req) => {
+      const row = await getSegment(ctx.db, req.principal!.clientId, req.params.id)
+      if (!row) throw notFound('segment request')
+      return record(row)
+    },
+  )
+
+  app.get(
+    '/segment-requests/:id/urls',
+    {
+      schema: {
+        tags,
+        summary: "A page of the segment's URLs in rank order (Accept: text/csv for CSV)",
+        description:
+          'limit (default 1000, at most 10000) and offset (default 0) page through the list; the order is stable. Empty until the build completes.',
+        params: IdParams,
+        querystring: ListQuery,
+        response: {
+          200: {
+            description: 'the URLs, as JSON or (Accept: text/csv) as CSV with a header row',
+            content: { 'application/json': { schema: SegmentUrlPage }, 'text/csv': { schema: Type.String() } },
+          },
+          ...errorResponses(400, 404, 422),
+        },
+      },
+    },
+    async (req, reply) => {
+      const clientId = req.principal!.clientId
+      const seg = await getSegment(ctx.db, clientId, req.params.id)
+      if (!seg) throw notFound('segment request')
+      const limit = req.query.limit ?? 1000
+      const offset = req.query.offset ?? 0
+      const page = await listSegmentUrls(ctx.db, clientId, seg.id, limit, offset)
+      if (wantsCsv(req.headers.accept)) {
+        reply.header('x-total-count', String(page.total)).type('text/csv; charset=utf-8')
+        return toCsv(csvColumns, page.urls)
+      }
+      reply.type('application/json; charset=utf-8')
+      return { segment_id: seg.id, status: seg.status, total: page.total, limit, offset, urls: page.urls }
+    },
+  )
+
+  app.get(
+    '/segment-requests/:id/exclusions',
+    {
+      schema: {
+        tags,
+        summary: 'URLs the quality filters or blocks left out of the segment, with the reason',
+        params: IdParams,
+        querystring: ExclusionsQuery,
+        response: { 200: ExclusionPage, ...errorResponses(400, 404, 422) },
+      },
+    },
+    async (req) => {
+      const clientId = req.principal!.clientId
+      const seg = await getSegment(ctx.db, clientId, req.params.id)
+      if (!seg) throw notFound('segment request')
+      const limit = req.query.limit ?? 1000
+      const offset = req.query.offset ?? 0
+      const page = await listExclusions(ctx.db, clientId, seg.id, req.query.reason ?? null, limit, offset)
+      return { segment_id: seg.id, limit, offset, ...page }
+    },
+  )
+}

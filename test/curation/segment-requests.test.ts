@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { json } from '../helpers/app.ts'
+import { describeEachEngine } from '../helpers/db.ts'
+import { indexTopic } from './fixtures.ts'
+import type { CurationTestApp, SegmentRecord } from './helpers.ts'
+import { createCurationApp } from './helpers.ts'
+
+const path = '/v1/curation/segment-requests'
+
+describeEachEngine('segment requests API', (getDb) => {
+  let t: CurationTestApp
+  let a: { headers: Record<string, string>; clientId: number }
+  let b: { headers: Record<string, string>; clientId: number }
+  let built: SegmentRecord
+  beforeAll(async () => {
+    t = await createCurationApp(getDb().db)
+    a = await t.client('Acme')
+    b = await t.client('Other')
+    await indexTopic(getDb().db, 'sports', Array.from({ length: 12 }, (_, i) => `https://www.sports${i}.example.com/match/${i}`), 100)
+    await indexTopic(getDb().db, 'cooking', Array.from({ length: 6 }, (_, i) => `https://www.recipes${i}.example.com/dish/${i}`), 200)
+    built = await t.build(a.headers, { name: 'Sports fans', prompt: 'sports fans following games, results and transfer news' })
+  })
+  afterAll(() => t.close())
+
+  it('creates a request: 201 with the spec record, nulls where the spec shows them', async () => {
+    const res = await t.post(a.headers, path, {
+      name: 'Soccer',
+      prompt: 'soccer fans',
+      example_urls: ['https://www.sports1.example.com/match/1'],
+      taxonomy_id: 533,
+      block_tlds: ['Spam.Example', '*.bad.example'],
+      block_keywords: ['  betting  odds '],
+      extra_hops_count: 1,
+    })
+    expect(res.statusCode).toBe(201)
+    const body = json(res)
+    expect(body).toMatchObject({
+      client_id: null,
+      extra_hops_count: null,
+      name: 'Soccer',
+      prompt: 'soccer fans',
+      taxonomy_id: 533,
+      level1_name: 'Sports',
+      level2_name: 'Soccer',
+      level3_name: null,
+      example_urls: ['https://www.sports1.example.com/match/1'],
+      block_tlds: ['spam.example', 'bad.example'],
+      block_keywords: ['betting odds'],
+      deleted: false,
+      status: 'pending',
+      processed_date: null,
+      processing_errors: null,
+      processing_warnings: null,
+      created_date: '2026-11-22T10:00:00.000Z',
+    })
+    expect(typeof body.id).toBe('number')
+    // GET shows the stored values.
+    const got = json(await t.get(a.headers, `${path}/${body.id}`))
+    expect(got).toMatchObject({ id: body.id, client_id: a.clientId, extra_hops_count: 1 })
+    await t.waitBuilt(a.headers, body.id as number)
+  })
+
+  it('resolves level names to the taxonomy id and back', async () => {
+    const res = await t.post(a.headers, path, { prompt: 'football', level1_name: 'sports', level2_name: 'SOCCER' })
+    expect(json(res)).toMatchObject({ taxonomy_id: 533, level1_name: 'Sports', level2_name: 'Soccer' })
+    const id = json<{ id: number }>(res).id
+    await t.waitBuilt(a.headers, id)
+  })
+
+  it('builds: pending → complete with processed_date, URLs in rank order, derived taxonomy', async () => {
+    expect(built.status).toBe('complete')
+    expect(built.processed_date).toBe('2026-11-22T10:00:00.000Z')
+    expect(built.processing_errors).toBeNull()
+    expect(built.taxonomy_id).toBe(483)
+    expect(built.level1_name).toBe('Sports')
+    const urls = await t.urls(a.headers, built.id)
+    expect(built.url_count).toBe(urls.length)
+    expect(urls.length).toBeGreaterThanOrEqual(12)
+    expect(urls.every((u) => u.url.includes('sports'))).toBe(true)
+    expect(urls.map((u) => u.rank)).toEqual(urls.map((_u, i) => i + 1))
+    const scores = urls.map((u) => u.score)
+    expect([...scores].sort((x, y) => y - x)).toEqual(scores)
+    expect(urls[0]).toMatchObject({ tld: expect.stringMatching(/example\.com$/), taxonomy_id: expect.any(Number), source: 'prompt', level1_name: 'Sports' })
+  })
+
+  it('pages through URLs with a stable order; CSV on Accept: text/csv', async () => {
+    const all = await t.urls(a.headers, built.id)
+    const first = json<{ total: number; urls: { url: string }[] }>(await t.get(a.headers, `${path}/${built.id}/urls?limit=5`))
+    const second = json<{ total: number; urls: { url: string }[] }>(await t.get(a.headers, `${path}/${built.id}/urls?limit=5&offset=5`))
+    expect(first.total).toBe(all.length)
+    expect([...first.urls, ...second.urls].map((u) => u.url)).toEqual(all.slice(0, 10).map((u) => u.url))
+    const past = json<{ urls: unknown[] }>(await t.get(a.headers, `${path}/${built.id}/urls?offset=100000`))
+    expect(past.urls).toEqual([])
+
+    const csv = await t.app.inject({ method: 'GET', url: `${path}/${built.id}/urls?limit=3`, headers: { ...a.headers, accept: 'text/csv' } })
+    expect(csv.statusCode).toBe(200)
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/)
+    expect(csv.headers['x-total-count']).toBe(String(all.length))
+    const lines = csv.body.trim().split('\r\n')
+    expect(lines[0]).toBe('rank,url,tld,score,taxonomy_id,level1_name,level2_name,level3_name,source')
+    expect(lines).toHaveLength(4)
+    expect(lines[1]!.startsWith(`1,${all[0]!.url},`)).toBe(true)
+    const jsonWins = await t.app.inject({ method: 'GET', url: `${path}/${built.id}/urls?limit=1`, headers: { ...a.headers, accept: 'application/json, text/csv;q=0.5' } })
+    expect(jsonWins.headers['content-type']).toMatch(/json/)
+  })
+
+  it('lists only my segment requests, oldest first', async () => {
+    const mine = json<SegmentRecord[]>(await t.get(a.headers, path))
+    expect(mine.length).toBeGreaterThanOrEqual(3)
+    expect(mine.every((s) => s.client_id === a.clientId)).toBe(true)
+    expect(mine.map((s) => s.id)).toEqual([...mine.map((s) => s.id)].sort((x, y) => x - y))
+    expect(json<unknown[]>(await t.get(b.headers, path))).toEqual([])
+    expect(json<unknown[]>(await t.get(a.headers, `${path}?limit=1&offset=1`))).toHaveLength(1)
+  })
+
+  it("another client's segment is a 404 like a missing one, on every route", async () => {
+    for (const suffix of ['', '/urls', '/exclusions']) {
+      const theirs = await t.get(b.headers, `${path}/${built.id}${suffix}`)
+      const missing = await t.get(b.headers, `${path}/999999${suffix}`)
+      expect(theirs.statusCode).toBe(404)
+      expect(theirs.body).toBe(missing.body)
+      expect(json(theirs)).toEqual({ error: 'not_found', message: 'segment request not found' })
+    }
+  })
+
+  it('replays a creation with the same Idempotency-Key', async () => {
+    const h = { ...a.headers, 'idempotency-key': 'seg-1' }
+    const one = await t.post(h, path, { prompt: 'recipes for dinner' })
+    const two = await t.post(h, path, { prompt: 'recipes for dinner' })
+    expect(two.headers['idempotent-replayed']).toBe('true')
+    expect(json(two)).toEqual(json(one))
+    await t.waitBuilt(a.headers, json<{ id: number }>(one).id)
+  })
+
+  describe('bad input', () => {
+    const cases: [string, unknown, number, string, string?][] = [
+      ['no prompt and no example URLs', { name: 'x' }, 400, 'invalid_request'],
+      ['empty example list and blank prompt', { prompt: '   ', example_urls: [] }, 400, 'invalid_request'],
+      ['prompt of the wrong type', { prompt: 5 }, 400, 'invalid_request'],
+      ['example_urls not an array', { example_urls: 'https://a.example/' }, 400, 'invalid_request'],
+      ['a malformed example URL', { example_urls: ['https://ok.example/', 'not a url'] }, 422, 'validation_failed', 'body.example_urls.1'],
+      ['an ftp example URL', { example_urls: ['ftp://x.example/'] }, 422, 'validation_failed', 'body.example_urls.0'],
+      ['too many example URLs', { example_urls: Array.from({ length: 101 }, (_, i) => `https://x.example/${i}`) }, 422, 'validation_failed'],
+      ['unknown taxonomy id', { prompt: 'x', taxonomy_id: 424242 }, 422, 'validation_failed', 'body.taxonomy_id'],
+      ['taxonomy id of the wrong type', { prompt: 'x', taxonomy_id: 'sports' }, 400, 'invalid_request'],
+      ['taxonomy id zero', { prompt: 'x', taxonomy_id: 0 }, 422, 'validation_failed'],
+      ['unknown level names', { prompt: 'x', level1_name: 'Sports', level2_name: 'Quidditch' }, 422, 'validation_failed', 'body.level2_name'],
+      ['level2 without level1', { prompt: 'x', level2_name: 'Soccer' }, 422, 'validation_failed'],
+      ['taxonomy id and names disagree', { prompt: 'x', taxonomy_id: 483, level1_name: 'Travel' }, 422, 'validation_failed', 'body.taxonomy_id'],
+      ['a malformed block_tld', { prompt: 'x', block_tlds: ['good.example', 'bad domain'] }, 422, 'validation_failed', 'body.block_tlds.1'],
+      ['too many block_tlds', { prompt: 'x', block_tlds: Array.from({ length: 1001 }, (_, i) => `d${i}.example`) }, 422, 'validation_failed'],
+      ['a keyword with nothing to match', { prompt: 'x', block_keywords: ['ok', '!!!'] }, 422, 'validation_failed', 'body.block_keywords.1'],
+      ['extra_hops_count out of range', { prompt: 'x', extra_hops_count: 3 }, 422, 'validation_failed'],
+      ['extra_hops_count not an integer', { prompt: 'x', extra_hops_count: 1.5 }, 400, 'invalid_request'],
+      ['a prompt too long', { prompt: 'x'.repeat(2001) }, 422, 'validation_failed'],
+      ['an array body', [1, 2], 400, 'invalid_request'],
+    ]
+    for (const [name, payload, status, code, field] of cases) {
+      it(`${name} → ${status} ${code}`, async () => {
+        const res = await t.post(a.headers, path, payload)
+        expect(res.statusCode, res.body).toBe(status)
+        const body = json<{ error: string; message: string; details?: { path: string }[] }>(res)
+        expect(body.error).toBe(code)
+        expect(body.message.length).toBeGreaterThan(5)
+        if (field) expect(body.details?.map((d) => d.path)).toContain(field)
+      })
+    }
+
+    it('names the index of the bad URL in the message', async () => {
+      const res = await t.post(a.headers, path, { example_urls: ['https://ok.example/', 'https://ok.example/2', 'javascript:alert(1)'] })
+      expect(json<{ message: string }>(res).message).toContain('index 2')
+    })
+
+    it('rejects bad ids and paging on the GET routes', async () => {
+      for (const [url, status] of [
+        [`${path}/abc`, 400],
+        [`${path}/0`, 422],
+        [`${path}/1.5`, 400],
+        [`${path}/${built.id}/urls?limit=0`, 422],
+        [`${path}/${built.id}/urls?limit=10001`, 422],
+        [`${path}/${built.id}/urls?offset=-1`, 422],
+        [`${path}/${built.id}/urls?limit=abc`, 400],
+        [`${path}/${built.id}/exclusions?reason=bogus`, 422],
+        [`${path}?limit=0`, 422],
+      ] as const) {
+        const res = await t.get(a.headers, url)
+        expect(res.statusCode, url).toBe(status)
+      }
+    })
+
+    it('needs an API key', async () => {
+      expect((await t.get({}, path)).statusCode).toBe(401)
+      expect((await t.post({}, path, { prompt: 'x' })).statusCode).toBe(401)
+    })
+  })
+})
