@@ -1,0 +1,35 @@
+import type { AppContext } from '../platform/context.ts'
+import { ApiError, unprocessable } from '../platform/http/errors.ts'
+import { enqueue } from '../platform/jobs/queue.ts'
+import { connectorFor } from './connectors/index.ts'
+import type { ActivationRow } from './repository.ts'
+import { insertActivation, segmentStatuses } from './repository.ts'
+import type { CreateActivationBody } from './schemas.ts'
+import { validateActivation } from './validate.ts'
+
+/**
+ * Creates an activation (spec 4.2) and enqueues its processing in the same transaction. Used by
+ * REST and by the AdCP activate_signal tool.
+ */
+export async function createActivation(ctx: AppContext, clientId: number, body: CreateActivationBody): Promise<ActivationRow> {
+  const now = ctx.clock.now()
+  const valid = validateActivation(body, now.toISOString().slice(0, 10))
+  const statuses = await segmentStatuses(ctx.db, clientId, valid.segment_ids)
+  const missing = valid.segment_ids.filter((id) => !statuses.has(id))
+  if (missing.length) {
+    throw new ApiError(404, 'not_found', `segment ${missing.join(', ')} not found`)
+  }
+  const unfinished = valid.segment_ids.filter((id) => statuses.get(id) !== 'complete')
+  if (unfinished.length) {
+    throw unprocessable(
+      `segment ${unfinished.join(', ')} is not complete yet; activate it once its processed_date is set`,
+      unfinished.map((id) => ({ path: `body.segment_ids`, message: `segment ${id} is ${statuses.get(id)}` })),
+    )
+  }
+  return ctx.db.transaction(async (tx) => {
+    const row = await insertActivation(tx, clientId, valid, connectorFor(ctx).name, now)
+    await enqueue(tx, 'activation.issue', { id: row.id }, { now })
+    return row
+  })
+}
+

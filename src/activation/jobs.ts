@@ -1,0 +1,108 @@
+import type { AppContext } from '../platform/context.ts'
+import type { Queryable } from '../platform/db/db.ts'
+import type { JobHandler } from '../platform/jobs/handler.ts'
+import { PermanentJobError } from '../platform/jobs/handler.ts'
+import { enqueue } from '../platform/jobs/queue.ts'
+import { ConnectorError } from './connectors/connector.ts'
+import { connectorFor } from './connectors/index.ts'
+import { runLifecycle } from './lifecycle.ts'
+import { propagateChanges } from './propagate.ts'
+import { loadActivation } from './repository.ts'
+import { shapeTargeting } from './targeting.ts'
+
+type ById = { id: number }
+
+/** pending → processing: shapes the targeting and asks the SSP connector for a Deal ID. */
+function issueJob(ctx: AppContext): JobHandler<ById> {
+  return {
+    kind: 'activation.issue',
+    maxAttempts: 5,
+    async run({ id }, job) {
+      const a = await loadActivation(ctx.db, id)
+      if (!a || a.status !== 'pending' && a.status !== 'processing') return
+      await ctx.db.query(`UPDATE activations SET status = 'processing' WHERE id = $1 AND status = 'pending'`, [id])
+      const connector = connectorFor(ctx)
+      const shaped = await shapeTargeting(ctx.db, a)
+      const { rows } = await ctx.db.query(
+        'SELECT 1 FROM ssp_connections WHERE client_id = $1 AND connector = $2 AND dsp = $3 AND buyer_seat = $4',
+        [a.client_id, connector.name, a.dsp, a.buyer_seat],
+      )
+      const now = ctx.clock.now()
+      const deal = await connector
+        .createDeal(
+          {
+            activationId: a.id,
+            clientId: a.client_id,
+            dsp: a.dsp,
+            buyerSeat: a.buyer_seat,
+            knownConnection: rows.length > 0,
+            startDate: a.start_date,
+            endDate: a.end_date,
+            budget: a.budget,
+            targeting: shaped.targeting,
+          },
+          now,
+        )
+        .catch((err: unknown) => {
+          if (err instanceof ConnectorError && !err.retryable) throw new PermanentJobError(err.message)
+          throw err
+        })
+      await job.finish(async (tx) => {
+        await tx.query(
+          `UPDATE activations SET deal_id = $2, ttl_hours = $3, ready_at = $4, targeting = $5 WHERE id = $1`,
+          [id, deal.dealId, deal.ttlHours, deal.readyAt, JSON.stringify(shaped.summary)],
+        )
+        await enqueue(tx, 'activation.complete', { id }, { now, runAt: deal.readyAt, singletonKey: `activation.complete:${id}` })
+      })
+    },
+    async onFailed({ id }, reason, tx) {
+      await failActivation(tx, id, `the Deal ID could not be issued: ${reason}`)
+    },
+  }
+}
+
+/** processing → complete once the SSP's sync latency has passed: the deal is live. */
+function completeJob(ctx: AppContext): JobHandler<ById> {
+  return {
+    kind: 'activation.complete',
+    async run({ id }, job) {
+      const now = ctx.clock.now()
+      await job.finish(async (tx) => {
+        const { rows } = await tx.query<{ client_id: number; connector: string; dsp: string; buyer_seat: string }>(
+          `UPDATE activations SET status = 'complete', processed_date = $2, deal_state = 'live',
+                  deal_state_reason = 'deal issued and targetable', deal_state_changed_at = $2
+            WHERE id = $1 AND status = 'processing' AND deal_id IS NOT NULL
+            RETURNING client_id, connector, dsp, buyer_seat`,
+          [id, now],
+        )
+        const a = rows[0]
+        if (a) {
+          await tx.query(
+            `INSERT INTO ssp_connections (client_id, connector, dsp, buyer_seat, first_deal_at) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT DO NOTHING`,
+            [a.client_id, a.connector, a.dsp, a.buyer_seat, now],
+          )
+        }
+      })
+    },
+    async onFailed({ id }, reason, tx) {
+      await failActivation(tx, id, `the deal could not be confirmed: ${reason}`)
+    },
+  }
+}
+
+async function failActivation(tx: Queryable, id: number, reason: string): Promise<void> {
+  await tx.query(
+    `UPDATE activations SET status = 'failed', failure_reason = $2 WHERE id = $1 AND status IN ('pending', 'processing')`,
+    [id, reason],
+  )
+}
+
+export function activationJobs(ctx: AppContext): JobHandler<never>[] {
+  return [
+    issueJob(ctx),
+    completeJob(ctx),
+    { kind: 'activation.lifecycle', everyMs: 3_600_000, run: () => runLifecycle(ctx) },
+    { kind: 'activation.propagate', everyMs: 60_000, run: () => propagateChanges(ctx) },
+  ]
+}

@@ -1,0 +1,40 @@
+import type { AppContext } from '../platform/context.ts'
+import { connectorFor } from './connectors/index.ts'
+
+/** A live deal unused for longer than this is shut down (spec part 3: "more than about 2 weeks"). */
+export const unusedShutdownMs = 14 * 24 * 3_600_000
+
+/**
+ * The Deal ID lifecycle after issuance, run hourly against the injectable clock: use recorded in
+ * deal_usage keeps a deal live; a passed end_date ends it; more than 14 days without use shuts it
+ * down. Either way the SSP is told, and a new activation of the segment issues a new Deal ID.
+ */
+export async function runLifecycle(ctx: AppContext): Promise<{ ended: number; shutDown: number }> {
+  const now = ctx.clock.now()
+  const today = now.toISOString().slice(0, 10)
+  // Use on day D counts as use at the end of D.
+  await ctx.db.query(
+    `UPDATE activations a SET last_used_at = u.last_used
+       FROM (SELECT deal_id, (max(day) + 1)::timestamp AT TIME ZONE 'UTC' AS last_used
+               FROM deal_usage WHERE impressions > 0 GROUP BY deal_id) u
+      WHERE a.deal_id = u.deal_id AND (a.last_used_at IS NULL OR a.last_used_at < u.last_used)`,
+  )
+  const ended = await ctx.db.query<{ id: number; deal_id: string; end_date: string }>(
+    `UPDATE activations SET deal_state = 'ended', deal_state_changed_at = $2,
+            deal_state_reason = 'end_date ' || end_date::text || ' has passed; the deal no longer serves'
+      WHERE deal_state = 'live' AND end_date IS NOT NULL AND end_date < $1::date
+      RETURNING id, deal_id, end_date`,
+    [today, now],
+  )
+  const shutDown = await ctx.db.query<{ id: number; deal_id: string }>(
+    `UPDATE activations SET deal_state = 'shut_down', deal_state_changed_at = $2,
+            deal_state_reason = 'unused for more than 14 days; the SSP shut the deal down'
+      WHERE deal_state = 'live' AND coalesce(last_used_at, processed_date) < $1
+      RETURNING id, deal_id`,
+    [new Date(now.getTime() - unusedShutdownMs), now],
+  )
+  const connector = connectorFor(ctx)
+  for (const r of ended.rows) await connector.deactivateDeal(r.deal_id, 'end_date passed', now)
+  for (const r of shutDown.rows) await connector.deactivateDeal(r.deal_id, 'unused', now)
+  return { ended: ended.rows.length, shutDown: shutDown.rows.length }
+}

@@ -1,0 +1,36 @@
+import type { Queryable } from '../../src/platform/db/db.ts'
+import { normalizeUrl } from '../../src/scraping/index/normalize-url.ts'
+import type { NormalizedUrl } from '../../src/scraping/index/normalize-url.ts'
+import { queuePages } from '../../src/scraping/index/pages-repository.ts'
+
+/** A segment of a client with the given build status and URLs (pages are queued in the index). */
+export async function seedSegment(
+  db: Queryable,
+  clientId: number,
+  opts: { status?: 'pending' | 'processing' | 'complete'; urls?: string[] } = {},
+): Promise<number> {
+  const now = new Date('2026-11-22T09:00:00Z')
+  const status = opts.status ?? 'complete'
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO segment_requests (client_id, name, prompt, status, created_date, processed_date)
+     VALUES ($1, 'test segment', 'anything', $2, $3, $4) RETURNING id`,
+    [clientId, status, now, status === 'complete' ? now : null],
+  )
+  const id = rows[0]!.id
+  await setSegmentUrls(db, clientId, id, opts.urls ?? ['https://news.example.com/a', 'https://blog.example.org/b'])
+  return id
+}
+
+export async function setSegmentUrls(db: Queryable, clientId: number, segmentId: number, urls: string[]): Promise<void> {
+  const normalized = urls.map((u) => normalizeUrl(u) as NormalizedUrl)
+  const ids = await queuePages(db, normalized, new Date('2026-11-22T09:00:00Z'))
+  await db.query('DELETE FROM segment_urls WHERE segment_id = $1', [segmentId])
+  let rank = 0
+  for (const u of normalized) {
+    await db.query(
+      `INSERT INTO segment_urls (segment_id, client_id, page_id, rank, score, url, host, tld, taxonomy_id, source)
+       VALUES ($1, $2, $3, $4, 0.9, $5, $6, $7, NULL, 'prompt')`,
+      [segmentId, clientId, ids.get(u.url), rank++, u.url, u.host, u.tld],
+    )
+  }
+}
