@@ -1,0 +1,58 @@
+// The collector's in-memory set of campaign ids (id -> owning client): the hot path never asks the
+// database whether a campaign exists. Loaded at start, extended when a NOTIFY announces a new
+// campaign, re-read periodically (a NOTIFY can be missed across a reconnect), and consulted once
+// per batch for ids above the highest known one, so a hit that raced its campaign's creation is
+// not mistaken for an unknown campaign. Campaigns are never deleted, so reading ids above the
+// highest one seen is enough.
+import type { Db } from '../../platform/db/db.ts'
+import { campaignOwnersAfter, campaignsChannel } from '../campaigns-repository.ts'
+
+export interface CampaignOwners {
+  /** The owning client of a known campaign. */
+  owner(id: number): number | undefined
+  /** Reads campaigns created since the last read (at most one read at a time). */
+  refresh(): Promise<void>
+  /** True when `id` is above every id seen: it may belong to a campaign created since. */
+  mayBeNew(id: number): boolean
+  start(): Promise<void>
+  stop(): Promise<void>
+}
+
+export function createCampaignOwners(db: Db, refreshMs: number, onError: (err: unknown) => void): CampaignOwners {
+  const owners = new Map<number, number>()
+  let maxId = 0
+  let running: Promise<void> | null = null
+  let timer: NodeJS.Timeout | null = null
+  let unlisten: (() => Promise<void>) | null = null
+
+  const refresh = (): Promise<void> => {
+    running ??= campaignOwnersAfter(db, maxId)
+      .then((rows) => {
+        for (const r of rows) {
+          owners.set(r.id, r.client_id)
+          if (r.id > maxId) maxId = r.id
+        }
+      })
+      .finally(() => {
+        running = null
+      })
+    return running
+  }
+
+  return {
+    owner: (id) => owners.get(id),
+    refresh,
+    mayBeNew: (id) => id > maxId,
+    async start() {
+      await refresh()
+      unlisten = await db.listen(campaignsChannel, () => void refresh().catch(onError))
+      timer = setInterval(() => void refresh().catch(onError), refreshMs)
+      timer.unref()
+    },
+    async stop() {
+      if (timer) clearInterval(timer)
+      await unlisten?.().catch(() => {})
+      await running?.catch(() => {})
+    },
+  }
+}
