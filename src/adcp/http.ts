@@ -1,0 +1,119 @@
+/**
+ * MCP Streamable HTTP at `/mcp` (and `/mcp/`) on the API's Fastify app, stateless: each POST gets a
+ * fresh McpServer and transport, JSON responses (no SSE, no session id). GET and DELETE (stream and
+ * session operations, meaningless without sessions) answer 405.
+ *
+ * The gate runs before the body is read and before any MCP processing: the same API keys as REST, as
+ * `Authorization: Bearer`, `x-adcp-auth` or `X-API-Key`; without a valid one, 401 with
+ * `WWW-Authenticate: Bearer realm="curata"` (RFC 6750). Each request counts against the key's rate
+ * limit, as a REST request does.
+ */
+import type { IncomingMessage } from 'node:http'
+
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+import type { AppContext } from '../platform/context.ts'
+import type { App, Feature } from '../platform/http/app.ts'
+import { presentedKey } from '../platform/http/auth.ts'
+import { ApiError } from '../platform/http/errors.ts'
+import { headersFor } from '../platform/http/rate-limit.ts'
+import { createKeyVerifier } from '../platform/keys/key-cache.ts'
+import type { KeyVerifier } from '../platform/keys/key-cache.ts'
+
+export const mcpPaths = ['/mcp', '/mcp/'] as const
+const realm = 'curata'
+
+function unauthorized(message: string, invalid: boolean): ApiError {
+  const challenge = invalid ? `Bearer realm="${realm}", error="invalid_token", error_description="${message}"` : `Bearer realm="${realm}"`
+  return new ApiError(401, 'unauthorized', message, undefined, { 'www-authenticate': challenge })
+}
+
+function gate(ctx: AppContext, keys: KeyVerifier) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    const key = presentedKey(req.headers)
+    if (!key) throw unauthorized('missing API key: send it as Authorization: Bearer <key>', false)
+    const principal = await keys.verify(key)
+    if (!principal) throw unauthorized('invalid or revoked API key', true)
+    req.principal = principal
+    reply.headers(headersFor(await ctx.rateLimiter.hit(principal.keyId)))
+  }
+}
+
+/**
+ * Answers are always plain JSON, never an SSE stream, so a client that accepts JSON (or says nothing)
+ * is served even when it does not also list text/event-stream, which the SDK transport insists on.
+ */
+function acceptJson(raw: IncomingMessage): void {
+  const accept = raw.headers.accept ?? ''
+  if (accept.includes('application/json') && accept.includes('text/event-stream')) return
+  if (accept && !/application\/json|application\/\*|\*\/\*/.test(accept)) return
+  const value = 'application/json, text/event-stream'
+  raw.headers.accept = value
+  for (let i = raw.rawHeaders.length - 2; i >= 0; i -= 2) if (raw.rawHeaders[i]!.toLowerCase() === 'accept') raw.rawHeaders.splice(i, 2)
+  raw.rawHeaders.push('Accept', value)
+}
+
+/** The origin clients reach us at: PUBLIC_URL, else the request's own. */
+function baseUrl(ctx: AppContext, req: FastifyRequest): string {
+  if (ctx.config.publicUrl) return ctx.config.publicUrl.replace(/\/+$/, '')
+  return `${req.protocol}://${req.host}`
+}
+
+export const adcpFeature: Feature = {
+  prefix: '',
+  async routes(app: App, ctx: AppContext) {
+    // Loaded here, not at import: worker and collector processes import the feature list too.
+    const [{ buildServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+      import('./server.ts'),
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    ])
+    const keys = createKeyVerifier(ctx.db)
+    await keys.start()
+    app.addHook('onClose', () => keys.stop())
+    const onRequest = gate(ctx, keys)
+
+    for (const url of mcpPaths) {
+      app.post(url, { onRequest, schema: { hide: true } }, async (req, reply) => {
+        const principal = req.principal!
+        const server = buildServer({
+          ctx,
+          principal: async () => principal,
+          baseUrl: baseUrl(ctx, req),
+          requestHost: req.host,
+          log: req.log,
+        })
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+        // The transport writes the response itself; carry over what Fastify holds for it.
+        reply.hijack()
+        for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
+        reply.raw.on('close', () => {
+          void transport.close()
+          void server.close()
+        })
+        acceptJson(req.raw)
+        try {
+          await server.connect(transport)
+          await transport.handleRequest(req.raw, reply.raw, req.body)
+        } catch (err) {
+          req.log.error({ err }, 'MCP request failed')
+          if (!reply.raw.headersSent) {
+            reply.raw.writeHead(500, { 'content-type': 'application/json' })
+            reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }))
+          }
+        }
+      })
+      for (const method of ['GET', 'DELETE'] as const) {
+        app.route({
+          method,
+          url,
+          onRequest,
+          schema: { hide: true },
+          handler: async (_req, reply) => {
+            reply.code(405).header('allow', 'POST')
+            return { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST' }, id: null }
+          },
+        })
+      }
+    }
+  },
+}

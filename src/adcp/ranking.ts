@@ -1,0 +1,77 @@
+/**
+ * Ranks signals against a signal_spec with the curation classifier (docs/taxonomy-and-classification.md):
+ * the spec is mapped to scored taxonomy categories, and each signal scores by
+ *  - category fit (weight 0.75): the spec's category scores, carried to the signal's category —
+ *    in full for the same category, 0.8 for an ancestor (a broader segment containing it), 0.55 for
+ *    a descendant (a narrower one), halved per further tier;
+ *  - text fit (weight 0.25): similarity of the spec and the signal's name and description (this is
+ *    what places seasonal segments and signals whose category the spec does not name);
+ * plus 0.05 for a seasonal segment whose window is open. Coverage breaks ties.
+ */
+import { embedQuery, representQuery, similarity } from '../curation/classify/index.ts'
+import type { Embedding, QueryRepresentation } from '../curation/classify/index.ts'
+import { ancestry } from '../curation/taxonomy/taxonomy.ts'
+
+export interface Rankable {
+  id: string
+  name: string
+  description: string
+  taxonomy_id: number | null
+  coverage_percentage: number
+  window_active?: boolean
+}
+
+export interface Ranked<T> {
+  item: T
+  score: number
+}
+
+const weights = { category: 0.75, text: 0.25, window: 0.05 } as const
+/** Below this a signal is not offered for the spec at all. */
+export const minRelevance = 0.08
+
+const embeddings = new Map<string, Embedding>()
+function embedText(text: string): Embedding {
+  let e = embeddings.get(text)
+  if (!e) {
+    if (embeddings.size >= 5000) embeddings.delete(embeddings.keys().next().value!)
+    e = embedQuery(text)
+    embeddings.set(text, e)
+  }
+  return e
+}
+
+/** How much a signal of category `own` serves content of category `wanted` (0..1). */
+export function categoryAffinity(own: number, wanted: number): number {
+  if (own === wanted) return 1
+  const up = tiersAbove(own, wanted)
+  if (up > 0) return 0.8 * 0.5 ** (up - 1)
+  const down = tiersAbove(wanted, own)
+  if (down > 0) return 0.55 * 0.5 ** (down - 1)
+  return 0
+}
+
+/** How many tiers `ancestor` sits above `node` (0 when it is not one of its ancestors). */
+function tiersAbove(ancestor: number, node: number): number {
+  const chain = ancestry(node) // root first, the node itself last
+  const i = chain.findIndex((n) => n.id === ancestor)
+  return i < 0 ? 0 : chain.length - 1 - i
+}
+
+export function relevance(rep: QueryRepresentation, item: Rankable): number {
+  let category = 0
+  if (item.taxonomy_id !== null) {
+    for (const c of rep.categories) category = Math.max(category, c.score * categoryAffinity(item.taxonomy_id, c.id))
+  }
+  const text = similarity(rep.embedding, embedText(`${item.name}. ${item.description}`))
+  return weights.category * Math.min(1, category) + weights.text * text + (item.window_active ? weights.window : 0)
+}
+
+/** Best first. Without a spec, every item scores 0 and coverage orders them. */
+export function rankSignals<T extends Rankable>(spec: string | null, items: readonly T[]): Ranked<T>[] {
+  const rep = spec ? representQuery(spec) : null
+  const ranked = items.map((item) => ({ item, score: rep ? round(relevance(rep, item)) : 0 }))
+  return ranked.sort((a, b) => b.score - a.score || b.item.coverage_percentage - a.item.coverage_percentage || (a.item.id < b.item.id ? -1 : 1))
+}
+
+const round = (x: number): number => Math.round(x * 10000) / 10000

@@ -1,0 +1,36 @@
+/**
+ * get_adcp_capabilities: marks the agent as AdCP 3.x and declares the signals protocol, the
+ * releases it serves, idempotent activation, and the marketplace specialism (it resells its own
+ * public catalog; owned and custom signals are per client).
+ */
+import type { AgentDeps } from '../agent.ts'
+import { negotiateVersion } from '../agent.ts'
+import { identity } from '../render.ts'
+import type { CapabilitiesInput } from '../schemas.ts'
+
+/** Releases served: a 3.0 pin is answered as 3.0 (the same fields), anything else as 3.1. */
+export const supportedVersions = ['3.0', '3.1'] as const
+/** How long an idempotency_key is remembered (the records are kept; 7 days is the most AdCP allows to declare). */
+export const replayTtlSeconds = 7 * 24 * 3600
+
+export async function capabilities(deps: AgentDeps, input: CapabilitiesInput) {
+  const version = negotiateVersion(input)
+  await deps.principal()
+  return {
+    status: 'completed',
+    adcp_version: version,
+    message: 'Curata signals agent: contextual segments (IAB Content Taxonomy 3.1, seasonal, your own, custom-built) activated as Deal IDs on DSPs.',
+    adcp: {
+      major_versions: [3],
+      supported_versions: [...supportedVersions],
+      idempotency: { supported: true, replay_ttl_seconds: replayTtlSeconds },
+    },
+    supported_protocols: ['signals'],
+    specialisms: ['signal-marketplace'],
+    signals: {
+      data_provider_domains: [identity(deps).domain],
+      features: { catalog_signals: true, custom_signals: true, deal_activation: true },
+    },
+    ...(input.context ? { context: input.context } : {}),
+  }
+}

@@ -1,0 +1,175 @@
+// The MCP endpoint on the API app: the auth gate (401 with WWW-Authenticate before any MCP
+// processing, the same keys as REST in three headers), the rate limit, both paths, results as
+// structuredContent with a JSON text copy, domain failures as isError results, protocol misuse as
+// JSON-RPC errors.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { revokeKey } from '../../src/platform/keys/keys.ts'
+import { describeEachEngine } from '../helpers/db.ts'
+import type { Agent } from './helpers.ts'
+import { bearer, mcpClient, payload, startAgent } from './helpers.ts'
+
+const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }
+const listTools = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }
+
+function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  })
+}
+
+describeEachEngine('MCP over HTTP', (getDb) => {
+  let agent: Agent
+  let key: string
+  let client: Client
+  beforeAll(async () => {
+    agent = await startAgent(getDb().db)
+    key = (await agent.client()).key
+    client = await mcpClient(agent.mcpUrl, bearer(key))
+  })
+  afterAll(async () => {
+    await client?.close()
+    await agent?.close()
+  })
+
+  describe('the gate', () => {
+    it('answers 401 with a Bearer challenge when no key is sent, before any MCP processing', async () => {
+      for (const body of [initialize, listTools, { not: 'json-rpc' }]) {
+        const res = await post(agent.mcpUrl, body)
+        expect(res.status).toBe(401)
+        expect(res.headers.get('www-authenticate')).toBe('Bearer realm="curata"')
+        expect(await res.json()).toMatchObject({ error: 'unauthorized' })
+      }
+      const bad = await fetch(agent.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' })
+      expect(bad.status).toBe(401)
+    })
+
+    it('refuses an unknown key and a revoked key with invalid_token', async () => {
+      const res = await post(agent.mcpUrl, initialize, bearer(`cur_${'x'.repeat(43)}`))
+      expect(res.status).toBe(401)
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="curata", error="invalid_token"/)
+      const c = await agent.client()
+      expect((await post(agent.mcpUrl, initialize, bearer(c.key))).status).toBe(200)
+      const { rows } = await agent.ctx.db.query<{ id: number }>('SELECT id FROM api_keys WHERE client_id = $1', [c.clientId])
+      await revokeKey(agent.ctx.db, rows[0]!.id, new Date())
+      await new Promise((r) => setTimeout(r, 50)) // NOTIFY evicts the cached key
+      expect((await post(agent.mcpUrl, initialize, bearer(c.key))).status).toBe(401)
+    })
+
+    it.each([
+      ['Authorization: Bearer', (k: string) => ({ authorization: `Bearer ${k}` })],
+      ['x-adcp-auth', (k: string) => ({ 'x-adcp-auth': k })],
+      ['X-API-Key', (k: string) => ({ 'X-API-Key': k })],
+    ])('accepts the key as %s', async (_name, headers) => {
+      const res = await post(agent.mcpUrl, listTools, headers(key))
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toMatch(/application\/json/)
+      expect(res.headers.get('x-ratelimit-limit')).toBe('100000')
+      const body = (await res.json()) as { result: { tools: { name: string }[] } }
+      expect(body.result.tools.map((t) => t.name).sort()).toEqual(['activate_signal', 'get_adcp_capabilities', 'get_signals'])
+    })
+
+    it('serves /mcp/ too, and answers JSON to a client that accepts only JSON', async () => {
+      const slash = await mcpClient(`${agent.url}/mcp/`, bearer(key))
+      expect((await slash.listTools()).tools).toHaveLength(3)
+      await slash.close()
+      const res = await fetch(agent.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...bearer(key) }, body: JSON.stringify(listTools) })
+      expect(res.status).toBe(200)
+    })
+
+    it('has no stream or session to GET or DELETE: 405 (after the gate)', async () => {
+      expect((await fetch(agent.mcpUrl)).status).toBe(401)
+      const get = await fetch(agent.mcpUrl, { headers: { accept: 'text/event-stream', ...bearer(key) } })
+      expect(get.status).toBe(405)
+      expect(get.headers.get('allow')).toBe('POST')
+      expect((await fetch(agent.mcpUrl, { method: 'DELETE', headers: bearer(key) })).status).toBe(405)
+    })
+  })
+
+  it('counts MCP requests in the key rate limit, as REST does', async () => {
+    const limited = await startAgent(getDb().db, { config: { rateLimitPerMinute: 3 } })
+    try {
+      const c = await limited.client()
+      const statuses: number[] = []
+      for (let i = 0; i < 3; i++) statuses.push((await post(limited.mcpUrl, listTools, bearer(c.key))).status)
+      const rest = await fetch(`${limited.url}/v1/snowball/campaigns`, { headers: bearer(c.key) })
+      statuses.push(rest.status)
+      const over = await post(limited.mcpUrl, listTools, bearer(c.key))
+      expect(statuses).toEqual([200, 200, 200, 429])
+      expect(over.status).toBe(429)
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0)
+    } finally {
+      await limited.close()
+    }
+  })
+
+  describe('tools', () => {
+    it('declare input and output schemas', async () => {
+      const { tools } = await client.listTools()
+      for (const t of tools) {
+        expect(t.inputSchema.type).toBe('object')
+        expect(t.outputSchema?.type).toBe('object')
+        expect(t.description?.length).toBeGreaterThan(20)
+      }
+      const gs = tools.find((t) => t.name === 'get_signals')!
+      expect(Object.keys(gs.inputSchema.properties ?? {})).toEqual(
+        expect.arrayContaining(['signal_spec', 'deliver_to', 'destinations', 'countries', 'filters', 'max_results', 'pagination', 'context_id']),
+      )
+      const as = tools.find((t) => t.name === 'activate_signal')!
+      expect(as.inputSchema.required).toEqual(['signal_agent_segment_id'])
+      expect(Object.keys(as.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['deliver_to', 'destinations', 'idempotency_key', 'pricing_option_id']))
+    })
+
+    it('answer in structuredContent with a JSON text copy', async () => {
+      const r = (await client.callTool({ name: 'get_adcp_capabilities', arguments: { context: { trace: 'abc' } } })) as CallToolResult
+      expect(r.isError).toBeFalsy()
+      const body = payload<Record<string, unknown>>(r)
+      expect(body).toMatchObject({
+        status: 'completed',
+        adcp_version: '3.1',
+        supported_protocols: ['signals'],
+        adcp: { major_versions: [3], supported_versions: ['3.0', '3.1'], idempotency: { supported: true } },
+        context: { trace: 'abc' },
+      })
+    })
+
+    it('report domain failures as isError results with a readable message', async () => {
+      const r = (await client.callTool({
+        name: 'activate_signal',
+        arguments: { signal_agent_segment_id: 'iab:999999', deliver_to: { deployments: [{ platform: 'ttd', account: 'seat' }] }, context: { n: 1 } },
+      })) as CallToolResult
+      expect(r.isError).toBe(true)
+      expect(r.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/iab:999999 does not exist/) })
+      expect(r.structuredContent).toMatchObject({ status: 'failed', adcp_error: { code: 'SIGNAL_NOT_FOUND', recovery: 'correctable' }, context: { n: 1 } })
+
+      const platform = (await client.callTool({ name: 'get_signals', arguments: { signal_spec: 'sports', deliver_to: { deployments: [{ platform: 'no-such-dsp', account: 'a' }] } } })) as CallToolResult
+      expect(platform.isError).toBe(true)
+      expect(platform.structuredContent).toMatchObject({ adcp_error: { code: 'VALIDATION_ERROR', field: 'destinations[0].platform' } })
+      expect(JSON.stringify(platform.content)).toMatch(/GET \/v1\/curation\/dsps/)
+
+      const version = (await client.callTool({ name: 'get_signals', arguments: { signal_spec: 'x', adcp_version: '4.0' } })) as CallToolResult
+      expect(version.structuredContent).toMatchObject({ adcp_error: { code: 'VERSION_UNSUPPORTED' } })
+    })
+
+    it('report protocol misuse as JSON-RPC errors: an unknown tool, arguments that break the schema', async () => {
+      const unknown = client.callTool({ name: 'list_creatives', arguments: {} })
+      await expect(unknown).rejects.toBeInstanceOf(McpError)
+      await expect(unknown).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringMatching(/Unknown tool: list_creatives/) })
+      await expect(client.callTool({ name: 'get_signals', arguments: { max_results: 'ten' } })).rejects.toMatchObject({
+        code: ErrorCode.InvalidParams,
+        message: expect.stringMatching(/max_results/),
+      })
+      await expect(client.callTool({ name: 'activate_signal', arguments: {} })).rejects.toMatchObject({
+        code: ErrorCode.InvalidParams,
+        message: expect.stringMatching(/signal_agent_segment_id/),
+      })
+      const res = await post(agent.mcpUrl, { jsonrpc: '2.0', id: 7, method: 'signals/teleport', params: {} }, bearer(key))
+      expect(((await res.json()) as { error: { code: number } }).error.code).toBe(ErrorCode.MethodNotFound)
+    })
+  })
+})

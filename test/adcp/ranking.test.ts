@@ -1,0 +1,74 @@
+// Ranking quality: for every buyer prompt of the labelled set (../shared/data/classification), the
+// top 3 signals get_signals returns include the IAB segment of the prompt's category, out of a
+// catalog holding every IAB tier-1 and tier-2 category plus seasonal segments.
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { categoryAffinity, rankSignals } from '../../src/adcp/ranking.ts'
+import { describeEachEngine } from '../helpers/db.ts'
+import type { Agent, SignalsOut } from './helpers.ts'
+import { bearer, call, mcpClient, seedTaxonomyCatalog, startAgent } from './helpers.ts'
+
+const file = fileURLToPath(new URL('../../../shared/data/classification/prompts.json', import.meta.url))
+const prompts = existsSync(file)
+  ? (JSON.parse(readFileSync(file, 'utf8')) as { prompt: string; relevant_tier1: string[]; relevant_tier2: string[] }[])
+  : []
+
+describe('category affinity', () => {
+  it('is full for the category, less for a broader one, less again for a narrower one, none elsewhere', () => {
+    expect(categoryAffinity(483, 483)).toBe(1)
+    expect(categoryAffinity(596, 599)).toBe(0.8) // Technology & Computing serves a Computing brief
+    expect(categoryAffinity(599, 596)).toBe(0.55) // Computing serves part of a Technology brief
+    expect(categoryAffinity(483, 599)).toBe(0)
+  })
+
+  it('orders by coverage when there is no spec', () => {
+    const items = [
+      { id: 'a', name: 'A', description: '', taxonomy_id: null, coverage_percentage: 1 },
+      { id: 'b', name: 'B', description: '', taxonomy_id: null, coverage_percentage: 5 },
+    ]
+    expect(rankSignals(null, items).map((r) => r.item.id)).toEqual(['b', 'a'])
+  })
+})
+
+describeEachEngine('get_signals ranking', (getDb) => {
+  let agent: Agent
+  let client: Client
+  beforeAll(async () => {
+    agent = await startAgent(getDb().db)
+    expect(await seedTaxonomyCatalog(getDb().db)).toBeGreaterThan(300)
+    const c = await agent.client()
+    client = await mcpClient(agent.mcpUrl, bearer(c.key))
+  })
+  afterAll(async () => {
+    await client?.close()
+    await agent?.close()
+  })
+
+  it.skipIf(!prompts.length).each(prompts.map((p) => [p.prompt, [...p.relevant_tier1, ...p.relevant_tier2]] as const))(
+    'top 3 for "%s" include the IAB segment of its category',
+    async (prompt, wanted) => {
+      const r = await call<SignalsOut>(client, 'get_signals', { signal_spec: prompt, max_results: 3, filters: { catalog_types: ['marketplace'] } })
+      const top = r.signals.map((s) => s.signal_agent_segment_id)
+      expect(top.length).toBeLessThanOrEqual(3)
+      expect(top.some((id) => wanted.some((w) => id === `iab:${w}`)), `${prompt} → ${top.join(', ')}`).toBe(true)
+    },
+  )
+
+  it('keeps the category segment in the top 3 with the custom proposal in the list', async () => {
+    for (const p of prompts) {
+      const r = await call<SignalsOut>(client, 'get_signals', { signal_spec: p.prompt, max_results: 3 })
+      const top = r.signals.map((s) => s.signal_agent_segment_id)
+      expect(top.some((id) => [...p.relevant_tier1, ...p.relevant_tier2].some((w) => id === `iab:${w}`)), `${p.prompt} → ${top.join(', ')}`).toBe(true)
+      expect(r.signals.filter((s) => s.signal_type === 'custom')).toHaveLength(1)
+    }
+  })
+
+  it('places seasonal segments by their description', async () => {
+    const r = await call<SignalsOut>(client, 'get_signals', { signal_spec: 'Thanksgiving turkey recipes and family dinners', max_results: 5 })
+    expect(r.signals.map((s) => s.signal_agent_segment_id)).toContain('seasonal:thanksgiving:2026')
+  })
+})

@@ -1,0 +1,131 @@
+// `curata mcp`: the agent on stdio, driven by the MCP SDK's StdioClientTransport spawning
+// `node bin/curata.js mcp` — on its own embedded data dir, relaying to a running `curata serve`
+// that holds the data dir, and on PostgreSQL next to a worker of another process. (Each spawn
+// costs seconds of start-up, so the checks that need no process run in this one.)
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+
+import { activationJobs } from '../../src/activation/jobs.ts'
+import { runMcpStdio } from '../../src/adcp/stdio.ts'
+import { loadConfig } from '../../src/platform/config.ts'
+import { systemClock } from '../../src/platform/clock.ts'
+import { openPglite } from '../../src/platform/db/pglite.ts'
+import { createKey } from '../../src/platform/keys/keys.ts'
+import { createWorker } from '../../src/platform/jobs/worker.ts'
+import type { Worker } from '../../src/platform/jobs/worker.ts'
+import type { JobHandler } from '../../src/platform/jobs/handler.ts'
+import type { Served } from '../helpers/cli.ts'
+import { curataBin, serve } from '../helpers/cli.ts'
+import type { TestDb } from '../helpers/db.ts'
+import { openTestDb, postgresAvailable } from '../helpers/db.ts'
+import type { Agent, SignalsOut } from './helpers.ts'
+import { call, seedIndex, startAgent } from './helpers.ts'
+
+async function stdioClient(env: Record<string, string>, args: string[] = []): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [curataBin, 'mcp', ...args],
+    env: { ...(process.env as Record<string, string>), LOG_LEVEL: 'warn', ...env },
+    stderr: 'pipe',
+  })
+  let err = ''
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()))
+  const client = new Client({ name: 'curata-stdio-test', version: '1.0.0' })
+  await client.connect(transport)
+  return { client, stderr: () => err }
+}
+
+describe('curata mcp on the embedded data dir', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'curata-mcp-'))
+  let key = ''
+  let server: Served | null = null
+  beforeAll(async () => {
+    // The data dir starts as a copy of the migrated test template (no initdb, no process).
+    const db = await openPglite({ dataDir: join(dataDir, 'pgdata'), loadDataDir: new Blob([readFileSync(inject('pgliteTemplate'))]) })
+    key = (await createKey(db, { name: 'Stdio Co', now: new Date() })).api_key
+    await db.close()
+  })
+  afterAll(() => {
+    server?.child.kill('SIGKILL')
+  })
+
+  it('opens the data dir itself when no server holds it', async () => {
+    const { client } = await stdioClient({ DATA_DIR: dataDir, CURATA_API_KEY: key })
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['activate_signal', 'get_adcp_capabilities', 'get_signals'])
+      const caps = await call<{ supported_protocols: string[] }>(client, 'get_adcp_capabilities', {})
+      expect(caps.supported_protocols).toEqual(['signals'])
+      const r = await call<SignalsOut>(client, 'get_signals', { discovery_mode: 'wholesale' })
+      expect(r).toMatchObject({ status: 'completed', signals: [], message: expect.stringMatching(/catalog is empty/) })
+      const miss = (await client.callTool({ name: 'activate_signal', arguments: { signal_agent_segment_id: 'iab:483', deliver_to: { deployments: [{ platform: 'ttd', account: 's' }] } } })) as CallToolResult
+      expect(miss.structuredContent).toMatchObject({ adcp_error: { code: 'SIGNAL_NOT_FOUND' } })
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('relays to the running server that holds the data dir', async () => {
+    server = await serve([], { DATA_DIR: dataDir })
+    const port = new URL(server.url).port
+    const { client, stderr } = await stdioClient({ DATA_DIR: dataDir, CURATA_API_KEY: key, PORT: port })
+    try {
+      const caps = await call<{ adcp: { major_versions: number[] } }>(client, 'get_adcp_capabilities', {})
+      expect(caps.adcp.major_versions).toEqual([3])
+      expect(stderr()).toMatch(/relaying to http:\/\/127\.0\.0\.1:\d+\/mcp/)
+      const unknown = client.callTool({ name: 'nope', arguments: {} })
+      await expect(unknown).rejects.toMatchObject({ code: -32602 })
+    } finally {
+      await client.close()
+    }
+  })
+})
+
+describe.skipIf(!postgresAvailable())('curata mcp on PostgreSQL [postgres]', () => {
+  let t: TestDb
+  let agent: Agent
+  let worker: Worker
+  beforeAll(async () => {
+    t = await openTestDb('postgres')
+    agent = await startAgent(t.db)
+    await seedIndex(agent)
+    // Another process's worker issues the deals (the stdio process runs none on PostgreSQL).
+    worker = createWorker({ db: t.db, clock: systemClock, handlers: activationJobs(agent.ctx).filter((h) => !h.everyMs) as JobHandler<never>[], pollMs: 20 })
+    await worker.start()
+  })
+  afterAll(async () => {
+    await worker?.stop()
+    await agent?.close()
+    await t?.close()
+  })
+
+  const url = () => `${t.url}?options=${encodeURIComponent(`-c search_path=${t.schema}`)}`
+
+  it('refuses to start without a key, or with a wrong one', async () => {
+    const config = loadConfig({ DATABASE_URL: url() })
+    await expect(runMcpStdio(config, {}, {})).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
+    await expect(runMcpStdio(config, { apiKey: `cur_${'y'.repeat(43)}` }, {})).rejects.toThrow(/invalid or revoked/)
+  })
+
+  it('finds and activates a signal over stdio', async () => {
+    const { key } = await agent.client()
+    const { client } = await stdioClient({ DATABASE_URL: url(), CURATA_API_KEY: key })
+    try {
+      const found = await call<SignalsOut>(client, 'get_signals', { signal_spec: 'sports fans following games', deliver_to: { deployments: [{ platform: 'ttd', account: 'stdio-seat' }] } })
+      expect(found.signals[0]!.signal_agent_segment_id).toBe('iab:483')
+      const a = await call<{ activation: { deal_id: string | null; status: string } }>(client, 'activate_signal', {
+        signal_agent_segment_id: 'iab:483',
+        context_id: found.context_id,
+        idempotency_key: 'stdio-activation-0001',
+      })
+      expect(a.activation).toMatchObject({ deal_id: expect.stringMatching(/^CUR-SBX-/), status: expect.stringMatching(/activating|deployed/) })
+    } finally {
+      await client.close()
+    }
+  })
+})
