@@ -1,19 +1,28 @@
+import { activationFeature } from './activation/routes.ts'
+import { activationJobs } from './activation/jobs.ts'
+import { adcpFeature } from './adcp/http.ts'
+import { adcpJobs } from './adcp/settle.ts'
+import { curationFeature, curationJobs } from './curation/feature.ts'
 import type { Feature } from './platform/http/app.ts'
 import { opsFeature } from './platform/http/ops.ts'
 import type { JobHandler } from './platform/jobs/handler.ts'
 import type { AppContext } from './platform/context.ts'
 import { maintenanceJob } from './platform/maintenance.ts'
+import { collectorFeature } from './pixel/collector/feature.ts'
+import { pixelJobs } from './pixel/jobs.ts'
+import { pixelFeature } from './pixel/routes.ts'
+import { scrapingFeature, scrapingJobs } from './scraping/feature.ts'
 import { snowballFeature } from './snowball/routes.ts'
 
 /** The composition root: which routes each role serves and which jobs workers run. */
 export function apiFeatures(): Feature[] {
-  return [opsFeature, snowballFeature]
+  return [opsFeature, snowballFeature, activationFeature, curationFeature, pixelFeature, scrapingFeature, adcpFeature]
 }
 
 export function collectorFeatures(): Feature[] {
-  return [opsFeature]
+  return [opsFeature, collectorFeature()]
 }
 
 export function jobHandlers(ctx: AppContext): JobHandler<never>[] {
-  return [maintenanceJob(ctx)]
+  return [maintenanceJob(ctx), ...activationJobs(ctx), ...curationJobs(ctx), ...pixelJobs(ctx), ...scrapingJobs(ctx), ...adcpJobs(ctx)]
 }

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -7,7 +9,6 @@ import Fastify from 'fastify'
 import type {
   FastifyBaseLogger,
   FastifyInstance,
-  FastifyServerOptions,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
@@ -43,30 +44,51 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >
 
-/** A feature's routes: a Fastify plugin registered under its prefix with the shared context. */
+/**
+ * A hot path answered on the raw node:http request, ahead of Fastify on the same port (no routing,
+ * hooks or body parsing): returns true when it answered, false to hand the request to Fastify.
+ */
+export type RawHandler = (req: IncomingMessage, res: ServerResponse) => boolean
+
+/**
+ * A feature's routes: a Fastify plugin registered under its prefix with the shared context.
+ * `front` mounts a RawHandler; a feature that buffers work flushes it in an onClose hook, which
+ * runs after the server has stopped taking requests.
+ */
 export interface Feature {
   prefix: string
-  routes(app: App, ctx: AppContext): Promise<void> | void
+  routes(app: App, ctx: AppContext, front: (handler: RawHandler) => void): Promise<void> | void
 }
 
 export interface BuildAppOptions {
   /** The process logger (pino); omitted = no request logging (tests). */
   logger?: FastifyBaseLogger
   features?: Feature[]
-  /** Lets the collector's raw handler sit in front of Fastify on the same port. */
-  serverFactory?: FastifyServerOptions['serverFactory']
 }
 
 const requestIdPattern = /^[\w.-]{1,64}$/
 
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<App> {
+  const front: RawHandler[] = []
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
     requestTimeout: 120_000,
     return503OnClosing: true,
-    ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
+    // Fastify's own server, with the features' raw handlers consulted first.
+    serverFactory: (handler, options) => {
+      const server = createServer((req, res) => {
+        for (let i = 0; i < front.length; i++) if (front[i]!(req, res)) return
+        handler(req, res)
+      })
+      // The timeouts Fastify sets on a server it creates itself (its options, defaults applied).
+      const o = options as unknown as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number }
+      server.keepAliveTimeout = o.keepAliveTimeout
+      server.requestTimeout = o.requestTimeout
+      server.setTimeout(o.connectionTimeout)
+      return server
+    },
     genReqId: (req) => {
       const given = req.headers['x-request-id']
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID()
@@ -149,7 +171,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
 
   for (const feature of opts.features ?? []) {
-    await app.register(async (scope) => feature.routes(scope as App, ctx), { prefix: feature.prefix })
+    await app.register(async (scope) => feature.routes(scope as App, ctx, (h) => front.push(h)), { prefix: feature.prefix })
   }
   return app
 }
