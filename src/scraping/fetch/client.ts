@@ -19,13 +19,16 @@ export interface HttpClientConfig extends PolitenessOptions {
   connectTimeoutMs: number
   headersTimeoutMs: number
   idleTimeoutMs: number
-  /** Deadline for one request, from asking for a connection to the last body byte. */
+  /**
+   * Time budget of one `get`: every redirect hop and retry, from connection to last body byte, plus
+   * the backoff and Retry-After waits between attempts. Time queued for a politeness slot is not counted.
+   */
   totalTimeoutMs: number
   /** Extra attempts after a 5xx, a 429 or a dropped connection. */
   retries: number
   /** First backoff delay; doubles on each retry. */
   retryBaseDelayMs: number
-  /** A Retry-After longer than this is not waited out: the request fails instead. */
+  /** A Retry-After longer than this is not waited out (the request fails); the host is still paused this long. */
   maxRetryAfterMs: number
   /** DNS override, for tests. */
   resolver?: Resolver
@@ -72,6 +75,8 @@ export interface HttpClient {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504])
+// Statuses whose Retry-After is honoured (RFC 9110 §10.2.3, RFC 6585 §4).
+const RETRY_AFTER_STATUSES = new Set([429, 503])
 const ACCEPT_ENCODING = 'gzip, deflate, br'
 
 function flatten(raw: Record<string, string | string[] | undefined>): Headers {
@@ -105,6 +110,22 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 type Hop = HttpResponse | HttpFailure
 
+/** What is left of one `get`'s time budget (totalTimeoutMs). */
+interface Budget {
+  left(): number
+  spend(ms: number): void
+  expired(): FetchFailure
+}
+
+function createBudget(totalMs: number): Budget {
+  let spent = 0
+  return {
+    left: () => totalMs - spent,
+    spend: (ms) => void (spent += ms),
+    expired: () => new FetchFailure('timeout', `no complete response within ${totalMs} ms`),
+  }
+}
+
 /** Seams for tests only; production code passes nothing. */
 export interface HttpClientInternals {
   /** Lets a test treat its own loopback fixture as public while every other private address stays refused. */
@@ -115,8 +136,8 @@ export function createHttpClient(cfg: HttpClientConfig, internals: HttpClientInt
   const agent: Dispatcher = createGuardedAgent({ ...cfg, classify: internals.classify })
   const politeness: Politeness = createPoliteness(cfg)
 
-  /** One request, no redirects, no retries: politeness slot, deadline, body. */
-  async function once(url: URL, opts: GetOptions): Promise<Hop> {
+  /** One request, no redirects, no retries: politeness slot, what is left of the budget, body. */
+  async function once(url: URL, opts: GetOptions, budget: Budget): Promise<Hop> {
     const fail = (f: FetchFailure, status: number | null = null): HttpFailure => ({ ok: false, finalUrl: url.href, status, fault: f.fault, reason: f.message })
     let release: (() => void) | undefined
     try {
@@ -124,11 +145,13 @@ export function createHttpClient(cfg: HttpClientConfig, internals: HttpClientInt
     } catch {
       return fail(new FetchFailure('aborted', 'cancelled while waiting for a politeness slot'))
     }
+    const started = performance.now()
     const deadline = new AbortController()
-    const timer = setTimeout(() => deadline.abort(new FetchFailure('timeout', `no complete response within ${cfg.totalTimeoutMs} ms`)), cfg.totalTimeoutMs)
+    const timer = setTimeout(() => deadline.abort(budget.expired()), Math.max(0, budget.left()))
     const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal
     let status: number | null = null
     try {
+      if (budget.left() <= 0) return fail(budget.expired())
       const res = await request(url, {
         dispatcher: agent,
         method: 'GET',
@@ -151,36 +174,45 @@ export function createHttpClient(cfg: HttpClientConfig, internals: HttpClientInt
       return fail(toFailure(err), status)
     } finally {
       clearTimeout(timer)
+      budget.spend(performance.now() - started)
       release()
     }
   }
 
-  /** One hop with bounded retries; Retry-After pauses the whole host, not just this request. */
-  async function withRetries(url: URL, opts: GetOptions): Promise<Hop> {
+  /**
+   * One hop with bounded retries. A 429 or 503 with Retry-After pauses the whole host (up to
+   * maxRetryAfterMs) whether or not this request tries again, so the next URL of the host waits too.
+   */
+  async function withRetries(url: URL, opts: GetOptions, budget: Budget): Promise<Hop> {
     for (let attempt = 0; ; attempt++) {
-      const hop = await once(url, opts)
-      const last = attempt >= cfg.retries
+      const hop = await once(url, opts, budget)
+      const wait = hop.ok && RETRY_AFTER_STATUSES.has(hop.status) ? retryAfterMs(hop.headers['retry-after']) : null
+      if (wait !== null) politeness.pause(url.host, Math.min(wait, cfg.maxRetryAfterMs))
       const retryable = hop.ok ? RETRY_STATUSES.has(hop.status) : hop.fault === 'network'
-      if (last || !retryable) return hop
-      const wait = hop.ok ? retryAfterMs(hop.headers['retry-after']) : null
+      if (attempt >= cfg.retries || !retryable) return hop
       if (wait !== null) {
-        if (wait > cfg.maxRetryAfterMs) return hop
-        politeness.pause(url.host, wait)
+        // The pause above makes the next attempt wait at the politeness gate; that wait is charged here.
+        if (wait > cfg.maxRetryAfterMs || wait >= budget.left()) return hop
+        budget.spend(wait)
       } else {
+        const backoff = cfg.retryBaseDelayMs * 2 ** attempt
+        if (backoff >= budget.left()) return hop
         try {
-          await sleep(cfg.retryBaseDelayMs * 2 ** attempt, opts.signal)
+          await sleep(backoff, opts.signal)
         } catch {
           return hop
         }
+        budget.spend(backoff)
       }
     }
   }
 
   async function get(start: URL, opts: GetOptions): Promise<HttpResult> {
     const seen = new Set([start.href])
+    const budget = createBudget(cfg.totalTimeoutMs)
     let url = start
     for (let redirects = 0; ; redirects++) {
-      const hop = await withRetries(url, opts)
+      const hop = await withRetries(url, opts, budget)
       const location = hop.ok && REDIRECTS.has(hop.status) ? hop.headers.location : undefined
       if (!hop.ok || location === undefined) return hop
       const refuse = (reason: string): HttpFailure => ({ ok: false, finalUrl: url.href, status: hop.status, fault: 'redirect', reason })

@@ -14,7 +14,10 @@ export interface FetcherConfig {
   headersTimeoutMs: number
   /** Longest silence while reading the body. */
   idleTimeoutMs: number
-  /** Deadline of one request (one hop of one attempt), connection to last byte. */
+  /**
+   * Time budget of one URL's request chain: every redirect hop and retry (connection to last byte)
+   * plus the backoff and Retry-After waits between attempts. Waiting for a politeness slot does not count.
+   */
   totalTimeoutMs: number
   perHostConcurrency: number
   /** Minimum spacing between the starts of two requests to the same host. */
@@ -24,7 +27,7 @@ export interface FetcherConfig {
   retries: number
   /** First retry backoff; doubles each attempt. */
   retryBaseDelayMs: number
-  /** A Retry-After longer than this fails the request instead of waiting. */
+  /** A Retry-After longer than this fails the request instead of waiting; the host is paused this long at most. */
   maxRetryAfterMs: number
   respectRobots: boolean
   /** robots.txt cache lifetime; capped at 24 h. */

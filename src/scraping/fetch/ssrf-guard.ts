@@ -37,6 +37,12 @@ const EXTRA_BLOCKED = [
   '198.51.100.0/24', '203.0.113.0/24', '240.0.0.0/4', '2001:db8::/32', '64:ff9b:1::/48',
 ].map((cidr) => ipaddr.parseCIDR(cidr))
 
+// IANA allocates global unicast IPv6 only from 2000::/3; everything else (::/8 with the deprecated
+// IPv4-compatible ::/96, 4000::/2, fe00::/9 …) is refused. ::ffff:0:0/96 never gets here: process()
+// has already turned it into IPv4.
+const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3')
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96')
+
 /** Why an IP address must not be contacted, or null when it is public unicast. */
 export function blockedRange(address: string): string | null {
   if (net.isIP(address) === 0) return 'invalid'
@@ -44,6 +50,7 @@ export function blockedRange(address: string): string | null {
   const ip = ipaddr.process(address)
   const range = ip.range()
   if (range !== 'unicast') return range
+  if (ip.kind() === 'ipv6' && !ip.match(IPV6_GLOBAL_UNICAST)) return ip.match(IPV4_COMPATIBLE) ? 'ipv4Compatible' : 'reserved'
   for (const cidr of EXTRA_BLOCKED) {
     if (cidr[0].kind() === ip.kind() && ip.match(cidr)) return 'reserved'
   }

@@ -20,6 +20,7 @@ describe('fetchPage against hostile servers stays bounded', () => {
       '/huge': huge(50 * 1024 * 1024),
       '/bomb': encoded(gzipBomb(64 * 1024 * 1024), 'gzip'),
       '/bomb-br': encoded(brotliBomb(32 * 1024 * 1024), 'br'),
+      '/bomb-deflate': encoded(zlib.deflateSync(Buffer.alloc(64 * 1024 * 1024, ' '), { level: 9 }), 'deflate'),
       '/bomb-twice': encoded(zlib.gzipSync(gzipBomb(16 * 1024 * 1024)), 'gzip, gzip'),
     })
     fetcher = createFetcher(testConfig({ maxBytes: CAP, headersTimeoutMs: 300, idleTimeoutMs: 300, totalTimeoutMs: 800 }))
@@ -70,7 +71,7 @@ describe('fetchPage against hostile servers stays bounded', () => {
     expect(out.html?.length).toBe(CAP)
   })
 
-  it.each(['/bomb-br', '/bomb-twice'])('stops inflating %s at the cap', async (path) => {
+  it.each(['/bomb-br', '/bomb-deflate', '/bomb-twice'])('stops inflating %s at the cap', async (path) => {
     const out = await fetcher.fetchPage(server.url(path))
     expect(out.error).toBeNull()
     expect(out.truncated).toBe(true)
@@ -84,5 +85,55 @@ describe('fetchPage against hostile servers stays bounded', () => {
     const out = await fetcher.fetchPage(server.url('/trickle'), { signal: ctl.signal })
     expect(out.error).toEqual({ code: 'E002', reason: 'cancelled by the caller' })
     expect(performance.now() - started).toBeLessThan(500)
+  })
+})
+
+describe('timeouts that bound one URL', () => {
+  let server: WebServer
+
+  beforeAll(async () => {
+    let n = 0
+    server = await startRoutes({
+      // Each hop answers after 300 ms and sends the client one hop further: six hops take 1.8 s.
+      '/hop': (_req, res) => void setTimeout(() => res.writeHead(302, { location: `/hop?${++n}` }).end(), 300),
+      '/busy': (_req, res) => void setTimeout(() => res.writeHead(503, { 'content-type': 'text/plain' }).end('busy'), 200),
+    })
+  })
+  afterAll(() => server.close())
+
+  it('gives up on a connection that never completes at the connect timeout (E002), well before the total timeout', async () => {
+    // The name never resolves, so the socket never connects: only the connect timeout can end it. Loopback only.
+    const never = createFetcher(testConfig({ connectTimeoutMs: 200, totalTimeoutMs: 5_000, resolver: () => new Promise(() => {}) }))
+    const started = performance.now()
+    const out = await never.fetchPage('http://never-connects.test/page')
+    const took = performance.now() - started
+    await never.close()
+    expect(out).toMatchObject({ status: null, error: { code: 'E002' } })
+    expect(out.error?.reason).toMatch(/connect timeout/i)
+    expect(took).toBeGreaterThanOrEqual(190)
+    expect(took).toBeLessThan(2_000)
+  })
+
+  it('applies the total timeout to all redirect hops of a URL together', async () => {
+    const fetcher = createFetcher(testConfig({ maxRedirects: 5, headersTimeoutMs: 1_000, totalTimeoutMs: 1_000 }))
+    const started = performance.now()
+    const out = await fetcher.fetchPage(server.url('/hop'))
+    const took = performance.now() - started
+    await fetcher.close()
+    expect(out.error).toEqual({ code: 'E002', reason: 'no complete response within 1000 ms' })
+    expect(took).toBeGreaterThanOrEqual(950)
+    expect(took).toBeLessThan(1_600)
+  })
+
+  it('applies the total timeout to all retries of a URL together, backoff included', async () => {
+    const fetcher = createFetcher(testConfig({ retries: 10, retryBaseDelayMs: 100, totalTimeoutMs: 1_000 }))
+    const started = performance.now()
+    const out = await fetcher.fetchPage(server.url('/busy'))
+    const took = performance.now() - started
+    await fetcher.close()
+    // 200 ms answer, 100 ms wait, 200, 200 wait, 200: the next 400 ms wait no longer fits in 1 s.
+    expect(out).toMatchObject({ status: 503, error: { code: 'E002', reason: 'HTTP 503' } })
+    expect(server.hits.filter((h) => h.path === '/busy')).toHaveLength(3)
+    expect(took).toBeLessThan(1_600)
   })
 })

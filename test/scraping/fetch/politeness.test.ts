@@ -124,6 +124,45 @@ describe('fetchPage politeness against a real server', () => {
     expect(performance.now() - started).toBeLessThan(500)
   })
 
+  it.each([
+    ['within the cap', '1', 5_000, 950, 'HTTP 429'],
+    ['above the cap', '3600', 700, 650, 'HTTP 429'],
+  ])('holds back the next URL of the host after a 429 Retry-After %s, even with retries=0', async (_label, retryAfter, maxRetryAfterMs, minGap) => {
+    let calls = 0
+    const s = await serve({
+      '/limited': (req, res) => {
+        if (calls++ === 0) return void res.writeHead(429, { 'retry-after': retryAfter }).end()
+        html('<p>next</p>')(req, res)
+      },
+    })
+    const fetcher = createFetcher(testConfig({ retries: 0, maxRetryAfterMs }))
+    const first = await fetcher.fetchPage(s.url('/limited?a'))
+    const second = await fetcher.fetchPage(s.url('/limited?b'))
+    await fetcher.close()
+    expect(first).toMatchObject({ status: 429, error: { code: 'E002', reason: 'HTTP 429' } })
+    expect(second).toMatchObject({ status: 200, error: null })
+    expect(s.hits).toHaveLength(2)
+    // The pause is min(Retry-After, maxRetryAfterMs): at least that long, and never the full hour.
+    expect(s.hits[1]!.at - s.hits[0]!.at).toBeGreaterThanOrEqual(minGap)
+    expect(s.hits[1]!.at - s.hits[0]!.at).toBeLessThan(maxRetryAfterMs + 1_000)
+  })
+
+  it('pauses the host on a 503 with Retry-After, and only that host', async () => {
+    const s = await serve({ '/down': reply(503, { 'retry-after': '1' }), '/page': html('<p>x</p>') })
+    const other = await serve({ '/page': html('<p>y</p>') })
+    const fetcher = createFetcher(testConfig({ retries: 0 }))
+    const started = performance.now()
+    await fetcher.fetchPage(s.url('/down'))
+    const elsewhere = await fetcher.fetchPage(other.url('/page'))
+    const otherAt = performance.now() - started
+    const same = await fetcher.fetchPage(s.url('/page'))
+    await fetcher.close()
+    expect(elsewhere.error).toBeNull()
+    expect(same.error).toBeNull()
+    expect(otherAt).toBeLessThan(500)
+    expect(s.hits[1]!.at - s.hits[0]!.at).toBeGreaterThanOrEqual(950)
+  })
+
   it('retries a flapping 5xx a bounded number of times with backoff', async () => {
     const s = await serve({ '/recovers': flapping(2, html('<p>up</p>')), '/down': reply(503, {}, 'down') })
     const fetcher = createFetcher(testConfig({ retries: 2, retryBaseDelayMs: 30 }))

@@ -34,12 +34,28 @@ describe('blockedRange', () => {
     ['2001:db8::1', 'reserved'],
     ['64:ff9b::a00:1', 'rfc6052'],
     ['2002:a00:1::', '6to4'],
+    // IPv4-compatible ::/96 (deprecated): not mapped, so ipaddr.js alone calls it unicast.
+    ['::7f00:1', 'ipv4Compatible'],
+    ['::a00:1', 'ipv4Compatible'],
+    ['::a9fe:a9fe', 'ipv4Compatible'],
+    ['::808:808', 'ipv4Compatible'],
+    // Outside 2000::/3 nothing is allocated as global unicast.
+    ['::1:0:0:1', 'reserved'],
+    ['1::1', 'reserved'],
+    ['4000::1', 'reserved'],
+    ['fe00::1', 'reserved'],
+    ['100::1', 'discard'],
+    ['::ffff:0:a00:1', 'rfc6145'],
+    ['2001::1', 'teredo'],
+    ['fec0::1', 'deprecatedSiteLocal'],
+    ['::ffff:169.254.169.254', 'linkLocal'],
+    ['64:ff9b::a9fe:a9fe', 'rfc6052'],
     ['not-an-ip', 'invalid'],
   ])('refuses %s (%s)', (address, range) => {
     expect(blockedRange(address)).toBe(range)
   })
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '198.20.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('allows public %s', (address) => {
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '198.20.0.1', '2606:4700::1111', '2a00:1450:4001::1', '3ffe::1', '::ffff:8.8.8.8'])('allows public %s', (address) => {
     expect(blockedRange(address)).toBeNull()
   })
 })
@@ -72,6 +88,9 @@ describe('the guard inside fetchPage (allowPrivate=false)', () => {
     `http://127.1:${port}/page`, // short form
     `http://[::1]:${port}/page`,
     `http://[::ffff:127.0.0.1]:${port}/page`,
+    `http://[::127.0.0.1]:${port}/page`, // IPv4-compatible, parsed as [::7f00:1]
+    `http://[::7f00:1]:${port}/page`,
+    `http://[::a00:1]:${port}/page`,
     `http://loop.test:${port}/page`,
     `http://v6.test:${port}/page`,
     `http://internal.test:${port}/page`,
@@ -85,7 +104,7 @@ describe('the guard inside fetchPage (allowPrivate=false)', () => {
     for (const url of refusedUrls(server.port)) {
       const out = await guarded.fetchPage(url)
       expect(out.error?.code, url).toBe('E002')
-      expect(out.error?.reason, url).toMatch(/^refused to connect to .+ \((loopback|private|linkLocal|unspecified) address\)$/)
+      expect(out.error?.reason, url).toMatch(/^refused to connect to .+ \((loopback|private|linkLocal|unspecified|ipv4Compatible) address\)$/)
       expect(out.status, url).toBeNull()
     }
     expect(server.hits).toHaveLength(0)
