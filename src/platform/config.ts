@@ -28,7 +28,7 @@ export interface Config {
     freshnessMs: number
     /** Minimum spacing between two requests to one host. */
     perHostDelayMs: number
-    /** Deadline of one request hop. */
+    /** Time budget of one URL: all its redirect hops and retries together (docs/scraping-fetcher.md). */
     timeoutMs: number
   }
 }
@@ -43,12 +43,12 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
   return n
 }
 
-function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+/** A safety switch: only the exact word `true` turns it on; `false` or unset leaves it off; anything else stops the start. */
+function exactlyTrue(env: NodeJS.ProcessEnv, name: string): boolean {
   const raw = env[name]
-  if (raw === undefined || raw === '') return fallback
-  if (/^(1|true|yes|on)$/i.test(raw)) return true
-  if (/^(0|false|no|off)$/i.test(raw)) return false
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`)
+  if (raw === undefined || raw === '' || raw === 'false') return false
+  if (raw === 'true') return true
+  throw new ConfigError(`${name} must be exactly true or false, got "${raw}"`)
 }
 
 function sspConnector(env: NodeJS.ProcessEnv): 'sandbox' {
@@ -77,7 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sandboxNewConnectionSeconds: int(env, 'SANDBOX_NEW_CONNECTION_SECONDS', 30, 0),
     },
     scrape: {
-      allowPrivate: bool(env, 'SCRAPE_ALLOW_PRIVATE', false),
+      allowPrivate: exactlyTrue(env, 'SCRAPE_ALLOW_PRIVATE'),
       userAgent: env.SCRAPE_USER_AGENT || 'CurataBot/0.1 (+https://github.com/curata/curata/blob/main/docs/scraping.md)',
       freshnessMs: int(env, 'SCRAPE_FRESHNESS_HOURS', 7 * 24, 0) * 3_600_000,
       perHostDelayMs: int(env, 'SCRAPE_HOST_DELAY_MS', 1000, 0),

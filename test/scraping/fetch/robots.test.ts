@@ -126,6 +126,21 @@ describe('fetchPage obeys robots.txt', () => {
     expect(robotsHits(s)).toBe(2)
   })
 
+  it('caps a configured robots.txt lifetime above 24 h at 24 h', async () => {
+    const s = await start(reply(200, { 'content-type': 'text/plain' }, 'User-agent: *\nDisallow: /private\n'))
+    const t0 = Date.parse('2026-02-01T00:00:00Z')
+    let now = t0
+    const longLived = createFetcher(testConfig({ respectRobots: true, robotsTtlMs: 7 * 24 * 3600_000, now: () => now }))
+    await longLived.fetchPage(s.url('/page'))
+    now = t0 + 24 * 3600_000 - 1
+    await longLived.fetchPage(s.url('/page'))
+    expect(robotsHits(s)).toBe(1)
+    now = t0 + 24 * 3600_000 + 1
+    await longLived.fetchPage(s.url('/page'))
+    await longLived.close()
+    expect(robotsHits(s)).toBe(2)
+  })
+
   it.each([404, 403, 410])('treats a %s robots.txt as "allow everything"', async (status) => {
     const s = await start(reply(status, { 'content-type': 'text/plain' }, 'Disallow: /'))
     expect((await fetcher.fetchPage(s.url('/private/page'))).error).toBeNull()
