@@ -44,8 +44,7 @@ function issueJob(ctx: AppContext): JobHandler<ById> {
           now,
         )
         .catch((err: unknown) => {
-          if (err instanceof ConnectorError && !err.retryable) throw new PermanentJobError(err.message)
-          throw err
+          throw err instanceof ConnectorError ? connectorFailure(err, job.job.attempts, job.job.max_attempts) : err
         })
       await job.finish(async (tx) => {
         await tx.query(
@@ -56,7 +55,7 @@ function issueJob(ctx: AppContext): JobHandler<ById> {
       })
     },
     async onFailed({ id }, reason, tx) {
-      await failActivation(tx, id, `the Deal ID could not be issued: ${reason}`)
+      await failActivation(tx, id, `the Deal ID could not be issued: ${readableReason(reason)}`)
     },
   }
 }
@@ -86,9 +85,27 @@ function completeJob(ctx: AppContext): JobHandler<ById> {
       })
     },
     async onFailed({ id }, reason, tx) {
-      await failActivation(tx, id, `the deal could not be confirmed: ${reason}`)
+      await failActivation(tx, id, `the deal could not be confirmed: ${readableReason(reason)}`)
     },
   }
+}
+
+/**
+ * failure_reason is read by buyers, so only messages written for them reach it: the SSP connector's,
+ * marked with this prefix where they are thrown. Anything else (a database error, a bug) keeps its
+ * detail in jobs.last_error and the logs, and the buyer reads a generic reason.
+ */
+const readablePrefix = 'ssp: '
+
+function connectorFailure(err: ConnectorError, attempt: number, maxAttempts: number): Error {
+  if (!err.retryable) return new PermanentJobError(readablePrefix + err.message)
+  return new Error(`${readablePrefix}${err.message} (failed attempt ${attempt} of ${maxAttempts})`)
+}
+
+/** The part of a job's failure a buyer may read. */
+export function readableReason(reason: string): string {
+  if (reason.startsWith(readablePrefix)) return reason.slice(readablePrefix.length)
+  return 'an internal error stopped processing and retrying did not help; activate again, or contact support quoting this activation id'
 }
 
 async function failActivation(tx: Queryable, id: number, reason: string): Promise<void> {

@@ -5,28 +5,40 @@ import { shapeTargeting } from './targeting.ts'
 
 /**
  * Hands segment changes (optimizations, removals by domain, rebuilds; written by curation into
- * segment_changes) to every live deal of the changed segments, through the SSP connector.
+ * segment_changes) to every deal of the changed segments that the SSP holds, through the connector.
+ *
+ * Each change row is marked propagated once handled, rather than read past an id cursor: ids are
+ * taken when a transaction inserts, not when it commits, so a change committed late with a lower id
+ * would fall behind a cursor for good. A change of a segment whose activation is still being issued
+ * (no deal id recorded yet) waits for a later run: the issuing job may have shaped its targeting
+ * before the change committed, and once its deal id is recorded the change is pushed to it.
  */
 export async function propagateChanges(ctx: AppContext): Promise<number> {
-  const { rows: cursor } = await ctx.db.query<{ last_change_id: number }>('SELECT last_change_id FROM activation_change_cursor WHERE id = 1')
-  const after = cursor[0]?.last_change_id ?? 0
   const { rows: changes } = await ctx.db.query<{ id: number; segment_id: number }>(
-    'SELECT id, segment_id FROM segment_changes WHERE id > $1 ORDER BY id LIMIT 1000',
-    [after],
+    `SELECT c.id, c.segment_id FROM segment_changes c
+      WHERE c.propagated_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM activations a
+                         WHERE a.segment_ids @> ARRAY[c.segment_id] AND a.status IN ('pending', 'processing') AND a.deal_id IS NULL)
+      ORDER BY c.id LIMIT 1000`,
   )
   if (!changes.length) return 0
   const segments = [...new Set(changes.map((c) => c.segment_id))]
-  const { rows: live } = await ctx.db.query<ActivationRow>(
-    `SELECT * FROM activations WHERE deal_state = 'live' AND segment_ids && $1::bigint[]`,
+  // Deals the SSP holds: live ones, and issued ones still waiting out the sync latency.
+  const { rows: deals } = await ctx.db.query<ActivationRow>(
+    `SELECT * FROM activations
+      WHERE deal_id IS NOT NULL AND (deal_state = 'live' OR status = 'processing') AND segment_ids && $1::bigint[]
+      ORDER BY id`,
     [segments],
   )
   const connector = connectorFor(ctx)
   const now = ctx.clock.now()
-  for (const a of live) {
+  for (const a of deals) {
     const shaped = await shapeTargeting(ctx.db, a)
     await connector.updateDeal(a.deal_id!, shaped.targeting, now)
     await ctx.db.query('UPDATE activations SET targeting = $2 WHERE id = $1', [a.id, JSON.stringify(shaped.summary)])
   }
-  await ctx.db.query('UPDATE activation_change_cursor SET last_change_id = $1 WHERE id = 1', [changes.at(-1)!.id])
-  return live.length
+  // Marked only after every deal has it: a crash before this line pushes the changes again (updateDeal
+  // sets the whole targeting, so a repeat is harmless).
+  await ctx.db.query('UPDATE segment_changes SET propagated_at = $2 WHERE id = ANY($1::bigint[])', [changes.map((c) => c.id), now])
+  return deals.length
 }

@@ -7,9 +7,16 @@ export interface Dsp {
   slug: string
   name: string
   aliases: string[]
+  /** Set for a DSP being retired: still accepted, with this explanation in the list. */
+  deprecated?: string
 }
 
-export const dsps: readonly Dsp[] = dspsData.dsps.map(({ slug, name, aliases }) => ({ slug, name, aliases }))
+export const dsps: readonly Dsp[] = dspsData.dsps.map((d) => ({
+  slug: d.slug,
+  name: d.name,
+  aliases: d.aliases,
+  ...('deprecated' in d ? { deprecated: d.deprecated } : {}),
+}))
 
 const bySlugOrAlias = new Map<string, Dsp>()
 for (const d of dsps) {
@@ -23,6 +30,17 @@ for (const d of dsps) {
 
 export function resolveDsp(value: string): Dsp | null {
   return bySlugOrAlias.get(value.trim().toLowerCase()) ?? null
+}
+
+/** Names the research lists next to DSPs but that are not one (BidSwitch), with why. */
+const notDsps = new Map<string, { name: string; reason: string }>()
+for (const n of dspsData.not_dsps) {
+  for (const key of [n.slug, ...n.aliases]) notDsps.set(key.toLowerCase(), { name: n.name, reason: n.reason })
+}
+
+/** Why value is not a DSP, when it names something the research knows is not one. */
+export function notADsp(value: string): { name: string; reason: string } | null {
+  return notDsps.get(value.trim().toLowerCase()) ?? null
 }
 
 const countries = new Set(countriesData.countries.map((c) => c.code))

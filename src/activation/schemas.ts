@@ -71,4 +71,12 @@ export const Activation = Type.Object(
 )
 export type Activation = Static<typeof Activation>
 
-export const DspEntry = Type.Object({ slug: Type.String(), name: Type.String(), aliases: Type.Array(Type.String()) }, { title: 'Dsp' })
+export const DspEntry = Type.Object(
+  {
+    slug: Type.String(),
+    name: Type.String(),
+    aliases: Type.Array(Type.String()),
+    deprecated: Type.Optional(Type.String({ description: 'set for a DSP being retired: still accepted; says why' })),
+  },
+  { title: 'Dsp' },
+)

@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '../platform/http/errors.ts'
 import { unprocessable } from '../platform/http/errors.ts'
-import { isCountry, isCurrency, resolveDsp } from './registry.ts'
+import { isCountry, isCurrency, notADsp, resolveDsp } from './registry.ts'
 import type { CreateActivationBody } from './schemas.ts'
 
 const fractionMetrics = new Set(['ctr', 'conversion', 'viewability', 'vcr'])
@@ -18,7 +18,9 @@ export function validateActivation(body: CreateActivationBody, today: string): C
   const problems: ErrorDetail[] = []
   const dsp = resolveDsp(body.dsp)
   if (!dsp) {
-    problems.push({ path: 'body.dsp', message: `unknown DSP "${body.dsp}"; the supported DSPs and their aliases are listed at GET /v1/curation/dsps` })
+    const not = notADsp(body.dsp)
+    const what = not ? `"${body.dsp}" (${not.name}) is not a DSP: ${not.reason}; name the DSP that buys through it` : `unknown DSP "${body.dsp}"`
+    problems.push({ path: 'body.dsp', message: `${what}; the supported DSPs and their aliases are listed at GET /v1/curation/dsps` })
   }
   const geo = body.geo?.map((g) => g.toUpperCase())
   geo?.forEach((g, i) => {

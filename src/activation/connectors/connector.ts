@@ -14,6 +14,7 @@ export interface DealTargeting {
 }
 
 export interface DealRequest {
+  /** The idempotency key of createDeal: one activation, one deal. */
   activationId: number
   clientId: number
   dsp: string
@@ -44,10 +45,19 @@ export class ConnectorError extends Error {
   }
 }
 
+/**
+ * Contract for every connector: createDeal is idempotent per activation. The issue job may call it
+ * again for the same `activationId` (its result could not be recorded, the worker died, a retry after
+ * a timeout the SSP had in fact completed); the SSP must then answer with the deal it already
+ * created, never issue a second one. A connector achieves this by looking the deal up by the
+ * activation id first (the sandbox keeps it in `sandbox_deals.activation_id`; a real SSP by an
+ * external reference or deal name carrying the activation id) and creating only when none exists.
+ */
 export interface SspConnector {
   readonly name: string
   /** True for connectors that do not reach a real SSP: shown to users on every activation. */
   readonly sandbox: boolean
+  /** Issues the activation's deal, or returns the one already issued for it (see the contract above). */
   createDeal(req: DealRequest, now: Date): Promise<IssuedDeal>
   /** Pushes a new targeting (after an optimization) to a live deal. */
   updateDeal(dealId: string, targeting: DealTargeting, now: Date): Promise<void>

@@ -27,12 +27,20 @@ export function sandboxDealId(): string {
 /**
  * The sandbox SSP: issues real-format Deal IDs and keeps its own book of deals in `sandbox_deals`,
  * with a latency model that tells a known DSP seat connection from a new one. It never reaches a
- * real SSP, and says so on every activation. For integration testing, buyer seats starting with
- * `sandbox-reject` are refused permanently and seats starting with `sandbox-flaky` fail with a
- * retryable error on their first two attempts.
+ * real SSP, and says so on every activation. It holds at most one deal per activation, as the
+ * SspConnector contract asks. For integration testing (docs/activation.md "Sandbox test seats"):
+ * buyer seats starting with `sandbox-reject` are refused permanently, seats starting with
+ * `sandbox-flaky` fail with a retryable error on their first two attempts, and seats starting with
+ * `sandbox-unavailable` fail with a retryable error on every attempt.
  */
 export function createSandboxConnector(db: Queryable, latency: SandboxLatency): SspConnector {
   const flakyAttempts = new Map<number, number>()
+  const dealOf = async (activationId: number) =>
+    (
+      await db.query<{ deal_id: string; created_at: Date }>('SELECT deal_id, created_at FROM sandbox_deals WHERE activation_id = $1', [
+        activationId,
+      ])
+    ).rows[0]
   return {
     name: 'sandbox',
     sandbox: true,
@@ -40,19 +48,32 @@ export function createSandboxConnector(db: Queryable, latency: SandboxLatency): 
       if (req.buyerSeat.startsWith('sandbox-reject')) {
         throw new ConnectorError(`sandbox SSP rejected the deal: buyer seat ${req.buyerSeat} is not known on ${req.dsp}`, false)
       }
+      if (req.buyerSeat.startsWith('sandbox-unavailable')) {
+        throw new ConnectorError('sandbox SSP is temporarily unavailable (HTTP 503)', true)
+      }
       if (req.buyerSeat.startsWith('sandbox-flaky')) {
         const n = (flakyAttempts.get(req.activationId) ?? 0) + 1
         flakyAttempts.set(req.activationId, n)
         if (n <= 2) throw new ConnectorError('sandbox SSP is temporarily unavailable (HTTP 503)', true)
       }
-      const dealId = sandboxDealId()
-      await db.query(
-        `INSERT INTO sandbox_deals (deal_id, dsp, buyer_seat, status, targeting, created_at, updated_at)
-         VALUES ($1, $2, $3, 'active', $4, $5, $5)`,
-        [dealId, req.dsp, req.buyerSeat, JSON.stringify(req.targeting), now],
-      )
       const seconds = req.knownConnection ? latency.knownConnectionSeconds : latency.newConnectionSeconds
-      return { dealId, readyAt: new Date(now.getTime() + seconds * 1000), ttlHours: dealTtlHours }
+      // The SSP's sync latency runs from when it first created the deal, also for a repeated call.
+      const issued = (r: { deal_id: string; created_at: Date }): IssuedDeal => ({
+        dealId: r.deal_id,
+        readyAt: new Date(r.created_at.getTime() + seconds * 1000),
+        ttlHours: dealTtlHours,
+      })
+      const existing = await dealOf(req.activationId)
+      if (existing) return issued(existing)
+      const { rows } = await db.query<{ deal_id: string; created_at: Date }>(
+        `INSERT INTO sandbox_deals (deal_id, activation_id, dsp, buyer_seat, status, targeting, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, 'active', $5, $6, $6)
+         ON CONFLICT (activation_id) WHERE activation_id IS NOT NULL DO NOTHING
+         RETURNING deal_id, created_at`,
+        [sandboxDealId(), req.activationId, req.dsp, req.buyerSeat, JSON.stringify(req.targeting), now],
+      )
+      // No row: a concurrent call for the same activation created the deal first.
+      return issued(rows[0] ?? (await dealOf(req.activationId))!)
     },
     async updateDeal(dealId: string, targeting: DealTargeting, now: Date): Promise<void> {
       await db.query(
