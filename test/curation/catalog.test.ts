@@ -149,3 +149,61 @@ describeEachEngine('catalogs', (getDb) => {
     expect((await t.get({}, '/v1/curation/catalog')).statusCode).toBe(401)
   })
 })
+
+describeEachEngine('catalog: tier-2 entries and configured prices', (getDb) => {
+  let t: CurationTestApp
+  let a: { headers: Record<string, string>; clientId: number }
+  let mine: SegmentRecord
+  type Entry = { id: string; type: string; taxonomy_id: number | null; level1_name: string | null; level2_name: string | null; page_count: number; pricing: { cpm: number; currency: string } }
+  const listing = async (query = '') => json<{ entries: Entry[] }>(await t.get(a.headers, `/v1/curation/catalog?limit=1000${query}`)).entries
+
+  beforeAll(async () => {
+    t = await createCurationApp(getDb().db)
+    // Prices as an operator sets them: read from the environment like the service does.
+    const fromEnv = loadCurationConfig({
+      CATALOG_CPM_IAB_TIER1: '1.25',
+      CATALOG_CPM_IAB_TIER2: '2.75',
+      CATALOG_CPM_SEASONAL: '4.5',
+      CATALOG_CPM_PERSONAL: '6',
+      CATALOG_CURRENCY: 'EUR',
+      CATALOG_MIN_PAGES: '3',
+    })
+    setCurationConfig(t.ctx, { ...fromEnv, minWords: 120 })
+    a = await t.client()
+    // Finance fixture pages score Business and Finance (52) and its tier-2 node Economy (80, ~0.4)
+    // on every page; cooking pages score Food & Drink (210) and Cooking (216, ~0.2–0.26).
+    await indexTopic(getDb().db, 'finance', Array.from({ length: 5 }, (_, i) => `https://www.ledger${i}.example/${i}`), 1000)
+    await indexTopic(getDb().db, 'cooking', Array.from({ length: 4 }, (_, i) => `https://www.stove${i}.example/${i}`), 1000)
+    mine = await t.build(a.headers, { name: 'Markets readers', prompt: 'stock market investors reading about earnings and interest rates' })
+    await refreshCatalog(t.ctx)
+  })
+  afterAll(() => t.close())
+
+  it('lists a tier-2 node with enough pages as a public entry at the tier-2 price, with its level names', async () => {
+    const entries = await listing()
+    const economy = entries.find((e) => e.id === 'iab:80')
+    expect(economy, JSON.stringify(entries.map((e) => e.id))).toMatchObject({
+      type: 'public',
+      taxonomy_id: 80,
+      level1_name: 'Business and Finance',
+      level2_name: 'Economy',
+      page_count: 5,
+      pricing: { cpm: 2.75, currency: 'EUR' },
+    })
+    expect(entries.find((e) => e.id === 'iab:52')).toMatchObject({ level1_name: 'Business and Finance', level2_name: null, pricing: { cpm: 1.25, currency: 'EUR' } })
+    // Every public entry is priced by its tier.
+    for (const e of entries.filter((x) => x.type === 'public')) {
+      expect(e.pricing.cpm, e.id).toBe(e.level2_name === null ? 1.25 : 2.75)
+    }
+    const urls = await catalogSegmentUrls(getDb().db, a.clientId, 'iab:80', { limit: 100, offset: 0, config: curationConfigFor(t.ctx) })
+    expect(urls!.map((u) => u.url).sort()).toEqual(Array.from({ length: 5 }, (_, i) => `https://www.ledger${i}.example/${i}`))
+  })
+
+  it('shows the configured seasonal and personal prices and currency', async () => {
+    const entries = await listing()
+    const seasonal = entries.filter((e) => e.type === 'seasonal')
+    expect(seasonal.length).toBeGreaterThan(0)
+    expect(seasonal.every((e) => e.pricing.cpm === 4.5 && e.pricing.currency === 'EUR')).toBe(true)
+    expect(entries.find((e) => e.id === `segment:${mine.id}`)).toMatchObject({ type: 'personal', pricing: { cpm: 6, currency: 'EUR' } })
+  })
+})

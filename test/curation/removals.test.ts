@@ -80,7 +80,10 @@ describeEachEngine('removing a domain from an audience', (getDb) => {
       ['leaf id zero', 'tld=fanzone.example&result_taxonomy_leaf_id=0', 422],
       ['an unknown leaf id', 'tld=fanzone.example&result_taxonomy_leaf_id=999999', 422],
       ['a malformed tld', 'tld=not%20a%20domain&result_taxonomy_leaf_id=483', 422],
-      ['an empty tld', 'tld=&result_taxonomy_leaf_id=483', 422],
+      ['an empty tld', 'tld=&result_taxonomy_leaf_id=483', 400],
+      ['a blank tld', 'tld=%20%20&result_taxonomy_leaf_id=483', 400],
+      ['an empty leaf id', 'tld=fanzone.example&result_taxonomy_leaf_id=', 400],
+      ['both empty', 'tld=&result_taxonomy_leaf_id=', 400],
     ]
     for (const [name, query, status] of cases) {
       it(`${name} → ${status}`, async () => {

@@ -2,12 +2,14 @@ import type { ServerResponse } from 'node:http'
 
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
+import type { ManualClock } from '../../src/platform/clock.ts'
+
 import { json } from '../helpers/app.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { WebServer } from '../scraping/fixtures/web-server.ts'
 import { html, startRoutes } from '../scraping/fixtures/web-server.ts'
-import { articleHtml, indexHtml, indexTopic, topicPage, topicParagraphs } from './fixtures.ts'
+import { articleHtml, indexHtml, indexTopic, mfaPage, topicPage, topicParagraphs } from './fixtures.ts'
 import type { CurationTestApp, SegmentRecord } from './helpers.ts'
 import { createCurationApp } from './helpers.ts'
 
@@ -115,5 +117,93 @@ describeEachEngine('segment builds', (getDb) => {
     expect(urls.length).toBeGreaterThan(0)
     expect(urls.every((u) => !u.url.includes('kitchen'))).toBe(true)
     expect(seg.taxonomy_id).toBe(52)
+  })
+})
+
+describeEachEngine('segment build outcomes', (getDb) => {
+  let t: CurationTestApp
+  let a: { headers: Record<string, string> }
+  const kitchens = Array.from({ length: 6 }, (_, i) => `https://www.kitchen${i}.example.org/recipe/${i}`)
+  const mfaExample = 'https://www.slides.example/gallery/0?page=3'
+  const thinExample = 'https://www.thin.example/a'
+  beforeAll(async () => {
+    t = await createCurationApp(getDb().db)
+    a = await t.client()
+    const db = getDb().db
+    await indexTopic(db, 'cooking', kitchens, 300)
+    await indexTopic(db, 'cooking', ['https://news.pantry.example.net/1', 'https://www.pantry.example.net/2'], 320)
+    // An ad-stuffed, self-refreshing slideshow domain (MFA), and a page under the thin-content floor
+    // (above the index's own 50-word floor, so it is indexed and usable as an example).
+    for (let i = 0; i < 3; i++) await indexHtml(db, `https://www.slides.example/gallery/${i}?page=3`, mfaPage('cooking', 340 + i))
+    await indexHtml(db, thinExample, articleHtml({ title: 'Dinner recipe', paragraphs: topicParagraphs('cooking', 350, 5) }))
+  })
+  afterAll(() => t.close())
+
+  it('completes with all_excluded when block_tlds cover every relevant page', async () => {
+    const seg = await t.build(a.headers, { prompt: 'home cooking recipes, baking and dinner ideas', block_tlds: ['example.org', 'example.net', 'example'] })
+    expect(seg).toMatchObject({ status: 'complete', url_count: 0, processing_errors: [{ code: 'all_excluded', message: expect.stringContaining('excluded') }] })
+    expect(seg.processed_date).not.toBeNull()
+    expect(await t.urls(a.headers, seg.id)).toEqual([])
+    const excluded = await t.exclusions(a.headers, seg.id)
+    expect(excluded.map((e) => e.url)).toEqual(expect.arrayContaining(kitchens))
+    expect(new Set(excluded.map((e) => e.reason))).toEqual(new Set(['blocked_tld']))
+  })
+
+  it('warns with example_excluded when an example URL is on an MFA domain or thin', async () => {
+    const seg = await t.build(a.headers, { prompt: 'home cooking recipes, baking and dinner ideas', example_urls: [thinExample, mfaExample] })
+    expect(seg.processing_errors).toBeNull()
+    expect(seg.processing_warnings).toEqual(
+      expect.arrayContaining([
+        { code: 'example_excluded', message: expect.stringContaining('thin_content'), reason: 'thin_content', url: thinExample, index: 0 },
+        { code: 'example_excluded', message: expect.stringContaining('mfa'), reason: 'mfa', url: mfaExample, index: 1 },
+      ]),
+    )
+    expect(seg.processing_warnings).toHaveLength(2)
+    const urls = (await t.urls(a.headers, seg.id)).map((u) => u.url)
+    expect(urls).toEqual(expect.arrayContaining(kitchens))
+    expect(urls).not.toContain(thinExample)
+    expect(urls).not.toContain(mfaExample)
+  })
+
+  it('completes with build_failed after the last attempt of a build that keeps failing', async () => {
+    const db = getDb().db
+    const clock = t.ctx.clock as ManualClock
+    // A database fault on every attempt: storing the URL list is refused.
+    await db.query('ALTER TABLE segment_urls ADD CONSTRAINT test_refuse_urls CHECK (false) NOT VALID')
+    try {
+      const res = await t.post(a.headers, '/v1/curation/segment-requests', { prompt: 'home cooking recipes, baking and dinner ideas' })
+      expect(res.statusCode, res.body).toBe(201)
+      const id = json<{ id: number }>(res).id
+      const job = async () =>
+        (
+          await db.query<{ status: string; attempts: number; max_attempts: number; run_at: Date }>(
+            `SELECT status, attempts, max_attempts, run_at FROM jobs WHERE kind = 'curation.build' AND (payload->>'segmentId')::bigint = $1`,
+            [id],
+          )
+        ).rows[0]
+      let seg: SegmentRecord | null = null
+      await waitFor(
+        async () => {
+          // Retries wait for their backoff on the app's clock: move it to the next attempt.
+          const j = await job()
+          if (j?.status === 'queued' && j.run_at > clock.now()) clock.set(j.run_at)
+          seg = json<SegmentRecord>(await t.get(a.headers, `/v1/curation/segment-requests/${id}`))
+          return seg.processed_date !== null
+        },
+        30_000,
+        'the failing build to give up',
+      )
+      expect(seg).toMatchObject({
+        status: 'complete',
+        url_count: 0,
+        processing_errors: [{ code: 'build_failed', message: expect.stringContaining('failed repeatedly') }],
+      })
+      // The database error itself stays in the log and the job row, not in the user's record.
+      expect(JSON.stringify(seg)).not.toContain('constraint')
+      expect(await job()).toMatchObject({ status: 'failed', attempts: 3, max_attempts: 3 })
+      expect(await t.urls(a.headers, id)).toEqual([])
+    } finally {
+      await db.query('ALTER TABLE segment_urls DROP CONSTRAINT test_refuse_urls')
+    }
   })
 })

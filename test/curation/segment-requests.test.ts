@@ -114,6 +114,43 @@ describeEachEngine('segment requests API', (getDb) => {
     expect(json<unknown[]>(await t.get(a.headers, `${path}?limit=1&offset=1`))).toHaveLength(1)
   })
 
+  it('pages through the list of my segment requests', async () => {
+    const all = json<SegmentRecord[]>(await t.get(a.headers, path))
+    expect(all.length).toBeGreaterThanOrEqual(3)
+    const pages: SegmentRecord[] = []
+    for (let offset = 0; offset < all.length; offset += 2) pages.push(...json<SegmentRecord[]>(await t.get(a.headers, `${path}?limit=2&offset=${offset}`)))
+    expect(pages.map((s) => s.id)).toEqual(all.map((s) => s.id))
+    expect(json<unknown[]>(await t.get(a.headers, `${path}?offset=${all.length}`))).toEqual([])
+    expect(json<unknown[]>(await t.get(a.headers, `${path}?limit=10000`))).toHaveLength(all.length)
+  })
+
+  it('pages through exclusions with totals by reason, and filters by reason', async () => {
+    const blocked = ['sports0.example.com', 'sports1.example.com', 'sports2.example.com']
+    const seg = await t.build(a.headers, { prompt: 'sports fans following games, results and transfer news', block_tlds: blocked, block_keywords: ['penalty'] })
+    const all = json<{ total: number; by_reason: Record<string, number>; exclusions: { url: string; reason: string }[] }>(
+      await t.get(a.headers, `${path}/${seg.id}/exclusions`),
+    )
+    expect(all.by_reason.blocked_tld).toBe(3)
+    expect(all.total).toBe(Object.values(all.by_reason).reduce((x, y) => x + y, 0))
+    expect(all.exclusions).toHaveLength(all.total)
+    expect(all.total).toBeGreaterThan(3)
+    const paged: { url: string }[] = []
+    for (let offset = 0; offset < all.total; offset += 2) {
+      const page = json<{ total: number; limit: number; offset: number; exclusions: { url: string }[] }>(await t.get(a.headers, `${path}/${seg.id}/exclusions?limit=2&offset=${offset}`))
+      expect(page).toMatchObject({ total: all.total, limit: 2, offset })
+      paged.push(...page.exclusions)
+    }
+    expect(paged.map((e) => e.url)).toEqual(all.exclusions.map((e) => e.url))
+    const past = json<{ total: number; exclusions: unknown[] }>(await t.get(a.headers, `${path}/${seg.id}/exclusions?offset=1000`))
+    expect(past).toMatchObject({ total: all.total, exclusions: [] })
+    const tlds = json<{ total: number; exclusions: { url: string; reason: string }[] }>(await t.get(a.headers, `${path}/${seg.id}/exclusions?reason=blocked_tld&limit=2`))
+    expect(tlds.total).toBe(3)
+    expect(tlds.exclusions).toHaveLength(2)
+    expect(tlds.exclusions.every((e) => e.reason === 'blocked_tld')).toBe(true)
+    const none = json<{ total: number; exclusions: unknown[] }>(await t.get(a.headers, `${path}/${seg.id}/exclusions?reason=mfa`))
+    expect(none).toMatchObject({ total: 0, exclusions: [] })
+  })
+
   it("another client's segment is a 404 like a missing one, on every route", async () => {
     for (const suffix of ['', '/urls', '/exclusions']) {
       const theirs = await t.get(b.headers, `${path}/${built.id}${suffix}`)
@@ -183,9 +220,22 @@ describeEachEngine('segment requests API', (getDb) => {
         [`${path}/${built.id}/urls?limit=abc`, 400],
         [`${path}/${built.id}/exclusions?reason=bogus`, 422],
         [`${path}?limit=0`, 422],
+        [`${path}?limit=10001`, 422],
+        [`${path}?offset=-1`, 422],
+        [`${path}?limit=abc`, 400],
+        [`${path}?offset=1.5`, 400],
+        [`${path}/${built.id}/exclusions?limit=0`, 422],
+        [`${path}/${built.id}/exclusions?limit=10001`, 422],
+        [`${path}/${built.id}/exclusions?offset=-1`, 422],
+        [`${path}/${built.id}/exclusions?limit=abc`, 400],
+        [`${path}/${built.id}/exclusions?offset=x`, 400],
+        [`${path}/${built.id}/exclusions?reason=`, 422],
+        [`${path}/abc/exclusions`, 400],
+        [`${path}/0/exclusions`, 422],
       ] as const) {
         const res = await t.get(a.headers, url)
         expect(res.statusCode, url).toBe(status)
+        expect(json(res).error, url).toBe(status === 400 ? 'invalid_request' : 'validation_failed')
       }
     })
 

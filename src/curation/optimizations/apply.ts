@@ -25,7 +25,7 @@ import { applyFilters, blockChecker, keywordMatches, loadQualityData, noBlocks }
 import { enforceRemovals } from '../removals/repository.ts'
 import type { SegmentRow } from '../segments/repository.ts'
 import { getSegment } from '../segments/repository.ts'
-import type { BlockSpec, ExpandSpec, OptimizationRow, OptimizePayload } from './repository.ts'
+import type { BlockSpec, ExpandSpec, FailedResult, OptimizationRow, OptimizePayload } from './repository.ts'
 import { getOptimization, optimizeKind } from './repository.ts'
 
 interface SegmentUrlData {
@@ -149,6 +149,13 @@ export async function applyOptimization(ctx: AppContext, opt: OptimizationRow, s
   })
 }
 
+/** Only our own messages reach the user; anything else (a database fault) stays in the log and the job row. */
+function failedMessage(reason: string): string {
+  return /^segment \d+ is gone$/.test(reason)
+    ? `the segment was deleted before the optimization could be applied (${reason})`
+    : 'the optimization failed repeatedly on our side and was not applied; send it again or contact the operator'
+}
+
 export function optimizeJob(ctx: AppContext): JobHandler<OptimizePayload> {
   return {
     kind: optimizeKind,
@@ -163,11 +170,13 @@ export function optimizeJob(ctx: AppContext): JobHandler<OptimizePayload> {
         await job.finish(fn)
       })
     },
-    async onFailed(payload, _reason, tx) {
-      await tx.query(`UPDATE optimizations SET result = $3::jsonb WHERE id = $1 AND client_id = $2`, [
+    async onFailed(payload, reason, tx) {
+      // The spec's optimization has one state (accepted): the failure is recorded for GET to show.
+      const failure: FailedResult = { failed: true, message: failedMessage(reason), failed_date: ctx.clock.now().toISOString() }
+      await tx.query(`UPDATE optimizations SET result = $3::jsonb WHERE id = $1 AND client_id = $2 AND applied_date IS NULL`, [
         payload.optimizationId,
         payload.clientId,
-        JSON.stringify({ failed: true }),
+        JSON.stringify(failure),
       ])
     },
   }

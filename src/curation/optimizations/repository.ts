@@ -34,9 +34,42 @@ export interface OptimizationRow {
 
 const columns = 'id, client_id, segment_id, status, expand, block, estimated_propagation_hours, created_date, applied_date, result'
 
+/** What the job stores in optimizations.result: the counts once applied, or why it gave up. */
+export interface AppliedResult {
+  removed: number
+  added: number
+  url_count: number
+  expand_seeds_indexed?: number
+  expand_seeds_unusable?: { url: string; errors: string[] }[]
+}
+export interface FailedResult {
+  failed: true
+  message?: string
+  failed_date?: string
+}
+
+export const optimizationFailedCode = 'optimization_failed'
+
+/**
+ * The API record. `status` stays the spec's `accepted` (its only state); `outcome` says where the
+ * change stands — pending until the job applies it, applied (applied_date, result), or failed after
+ * the job's last attempt (failure) — so a change that never lands is visible instead of pending forever.
+ */
 export function toRecord(row: OptimizationRow) {
-  const { client_id: _c, result: _r, ...record } = row
-  return record
+  const { client_id: _c, result, ...record } = row
+  const failed = result?.failed === true ? (result as unknown as FailedResult) : null
+  return {
+    ...record,
+    outcome: row.applied_date ? ('applied' as const) : failed ? ('failed' as const) : ('pending' as const),
+    result: row.applied_date && result && !failed ? (result as unknown as AppliedResult) : null,
+    failure: failed
+      ? {
+          code: optimizationFailedCode,
+          message: failed.message ?? 'the optimization could not be applied; send it again or contact the operator',
+          failed_date: failed.failed_date ?? null,
+        }
+      : null,
+  }
 }
 
 /** Stores the optimization as submitted and enqueues its application in the same transaction. */

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
 
-import { Id, NullableTimestamp, Timestamp, nullable } from '../../platform/http/schemas.ts'
+import { Id, NullableTimestamp, StringEnum, Timestamp, nullable } from '../../platform/http/schemas.ts'
 import { orNull } from '../segments/schemas.ts'
 
 export const optimizationLimits = { expandUrls: 100, expandDomains: 100, blockUrls: 1000, blockDomains: 1000, blockKeywords: 200 } as const
@@ -46,6 +46,36 @@ export const Optimization = Type.Object(
     created_date: Timestamp,
     // Extra to the spec record: when the change reached the segment (null until then).
     applied_date: NullableTimestamp,
+    outcome: StringEnum(['pending', 'applied', 'failed'] as const, {
+      description:
+        'extra to the spec record (whose status is always accepted): pending until the change is applied, applied (see applied_date and result), or failed (see failure)',
+    }),
+    result: nullable(
+      Type.Object(
+        {
+          removed: Type.Integer({ description: 'URLs the block removed' }),
+          added: Type.Integer({ description: 'URLs the expansion added' }),
+          url_count: Type.Integer({ description: 'URLs in the segment afterwards' }),
+          expand_seeds_indexed: Type.Optional(Type.Integer({ description: 'expand seeds found or scraped into the index' })),
+          expand_seeds_unusable: Type.Optional(
+            Type.Array(Type.Object({ url: Type.String(), errors: Type.Array(Type.String(), { description: 'E-codes' }) }), {
+              description: 'expand seeds that could not be used, with their E-codes',
+            }),
+          ),
+        },
+        { description: 'what the applied change did (null until applied)' },
+      ),
+    ),
+    failure: nullable(
+      Type.Object(
+        {
+          code: Type.Literal('optimization_failed'),
+          message: Type.String(),
+          failed_date: NullableTimestamp,
+        },
+        { description: 'why the change was not applied (null unless outcome is failed); nothing of it reached the segment' },
+      ),
+    ),
   },
   { title: 'Optimization' },
 )

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 
 import type { App } from '../../platform/http/app.ts'
 import type { AppContext } from '../../platform/context.ts'
-import { unprocessable } from '../../platform/http/errors.ts'
+import { badRequest, unprocessable } from '../../platform/http/errors.ts'
 import { errorResponses } from '../../platform/http/schemas.ts'
 import { normalizeDomain, registrableDomain } from '../quality/domains.ts'
 import { TaxonomyId } from '../segments/schemas.ts'
@@ -30,6 +30,8 @@ export function removalRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (req) => {
+      // An empty tld is a missing one: both parameters are required (400), a malformed domain is a 422.
+      if (req.query.tld.trim() === '') throw badRequest('query.tld is required: the domain to remove', [{ path: 'query.tld', message: 'required' }])
       const domain = normalizeDomain(req.query.tld)
       if (!domain) throw unprocessable(`query.tld is not a domain name`, [{ path: 'query.tld', message: 'not a domain name' }])
       const leaf = req.query.result_taxonomy_leaf_id
