@@ -216,3 +216,13 @@ const out = join(root, 'bench/results/classification.json')
 mkdirSync(dirname(out), { recursive: true })
 writeFileSync(out, `${JSON.stringify({ generated_at: new Date().toISOString(), ground_truth_text: { ...acc, speed }, ranking, extractor }, null, 2)}\n`)
 console.log(`wrote ${out}`)
+
+// Acceptance gates (issue 4): the run fails when the classifier or the prompt ranking falls below target.
+const gates = [
+  { name: 'top-2 tier-1 accuracy', value: acc.top2, target: 0.8 },
+  { name: 'prompt ranking mean P@20', value: ranking.mean_p_at_20, target: 0.7 },
+]
+for (const g of gates.filter((x) => x.value < x.target)) {
+  console.error(`FAIL ${g.name} ${g.value.toFixed(3)} < ${g.target}`)
+  process.exitCode = 1
+}
