@@ -8,6 +8,7 @@ import { opsFeature } from './platform/http/ops.ts'
 import type { JobHandler } from './platform/jobs/handler.ts'
 import type { AppContext } from './platform/context.ts'
 import { maintenanceJob } from './platform/maintenance.ts'
+import { clickUrlFeature } from './pixel/clicks/routes.ts'
 import { collectorFeature } from './pixel/collector/feature.ts'
 import { pixelJobs } from './pixel/jobs.ts'
 import { pixelFeature } from './pixel/routes.ts'
@@ -16,7 +17,7 @@ import { snowballFeature } from './snowball/routes.ts'
 
 /** The composition root: which routes each role serves and which jobs workers run. */
 export function apiFeatures(): Feature[] {
-  return [opsFeature, snowballFeature, activationFeature, curationFeature, pixelFeature, scrapingFeature, adcpFeature]
+  return [opsFeature, snowballFeature, activationFeature, curationFeature, pixelFeature, clickUrlFeature, scrapingFeature, adcpFeature]
 }
 
 export function collectorFeatures(): Feature[] {

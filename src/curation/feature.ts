@@ -7,6 +7,8 @@ import { catalogRoutes } from './catalog/routes.ts'
 import { optimizeJob } from './optimizations/apply.ts'
 import { optimizationRoutes } from './optimizations/routes.ts'
 import { removalRoutes } from './removals/routes.ts'
+import { segmentReportJob } from './reports/job.ts'
+import { segmentReportRoutes } from './reports/routes.ts'
 import { segmentRoutes } from './segments/routes.ts'
 import { taxonomyRoutes } from './taxonomy/routes.ts'
 
@@ -19,10 +21,11 @@ export const curationFeature: Feature = {
     removalRoutes(app, ctx)
     optimizationRoutes(app, ctx)
     catalogRoutes(app, ctx)
+    segmentReportRoutes(app, ctx)
   },
 }
 
-/** Curation's jobs: segment builds, optimizations, and the periodic catalog refresh. */
+/** Curation's jobs: segment builds, optimizations, segment performance reports, and the periodic catalog refresh. */
 export function curationJobs(ctx: AppContext): JobHandler<never>[] {
-  return [buildJob(ctx), optimizeJob(ctx), catalogJob(ctx)] as JobHandler<never>[]
+  return [buildJob(ctx), optimizeJob(ctx), segmentReportJob(ctx), catalogJob(ctx)] as JobHandler<never>[]
 }

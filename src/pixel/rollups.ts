@@ -5,11 +5,22 @@
 //   pixel_rollup_paths     campaign × day × URL path                      hot-spot candidates, data by date/url
 //   pixel_rollup_daily     campaign × day × agent type × agent × URL path   dominant agents, data by agent × url
 // and pixel_rollup_referrals (AI-referred human loads per day, source and path).
+// Outside the campaign's own reports, the same batch feeds what other features read
+// (migrations/0009_attribution.sql, docs/reports.md):
+//   deal_delivery_daily     deal × day × serving domain × currency      segment performance reports
+//   deal_usage              deal × day impressions                       the Deal ID lifecycle ("in use")
+//   domain_delivery_stats   serving domain: impressions, clicks          KPI shaping of deals
+//   domain_traffic_stats    serving domain: loads, non-human loads       the bot-heavy domain filter
+// The three deal tables take only deal ids of an activation of the campaign's own client (a join
+// in the one statement that writes them); click redirects add their clicks through the same
+// statement (clicks/recorder.ts).
 // A batch is summed in memory first, so one statement touches each rollup row once; tables are
 // written in a fixed order and rows in key order, so writers sharing rows (collectors, log ingest)
 // lock them in the same order and cannot deadlock.
+import { registrableDomain } from '../curation/quality/domains.ts'
 import type { Queryable } from '../platform/db/db.ts'
 import type { EventRow } from './ingest/event.ts'
+import { isUnexpanded } from './ingest/params.ts'
 
 interface Table {
   name: string
@@ -67,9 +78,14 @@ export async function addToRollups(tx: Queryable, events: readonly EventRow[]): 
   const paths = new Cells(PATHS)
   const daily = new Cells(DAILY)
   const referrals = new Cells(REFERRALS)
+  const deals = new DealCells()
+  const traffic = new TrafficCells()
+  const domains = new Domains()
+  let latest = new Date(0)
   for (const e of events) {
     const { clientId: cl, campaignId: ca, day, agentType, urlPath, aiReferrer } = e
     if (e.invalidReason !== null || ca === null || cl === null) continue
+    if (e.receivedAt > latest) latest = e.receivedAt
     const agent = e.agent ?? '' // humans: '' in a key column
     const risky = e.highRisk ? 1 : 0
     const base = `${ca}\u0000${day}\u0000`
@@ -77,6 +93,190 @@ export async function addToRollups(tx: Queryable, events: readonly EventRow[]): 
     paths.add(`${base}${urlPath}`, () => [cl, ca, day, urlPath, 0, 0], 1, agentType === 'human' ? 0 : 1)
     daily.add(`${base}${agentType}\u0000${agent}\u0000${urlPath}`, () => [cl, ca, day, agentType, agent, urlPath, 0, 0], 1, risky)
     if (aiReferrer !== null) referrals.add(`${base}${aiReferrer}\u0000${urlPath}`, () => [cl, ca, day, aiReferrer, urlPath, 0], 1)
+    const domain = e.domain === null ? '' : domains.of(e.domain)
+    if (domain) traffic.add(domain, agentType !== 'human', e.receivedAt)
+    // Ad impressions are what a DSP's impression tracker reports; log lines are page views.
+    const deal = e.source === 'log' ? null : realDealId(e.macros?.deal)
+    if (deal !== null) {
+      const price = cpmPrice(e.macros?.price)
+      deals.add(cl, deal, day, domain, price === null ? '' : currencyOf(e.macros?.cur), {
+        impressions: 1,
+        nonHumanImpressions: agentType === 'human' ? 0 : 1,
+        pricedImpressions: price === null ? 0 : 1,
+        spendMicros: price === null ? 0 : Math.round(price * 1000),
+        clicks: 0,
+        nonHumanClicks: 0,
+      })
+    }
   }
   for (const cells of [agents, paths, daily, referrals]) await cells.upsert(tx)
+  await deals.upsert(tx, latest)
+  await traffic.upsert(tx)
+}
+
+// --- Deal delivery and domain traffic ---------------------------------------------------------
+
+/** Longest Deal ID an SSP issues (docs/activation.md: up to 64 characters). */
+const MAX_DEAL_ID = 64
+
+/**
+ * The `deal` macro when it holds a real Deal ID: not left unexpanded (`%%TTD_DEALID%%`,
+ * `${DEAL_ID}`), not OpenRTB's `AUDIT` stand-in, and not longer than a Deal ID can be.
+ */
+export function realDealId(v: string | undefined): string | null {
+  if (!v || v.length > MAX_DEAL_ID || v === 'AUDIT' || isUnexpanded(v)) return null
+  return v
+}
+
+// A clear decimal price. Encrypted prices (Google's %%WINNING_PRICE%%) cannot be read here, and a
+// CPM above ten million in any currency is junk: both leave the impression unpriced.
+const DECIMAL_PRICE = /^\d{1,8}(?:\.\d{1,10})?$/
+
+/** The `price` macro as a CPM (clearing price per thousand impressions), or null when unreadable. */
+export function cpmPrice(v: string | undefined): number | null {
+  return v !== undefined && DECIMAL_PRICE.test(v) ? Number(v) : null
+}
+
+const CURRENCY = /^[A-Za-z]{3}$/
+/** The `cur` macro as an ISO 4217-shaped code; '' when absent or not a code. */
+export function currencyOf(v: string | undefined): string {
+  return v !== undefined && CURRENCY.test(v) ? v.toUpperCase() : ''
+}
+
+/** A batch's serving domains reduced to registrable domains, each computed once. */
+class Domains {
+  readonly #seen = new Map<string, string>()
+  of(host: string): string {
+    let d = this.#seen.get(host)
+    if (d === undefined) {
+      d = registrableDomain(host)
+      this.#seen.set(host, d)
+    }
+    return d
+  }
+}
+
+export interface DeliveryCounts {
+  impressions: number
+  nonHumanImpressions: number
+  pricedImpressions: number
+  spendMicros: number
+  clicks: number
+  nonHumanClicks: number
+}
+
+/**
+ * Deal delivery of one batch: client × deal × day × domain × currency -> counts. Written by one
+ * statement that keeps only deal ids of the client's activations and feeds deal_delivery_daily,
+ * deal_usage and domain_delivery_stats from the same matched rows.
+ */
+export class DealCells {
+  readonly #cells = new Map<string, { key: [number, string, string, string, string]; n: DeliveryCounts }>()
+
+  add(clientId: number, deal: string, day: string, domain: string, currency: string, n: DeliveryCounts): void {
+    const id = `${clientId}\u0000${deal}\u0000${day}\u0000${domain}\u0000${currency}`
+    const cell = this.#cells.get(id)
+    if (!cell) {
+      this.#cells.set(id, { key: [clientId, deal, day, domain, currency], n: { ...n } })
+      return
+    }
+    const c = cell.n
+    c.impressions += n.impressions
+    c.nonHumanImpressions += n.nonHumanImpressions
+    c.pricedImpressions += n.pricedImpressions
+    c.spendMicros += n.spendMicros
+    c.clicks += n.clicks
+    c.nonHumanClicks += n.nonHumanClicks
+  }
+
+  get size(): number {
+    return this.#cells.size
+  }
+
+  /** `now`: the batch's latest time, stamped on the domain rows it touches. */
+  async upsert(tx: Queryable, now: Date): Promise<void> {
+    if (this.#cells.size === 0) return
+    const cells = [...this.#cells.values()]
+    const col = <T>(f: (c: (typeof cells)[number]) => T) => cells.map(f)
+    // Rows are written in key order (ORDER BY), so concurrent writers lock shared rows in the same
+    // order; every writer (collector batches, log ingest, click flushes) runs this one statement,
+    // whose three inserts PostgreSQL always runs in the same order.
+    await tx.query(
+      `WITH batch AS (
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::date[], $4::text[], $5::text[],
+                              $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[])
+           AS b(client_id, deal_id, day, domain, currency, impressions, non_human_impressions,
+                priced_impressions, spend_micros, clicks, non_human_clicks)
+       ),
+       matched AS (
+         SELECT a.id AS activation_id, b.* FROM batch b JOIN activations a ON a.deal_id = b.deal_id AND a.client_id = b.client_id
+       ),
+       usage AS (
+         INSERT INTO deal_usage AS u (deal_id, day, impressions)
+         SELECT deal_id, day, sum(impressions) FROM matched GROUP BY deal_id, day HAVING sum(impressions) > 0 ORDER BY deal_id, day
+         ON CONFLICT (deal_id, day) DO UPDATE SET impressions = u.impressions + EXCLUDED.impressions
+       ),
+       delivery AS (
+         INSERT INTO domain_delivery_stats AS s (domain, impressions, clicks, updated_at)
+         SELECT domain, sum(impressions), sum(clicks), $12::timestamptz FROM matched WHERE domain <> '' GROUP BY domain ORDER BY domain
+         ON CONFLICT (domain) DO UPDATE SET impressions = s.impressions + EXCLUDED.impressions, clicks = s.clicks + EXCLUDED.clicks,
+                                           updated_at = greatest(s.updated_at, EXCLUDED.updated_at)
+       )
+       INSERT INTO deal_delivery_daily AS r (deal_id, day, domain, currency, client_id, activation_id, impressions,
+                                             non_human_impressions, priced_impressions, spend_micros, clicks, non_human_clicks)
+       SELECT deal_id, day, domain, currency, client_id, activation_id, impressions,
+              non_human_impressions, priced_impressions, spend_micros, clicks, non_human_clicks
+         FROM matched ORDER BY deal_id, day, domain, currency
+       ON CONFLICT (deal_id, day, domain, currency) DO UPDATE SET
+         impressions = r.impressions + EXCLUDED.impressions,
+         non_human_impressions = r.non_human_impressions + EXCLUDED.non_human_impressions,
+         priced_impressions = r.priced_impressions + EXCLUDED.priced_impressions,
+         spend_micros = r.spend_micros + EXCLUDED.spend_micros,
+         clicks = r.clicks + EXCLUDED.clicks,
+         non_human_clicks = r.non_human_clicks + EXCLUDED.non_human_clicks`,
+      [
+        col((c) => c.key[0]),
+        col((c) => c.key[1]),
+        col((c) => c.key[2]),
+        col((c) => c.key[3]),
+        col((c) => c.key[4]),
+        col((c) => c.n.impressions),
+        col((c) => c.n.nonHumanImpressions),
+        col((c) => c.n.pricedImpressions),
+        col((c) => c.n.spendMicros),
+        col((c) => c.n.clicks),
+        col((c) => c.n.nonHumanClicks),
+        now,
+      ],
+    )
+  }
+}
+
+/** Loads per serving (registrable) domain, all campaigns and clients together: the bot-heavy filter's input. */
+class TrafficCells {
+  readonly #cells = new Map<string, { loads: number; nonHuman: number; at: Date }>()
+
+  add(domain: string, nonHuman: boolean, at: Date): void {
+    const cell = this.#cells.get(domain)
+    if (!cell) {
+      this.#cells.set(domain, { loads: 1, nonHuman: nonHuman ? 1 : 0, at })
+      return
+    }
+    cell.loads++
+    if (nonHuman) cell.nonHuman++
+    if (at > cell.at) cell.at = at
+  }
+
+  async upsert(tx: Queryable): Promise<void> {
+    if (this.#cells.size === 0) return
+    const domains = [...this.#cells.keys()].sort()
+    const cells = domains.map((d) => this.#cells.get(d)!)
+    await tx.query(
+      `INSERT INTO domain_traffic_stats AS s (domain, loads, non_human_loads, updated_at)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::timestamptz[])
+       ON CONFLICT (domain) DO UPDATE SET loads = s.loads + EXCLUDED.loads, non_human_loads = s.non_human_loads + EXCLUDED.non_human_loads,
+                                         updated_at = greatest(s.updated_at, EXCLUDED.updated_at)`,
+      [domains, cells.map((c) => c.loads), cells.map((c) => c.nonHuman), cells.map((c) => c.at)],
+    )
+  }
 }

@@ -69,3 +69,22 @@ export function buildTag(campaignId: number, baseUrl: string): PixelTag {
   }
   return { campaign_id: campaignId, base_url: baseUrl, image_tag: img, javascript_tag: script, impression_urls: impressionUrls, parameters: PARAMETERS }
 }
+
+/** A DSP's macros for the parameters a click link carries: the deal id and the serving domain. */
+export function clickMacros(dsp: string): string {
+  const t = DSP_TEMPLATES[dsp] ?? {}
+  return (['deal', 'd'] as const).flatMap((k) => (t[k] ? [`${k}=${t[k]}`] : [])).join('&')
+}
+
+/**
+ * Impression-tracker URLs for one deal: each DSP's template with the Deal ID written in, for DSPs
+ * that have no deal macro (one creative or line item per deal).
+ */
+export function dealImpressionUrls(campaignId: number, baseUrl: string, dealId: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [dsp, t] of Object.entries(DSP_TEMPLATES)) {
+    const query = Object.entries({ ...t, deal: dealId }).map(([k, v]) => `${k}=${k === 'deal' ? encodeURIComponent(v) : v}`)
+    out[dsp] = `${baseUrl}/px/${campaignId}.gif?dsp=${dsp}&${query.join('&')}`
+  }
+  return out
+}

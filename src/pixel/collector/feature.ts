@@ -4,6 +4,7 @@
 import type { Feature } from '../../platform/http/app.ts'
 import type { PixelConfig } from '../config.ts'
 import { loadPixelConfig } from '../config.ts'
+import { clickRedirectRoutes } from '../clicks/routes.ts'
 import { createCollector } from './collector.ts'
 
 const gifResponse = {
@@ -24,10 +25,11 @@ export function collectorFeature(overrides: Partial<PixelConfig> = {}): Feature 
   return {
     prefix: '',
     async routes(app, ctx, front) {
+      const config = loadPixelConfig(process.env, overrides)
       const collector = createCollector({
         db: ctx.db,
         clock: ctx.clock,
-        config: loadPixelConfig(process.env, overrides),
+        config,
         registry: ctx.metrics.registry,
         log: app.log,
       })
@@ -37,6 +39,8 @@ export function collectorFeature(overrides: Partial<PixelConfig> = {}): Feature 
       // onClose runs once the server has stopped and its connections are done: nothing more can
       // be acknowledged, so this final write leaves nothing behind.
       app.addHook('onClose', () => collector.stop())
+      // The click redirect (/click/…): its own raw handler and buffer (src/pixel/clicks/).
+      await clickRedirectRoutes(app, ctx, front, config)
 
       // The beacon body is read by the collector itself, whatever its type.
       app.removeAllContentTypeParsers()
