@@ -8,6 +8,7 @@ import type { AdsTxtService } from './ads-txt/service.ts'
 import type { HttpClientInternals } from './fetch/client.ts'
 import { fetcherConfig } from './fetch/config.ts'
 import type { FetcherConfig } from './fetch/config.ts'
+import { createDbHostGate } from './fetch/db-host-gate.ts'
 import { createFetcher } from './fetch/fetcher.ts'
 import type { Fetcher } from './fetch/fetcher.ts'
 import { analyzePage } from './index/analyze-page.ts'
@@ -47,7 +48,7 @@ export interface ScraperOptions {
 
 const scrapers = new WeakMap<AppContext, Scraper>()
 
-/** The process's scraper: one fetcher per process, so politeness and robots caches are shared. */
+/** The process's scraper: one fetcher per process, so robots caches and the global limit are shared; per-host limits are shared by all processes. */
 export function scraperFor(ctx: AppContext): Scraper {
   let s = scrapers.get(ctx)
   if (!s) {
@@ -69,6 +70,8 @@ export async function closeScraper(ctx: AppContext): Promise<void> {
   await scrapers.get(ctx)?.close()
   scrapers.delete(ctx)
 }
+
+const HOST_LEASE_MARGIN_MS = 10_000
 
 // ads.txt files fetched at once by one indexUrls call.
 const ADS_TXT_CONCURRENCY = 4
@@ -93,17 +96,22 @@ async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<unkno
 function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scraper {
   const { scrape } = ctx.config
   const now = () => ctx.clock.now().getTime()
-  const fetcher = createFetcher(
-    fetcherConfig({
-      userAgent: scrape.userAgent,
-      allowPrivate: scrape.allowPrivate,
-      perHostDelayMs: scrape.perHostDelayMs,
-      totalTimeoutMs: scrape.timeoutMs,
-      now,
-      ...opts.fetcher,
-    }),
-    opts.internals,
-  )
+  const config = fetcherConfig({
+    userAgent: scrape.userAgent,
+    allowPrivate: scrape.allowPrivate,
+    perHostDelayMs: scrape.perHostDelayMs,
+    totalTimeoutMs: scrape.timeoutMs,
+    now,
+    ...opts.fetcher,
+  })
+  // Per-host limits held for every worker process together, through the database. A lease outlives
+  // its request's deadline by a margin, so a worker that dies mid-request frees the slot on its own.
+  config.sharedHosts ??= createDbHostGate(ctx.db, {
+    perHostConcurrency: config.perHostConcurrency,
+    perHostDelayMs: config.perHostDelayMs,
+    leaseMs: config.totalTimeoutMs + HOST_LEASE_MARGIN_MS,
+  })
+  const fetcher = createFetcher(config, opts.internals)
   const adsTxt = createAdsTxtService({
     http: fetcher.http,
     store: createDbAdsTxtStore(ctx.db),

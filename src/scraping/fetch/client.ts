@@ -187,7 +187,7 @@ export function createHttpClient(cfg: HttpClientConfig, internals: HttpClientInt
     for (let attempt = 0; ; attempt++) {
       const hop = await once(url, opts, budget)
       const wait = hop.ok && RETRY_AFTER_STATUSES.has(hop.status) ? retryAfterMs(hop.headers['retry-after']) : null
-      if (wait !== null) politeness.pause(url.host, Math.min(wait, cfg.maxRetryAfterMs))
+      if (wait !== null) await politeness.pause(url.host, Math.min(wait, cfg.maxRetryAfterMs))
       const retryable = hop.ok ? RETRY_STATUSES.has(hop.status) : hop.fault === 'network'
       if (attempt >= cfg.retries || !retryable) return hop
       if (wait !== null) {

@@ -1,4 +1,5 @@
 /** Fetcher settings. Defaults are for production crawling; tests shorten the timeouts. */
+import type { SharedHostGate } from './politeness.ts'
 import type { Resolver } from './ssrf-guard.ts'
 
 export interface FetcherConfig {
@@ -19,6 +20,7 @@ export interface FetcherConfig {
    * plus the backoff and Retry-After waits between attempts. Waiting for a politeness slot does not count.
    */
   totalTimeoutMs: number
+  /** Requests in flight to one host at once (across every process sharing `sharedHosts`). */
   perHostConcurrency: number
   /** Minimum spacing between the starts of two requests to the same host. */
   perHostDelayMs: number
@@ -36,6 +38,8 @@ export interface FetcherConfig {
   now?: () => number
   /** DNS override; tests use it to point names at loopback or private addresses. */
   resolver?: Resolver
+  /** Keeps the per-host limits for all worker processes together (the scraper passes the database's). */
+  sharedHosts?: SharedHostGate
 }
 
 export const DEFAULT_USER_AGENT = 'CurataBot/0.1 (+https://curata.example/bot)'

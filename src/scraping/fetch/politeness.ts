@@ -2,12 +2,27 @@
  * Crawl politeness: at most `perHostConcurrency` requests in flight per host, request starts to one
  * host spaced by at least `perHostDelayMs`, a host-wide pause after 429/Retry-After, and at most
  * `globalConcurrency` requests in flight overall. Uses the monotonic clock: a test clock that
- * jumps must not make the crawler hammer a host.
+ * jumps must not make the crawler hammer a host. With `sharedHosts`, the per-host limits also hold
+ * across every process sharing it (db-host-gate.ts); without, they hold per process.
  */
 export interface PolitenessOptions {
   perHostConcurrency: number
   perHostDelayMs: number
   globalConcurrency: number
+  /** The same per-host limits kept for all worker processes together. */
+  sharedHosts?: SharedHostGate
+}
+
+/** A lease on one request slot of a host, or how long to wait before asking again. */
+export type HostClaim = { lease: number } | { retryInMs: number }
+
+/** Per-host slots and spacing shared between processes. */
+export interface SharedHostGate {
+  /** Takes a slot of `host` if one is free and the spacing allows a start now; never waits. */
+  tryClaim(host: string): Promise<HostClaim>
+  release(host: string, lease: number): Promise<void>
+  /** Holds back every process's requests to `host` for `ms` from now. */
+  pause(host: string, ms: number): Promise<void>
 }
 
 export type Release = () => void
@@ -15,8 +30,8 @@ export type Release = () => void
 export interface Politeness {
   /** Waits for a slot on `host` and a global slot; call the returned function when the request is over. */
   acquire(host: string, signal?: AbortSignal): Promise<Release>
-  /** Holds back every request to `host` for `ms` from now (a 429 or 503 with Retry-After). */
-  pause(host: string, ms: number): void
+  /** Holds back every request to `host` for `ms` from now (a 429 or 503 with Retry-After); resolves once shared. */
+  pause(host: string, ms: number): Promise<void>
 }
 
 interface Waiter {
@@ -41,6 +56,21 @@ function waitInQueue(queue: Waiter[], signal: AbortSignal | undefined, onQueued:
     signal?.addEventListener('abort', onAbort, { once: true })
     queue.push(waiter)
     onQueued()
+  })
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const onAbort = (): void => {
+      clearTimeout(timer)
+      reject(signal?.reason)
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
   })
 }
 
@@ -98,6 +128,20 @@ export function createPoliteness(opts: PolitenessOptions): Politeness {
     }
   }
 
+  const releaseGlobal = (): void => {
+    globalActive--
+    pumpGlobal()
+  }
+
+  /** A shared lease, or null when the shared gate cannot be asked (the in-process limits still hold). */
+  async function claimShared(shared: SharedHostGate, host: string): Promise<HostClaim | { lease: null }> {
+    try {
+      return await shared.tryClaim(host)
+    } catch {
+      return { lease: null }
+    }
+  }
+
   return {
     async acquire(host, signal) {
       const s = hostState(host)
@@ -106,9 +150,21 @@ export function createPoliteness(opts: PolitenessOptions): Politeness {
         s.active--
         pumpHost(s)
       }
+      let lease: number | null = null
       try {
-        // Host first, then global: a request waiting out a host delay must not hold a global slot.
-        await waitInQueue(globalQueue, signal, pumpGlobal)
+        for (;;) {
+          // Host first, then global: a request waiting out a host delay must not hold a global slot.
+          await waitInQueue(globalQueue, signal, pumpGlobal)
+          if (!opts.sharedHosts) break
+          const claim = await claimShared(opts.sharedHosts, host)
+          if ('lease' in claim) {
+            lease = claim.lease
+            break
+          }
+          // Another process holds the host: give the global slot back while waiting.
+          releaseGlobal()
+          await sleep(claim.retryInMs, signal)
+        }
       } catch (err) {
         releaseHost()
         throw err
@@ -117,13 +173,13 @@ export function createPoliteness(opts: PolitenessOptions): Politeness {
       return () => {
         if (released) return
         released = true
-        globalActive--
-        pumpGlobal()
+        releaseGlobal()
         releaseHost()
+        if (lease !== null) opts.sharedHosts?.release(host, lease).catch(() => {}) // an unreleased lease lapses
       }
     },
 
-    pause(host, ms) {
+    async pause(host, ms) {
       const s = hostState(host)
       s.nextStart = Math.max(s.nextStart, performance.now() + ms)
       if (s.timer) {
@@ -132,6 +188,7 @@ export function createPoliteness(opts: PolitenessOptions): Politeness {
         s.timer = null
         pumpHost(s)
       }
+      await opts.sharedHosts?.pause(host, ms).catch(() => {}) // the in-process pause above still holds
     },
   }
 }

@@ -4,10 +4,12 @@
  *   them at once rather than when a worker reaches their chunk;
  * - scrape.chunk: indexes the 1,000 entries of one chunk of a scrape job and counts it on the job;
  * - scrape.url: indexes one URL submitted through POST /v1/scraping/search;
- * - scrape.maintenance: hourly, removes submissions abandoned while being written.
+ * - scrape.maintenance: hourly, removes submissions abandoned while being written and the politeness
+ *   rows of hosts no longer crawled.
  */
 import type { AppContext } from '../../platform/context.ts'
 import type { JobContext, JobHandler } from '../../platform/jobs/handler.ts'
+import { sweepHostGates } from '../fetch/db-host-gate.ts'
 import { isNormalizeError, normalizeUrl } from '../index/normalize-url.ts'
 import type { NormalizedUrl } from '../index/normalize-url.ts'
 import { registerUrls } from '../index/pages-repository.ts'
@@ -117,6 +119,7 @@ function maintenanceJob(ctx: AppContext): JobHandler<Record<string, never>> {
     everyMs: 3_600_000,
     async run() {
       await removeAbandoned(ctx.db, ctx.clock.now())
+      await sweepHostGates(ctx.db)
     },
   }
 }

@@ -96,6 +96,33 @@ describeEachEngine('scrape jobs end to end (in-process worker)', (getDb) => {
     expect((await getJob(created.id)).results!.map((r) => r.errors)).toEqual([[], ['E004', 'E005', 'E007']])
   })
 
+  it('reports progress while the job runs: results stay null and 0 < done < total', async () => {
+    // Page i answers after 250·i ms, so some pages are in the index while others are still coming;
+    // a running chunk writes its progress about once a second.
+    const N = 8
+    for (let i = 1; i <= N; i++) web.routes.set(`progress${i}.test/page`, slow(250 * i, html(article(`Progress ${i}`))))
+    await useTestWeb(t.ctx, web, { fetcher: { headersTimeoutMs: 5_000, totalTimeoutMs: 8_000 } })
+    try {
+      const urls = Array.from({ length: N }, (_, i) => web.at(`progress${i + 1}.test`, '/page'))
+      const created = json<Job>(await t.app.inject({ method: 'POST', url: '/v1/scraping/jobs', headers, payload: { urls } }))
+      const seen: Job[] = []
+      await runJobsUntil(t.ctx, async () => {
+        const j = await getJob(created.id)
+        seen.push(j)
+        return j.status === 'complete'
+      })
+      const midway = seen.filter((j) => j.status === 'processing' && j.progress.done > 0 && j.progress.done < N)
+      expect(midway.length).toBeGreaterThan(0)
+      for (const j of midway) expect(j).toMatchObject({ results: null, processed_date: null, progress: { total: N } })
+      // Progress never goes backwards.
+      const dones = seen.map((j) => j.progress.done)
+      expect(dones).toEqual([...dones].sort((a, b) => a - b))
+      expect(seen.at(-1)).toMatchObject({ status: 'complete', progress: { done: N, total: N } })
+    } finally {
+      await useTestWeb(t.ctx, web)
+    }
+  })
+
   it('fails the job, with a reason, when a chunk cannot be processed at all', async () => {
     const created = json<Job>(await t.app.inject({ method: 'POST', url: '/v1/scraping/jobs', headers, payload: { urls: [web.at('www.alpha.test', '/poison')] } }))
     // As if workers had died on this chunk on every allowed attempt.
