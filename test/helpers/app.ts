@@ -8,7 +8,7 @@ import type { Config } from '../../src/platform/config.ts'
 import type { AppContext } from '../../src/platform/context.ts'
 import { createContext } from '../../src/platform/context.ts'
 import type { Db } from '../../src/platform/db/db.ts'
-import type { App } from '../../src/platform/http/app.ts'
+import type { App, Feature } from '../../src/platform/http/app.ts'
 import { buildApp } from '../../src/platform/http/app.ts'
 import { createKey } from '../../src/platform/keys/keys.ts'
 
@@ -24,9 +24,13 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...loadConfig({ SCRAPE_ALLOW_PRIVATE: 'true' }), ...overrides }
 }
 
-export async function createTestApp(db: Db, opts: { clock?: Clock; config?: Partial<Config> } = {}): Promise<TestApp> {
+/** The app with every feature; `features` adds test-only routes (e.g. one that throws). */
+export async function createTestApp(
+  db: Db,
+  opts: { clock?: Clock; config?: Partial<Config>; features?: Feature[] } = {},
+): Promise<TestApp> {
   const ctx = createContext(db, opts.clock ?? new ManualClock('2026-11-22T10:00:00Z'), testConfig(opts.config))
-  const app = await buildApp(ctx, { features: [...new Set([...apiFeatures(), ...collectorFeatures()])] })
+  const app = await buildApp(ctx, { features: [...new Set([...apiFeatures(), ...collectorFeatures()]), ...(opts.features ?? [])] })
   await app.ready()
   let n = 0
   return {

@@ -38,7 +38,7 @@ export async function openTestDb(engine: Engine): Promise<TestDb> {
     url,
     schema,
     async close() {
-      await db.close()
+      await db.close().catch(() => {}) // a test may have closed it already
       const c = new pg.Client({ connectionString: url })
       await c.connect()
       await c.query(`DROP SCHEMA ${schema} CASCADE`)

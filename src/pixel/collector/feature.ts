@@ -49,7 +49,7 @@ export function collectorFeature(overrides: Partial<PixelConfig> = {}): Feature 
       const File = { type: 'object', properties: { file: { type: 'string', description: '{campaign_id}.gif' } } }
       app.get(
         '/px/:file',
-        { schema: { tags: ['pixel'], summary: 'Pixel load: GET /px/{campaign_id}.gif', description: parameters, security: [], params: File, response: gifResponse } },
+        { config: { rawInput: true }, schema: { tags: ['pixel'], summary: 'Pixel load: GET /px/{campaign_id}.gif', description: parameters, security: [], params: File, response: gifResponse } },
         (req, reply) => {
           reply.hijack()
           collector.handle(req.raw, reply.raw)
@@ -58,6 +58,7 @@ export function collectorFeature(overrides: Partial<PixelConfig> = {}): Feature 
       app.post(
         '/px/:file',
         {
+          config: { rawInput: true },
           schema: {
             tags: ['pixel'],
             summary: 'JS beacon: POST /px/{campaign_id} (navigator.sendBeacon, text/plain)',

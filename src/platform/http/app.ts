@@ -20,10 +20,11 @@ import { createKeyVerifier } from '../keys/key-cache.ts'
 import type { Principal } from '../keys/keys.ts'
 import type { AppContext } from '../context.ts'
 import { authenticate } from './auth.ts'
-import { ApiError, toApiError } from './errors.ts'
+import { ApiError, isClientDataException, toApiError } from './errors.ts'
 import { idempotency } from './idempotency.ts'
 import { headersFor } from './rate-limit.ts'
 import { ErrorBody } from './schemas.ts'
+import { findBadText } from './text-input.ts'
 import { validatorCompiler } from './validation.ts'
 
 declare module 'fastify' {
@@ -33,6 +34,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes under /v1 that need no API key (the OpenAPI document). */
     public?: boolean
+    /**
+     * The handler reads the raw request itself and answers any input its own way (the pixel
+     * collector: always a GIF), so the platform's check of request text does not apply.
+     */
+    rawInput?: boolean
   }
 }
 
@@ -75,7 +81,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
     requestTimeout: 120_000,
-    return503OnClosing: true,
+    // Our own 503 below, so that it has the catalog's body like every other error.
+    return503OnClosing: false,
     // Fastify's own server, with the features' raw handlers consulted first.
     serverFactory: (handler, options) => {
       const server = createServer((req, res) => {
@@ -110,18 +117,40 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     }
   })
 
+  // While closing, requests still arriving on open connections are shed with 503 (a load balancer
+  // retries them elsewhere); in-flight ones finish.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+
   const limiter = ctx.rateLimiter
   const keys = createKeyVerifier(ctx.db)
   await keys.start()
   app.addHook('onClose', () => keys.stop())
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id)
+    if (closing) {
+      throw new ApiError(503, 'service_unavailable', 'the server is shutting down; retry the request', undefined, {
+        connection: 'close',
+        'retry-after': '1',
+      })
+    }
     const path = req.url.split('?', 1)[0]!
     const isV1 = path === '/v1' || path.startsWith('/v1/')
     if (!isV1 || req.routeOptions.config.public) return
     req.principal = await authenticate(keys, req.headers)
     const state = await limiter.hit(req.principal.keyId)
     reply.headers(headersFor(state))
+  })
+
+  // Text no database can store (U+0000, lone surrogates) is refused here for every route, in path
+  // params, query and body alike, before any feature sees it.
+  app.addHook('preValidation', async (req) => {
+    if (req.routeOptions.config.rawInput) return
+    const bad =
+      findBadText(req.params, 'path') ?? findBadText(req.query, 'query') ?? findBadText(req.body, 'body')
+    if (bad) throw new ApiError(400, 'invalid_request', `${bad.path} ${bad.problem}`, [{ path: bad.path, message: bad.problem }])
   })
 
   const idem = idempotency(ctx.db)
@@ -137,6 +166,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.setErrorHandler(async (err, req, reply) => {
     const e = toApiError(err)
     if (e.status >= 500) req.log.error({ err }, 'request failed')
+    // Answered as the client's fault, but logged whole: if the value was ours, this is a bug to fix.
+    else if (isClientDataException(err)) req.log.warn({ err }, 'database rejected a request value')
     reply.code(e.status).headers(e.headers ?? {})
     return { error: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }
   })

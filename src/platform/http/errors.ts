@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'conflict'
   | 'rate_limited'
   | 'internal_error'
+  | 'service_unavailable'
 
 export interface ErrorDetail {
   path: string
@@ -79,6 +80,30 @@ function describe(i: ValidationIssue, path: string): string {
   return `${path} ${i.message ?? 'is invalid'}`
 }
 
+/**
+ * SQLSTATE class 22 (data exception) codes a client's value can cause once past validation: bytes
+ * the encoding cannot hold, a number beyond a column's range, text that does not parse as the
+ * column's type, a date out of range, a string too long. They are a safety net — validation and
+ * the text check in app.ts should stop such values first — and are answered 400. Codes that only
+ * our own SQL can cause (division by zero, a bad regex, an invalid parameter to a function) stay
+ * 500, and the 400s are logged with the full error so a bug behind one is still seen.
+ */
+const clientDataExceptions: Record<string, string> = {
+  '22001': 'a text value in the request is longer than can be stored',
+  '22003': 'a number in the request is out of the range that can be stored',
+  '22007': 'a date or time in the request is not in a valid format',
+  '22008': 'a date or time in the request is out of range',
+  '22021': 'a text value in the request contains bytes that are not valid text',
+  '22P02': 'a value in the request does not have the expected format',
+  '22P05': 'a text value in the request contains a character that cannot be stored',
+}
+
+/** True when err is a database data exception that a client's value can cause (see above). */
+export function isClientDataException(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code
+  return typeof code === 'string' && Object.hasOwn(clientDataExceptions, code)
+}
+
 interface FrameworkError {
   code?: string
   statusCode?: number
@@ -105,6 +130,8 @@ export function toApiError(err: unknown): ApiError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError(400, 'invalid_request', 'Content-Length does not match the body')
   }
+  // The database's own message names types and values of our schema: the client gets ours.
+  if (isClientDataException(err)) return badRequest(clientDataExceptions[e.code!]!)
   const status = e.statusCode ?? 500
   if (status === 413) return new ApiError(413, 'payload_too_large', 'request body too large')
   if (status === 415) return new ApiError(415, 'unsupported_media_type', 'unsupported Content-Type')

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
+import { enqueue, queueDepth } from '../../../src/platform/jobs/queue.ts'
+import { createWorker } from '../../../src/platform/jobs/worker.ts'
 import { revokeKey } from '../../../src/platform/keys/keys.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp, json } from '../../helpers/app.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 describeEachEngine('API keys and auth', (getDb) => {
   let t: TestApp
@@ -69,12 +72,36 @@ describeEachEngine('API keys and auth', (getDb) => {
     expect(json(res).error).toBe('method_not_allowed')
   })
 
-  it('exposes Prometheus metrics with requests by route and status and job queue depth', async () => {
+  it('exposes Prometheus metrics: requests by route and status, queue depth by kind, job durations', async () => {
     const a = await t.client()
     await get(a.headers)
-    const res = await t.app.inject({ method: 'GET', url: '/metrics' })
-    expect(res.body).toMatch(/http_requests_total\{route="\/v1\/snowball\/campaigns",method="GET",status="200"\} \d+/)
-    expect(res.body).toContain('http_request_duration_seconds_bucket')
-    expect(res.body).toContain('job_queue_depth')
+    const now = t.ctx.clock.now()
+    await enqueue(getDb().db, 'test.metrics', {}, { now })
+    await enqueue(getDb().db, 'test.metrics', {}, { now })
+    const scrape = async () => (await t.app.inject({ method: 'GET', url: '/metrics' })).body
+    const before = await scrape()
+    expect(before).toMatch(/http_requests_total\{route="\/v1\/snowball\/campaigns",method="GET",status="200"\} [1-9]/)
+    expect(before).toMatch(/http_request_duration_seconds_count\{route="\/v1\/snowball\/campaigns",method="GET"\} [1-9]/)
+    expect(before).toContain('job_queue_depth{kind="test.metrics",status="queued"} 2')
+    expect(before).not.toContain('job_duration_seconds_count{kind="test.metrics"')
+
+    // A worker reporting into the same metrics, as `curata serve` wires it.
+    const worker = createWorker({
+      db: getDb().db,
+      clock: t.ctx.clock,
+      handlers: [{ kind: 'test.metrics', run: async () => {} }],
+      pollMs: 20,
+      onJobDone: t.ctx.metrics.observeJob,
+    })
+    void worker.start()
+    try {
+      await waitFor(async () => (await queueDepth(getDb().db)).every((r) => r.kind !== 'test.metrics'), 20_000, 'test jobs to run')
+      await waitFor(async () => (await scrape()).includes('job_duration_seconds_count{kind="test.metrics",outcome="done"} 2'), 5_000, 'job durations')
+    } finally {
+      await worker.stop()
+    }
+    const after = await scrape()
+    expect(after).not.toContain('job_queue_depth{kind="test.metrics"')
+    expect(after).toMatch(/job_duration_seconds_bucket\{le="\+Inf",kind="test.metrics",outcome="done"\} 2/)
   })
 })
