@@ -15,6 +15,9 @@ import pg from 'pg'
 
 const bin = fileURLToPath(new URL('../bin/curata.js', import.meta.url))
 const N = Number(process.env.BENCH_URLS ?? 1_000_000)
+// Acceptance limits (issue 3): a 1,000,000-URL job accepted within 30 s with peak RSS at most 1.5 GB.
+const LIMIT_SECONDS = 30
+const LIMIT_RSS_MB = 1536
 const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
 /** Realistic article URLs: ~20,000 sites, dated paths and slugs (about 70 characters each). */
@@ -169,7 +172,9 @@ else console.log('[PostgreSQL] not reachable: skipped')
 for (const [engine, env] of runs) {
   const r = await curata(engine, body, env)
   results.push(r)
-  console.log(`  [${engine}] curata serve --role api: accepted in ${r.seconds.toFixed(2)} s (limit 30), peak RSS ${r.peakRssMb.toFixed(0)} MB (limit 1536; ${r.idleRssMb.toFixed(0)} MB before the request)`)
+  const over = [r.seconds > LIMIT_SECONDS && `time over ${LIMIT_SECONDS} s`, r.peakRssMb > LIMIT_RSS_MB && `peak RSS over ${LIMIT_RSS_MB} MB`].filter(Boolean)
+  console.log(`  [${engine}] curata serve --role api: accepted in ${r.seconds.toFixed(2)} s (limit ${LIMIT_SECONDS}), peak RSS ${r.peakRssMb.toFixed(0)} MB (limit ${LIMIT_RSS_MB}; ${r.idleRssMb.toFixed(0)} MB before the request)  ${over.length ? `FAIL: ${over.join(', ')}` : 'ok'}`)
+  if (over.length) process.exitCode = 1
   console.log(`      ratio to baseline: time ${(r.seconds / base.seconds).toFixed(1)}x, peak RSS ${(r.peakRssMb / base.peakRssMb).toFixed(1)}x`)
   if (r.paging) console.log(`      results page of 10,000 at offset 0: ${r.paging.first.toFixed(2)} s; at offset ${(N - 10_000).toLocaleString()}: ${r.paging.last.toFixed(2)} s`)
 }

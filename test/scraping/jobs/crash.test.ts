@@ -62,6 +62,8 @@ describe.skipIf(!postgresAvailable())('a scrape job survives a worker killed mid
         JOB_POLL_MS: '50',
         JOB_CONCURRENCY: '4',
         SCRAPE_HOST_DELAY_MS: '0',
+        // The killed worker's per-host leases lapse at this limit plus 10 s; keep that wait short.
+        SCRAPE_TIMEOUT_MS: '10000',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     })
