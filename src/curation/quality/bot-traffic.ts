@@ -1,8 +1,9 @@
 /**
- * Bot-heavy domains, from pixel traffic. The pixel feature's rollups fill `domain_traffic_stats`
- * (created by migration 0003): one row per serving domain — the registrable domain, or a host name
- * when a subdomain should be judged on its own — with all loads and the non-human ones. Until it
- * has rows, no domain is bot-heavy.
+ * Bot-heavy domains, from pixel traffic. The pixel's batch writes (src/pixel/rollups.ts) fill
+ * `domain_traffic_stats` (created by migration 0003): one row per serving registrable domain with
+ * every valid load of every campaign and the non-human ones among them. Callers may also look up
+ * host names (a row for a host would judge that subdomain on its own; the pixel writes none).
+ * Until a domain has rows, it is not bot-heavy.
  */
 import type { Queryable } from '../../platform/db/db.ts'
 
