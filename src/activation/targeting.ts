@@ -15,11 +15,15 @@ interface DomainStats {
   video_completions: number
 }
 
-/** Per KPI metric: the observed rate of a domain and how much data it rests on; null = not judged. */
-const observed: Record<string, (s: DomainStats) => { rate: number; base: number } | null> = {
-  ctr: (s) => ({ rate: s.impressions ? s.clicks / s.impressions : 0, base: s.impressions }),
-  viewability: (s) => ({ rate: s.measured_impressions ? s.viewable_impressions / s.measured_impressions : 0, base: s.measured_impressions }),
-  vcr: (s) => ({ rate: s.video_starts ? s.video_completions / s.video_starts : 0, base: s.video_starts }),
+/** Per KPI metric: the observed rate of a domain and what it rests on (count and unit); null = not judged. */
+const observed: Record<string, (s: DomainStats) => { rate: number; base: number; unit: string } | null> = {
+  ctr: (s) => ({ rate: s.impressions ? s.clicks / s.impressions : 0, base: s.impressions, unit: 'impressions' }),
+  viewability: (s) => ({
+    rate: s.measured_impressions ? s.viewable_impressions / s.measured_impressions : 0,
+    base: s.measured_impressions,
+    unit: 'measured impressions',
+  }),
+  vcr: (s) => ({ rate: s.video_starts ? s.video_completions / s.video_starts : 0, base: s.video_starts, unit: 'video starts' }),
   // conversion, cpa and roas have no per-domain signal here: they are kept for reporting only.
 }
 
@@ -47,7 +51,7 @@ export async function shapeTargeting(q: Queryable, a: ActivationRow): Promise<Sh
       for (const k of kpis) {
         const o = observed[k.metric]!(s)
         if (o && o.base >= minImpressionsForKpi && o.rate < k.target) {
-          excluded.set(s.domain, `${k.metric} ${o.rate.toFixed(4)} below target ${k.target} over ${o.base} impressions`)
+          excluded.set(s.domain, `${k.metric} ${o.rate.toFixed(4)} below target ${k.target} over ${o.base} ${o.unit}`)
           break
         }
       }

@@ -67,6 +67,7 @@ describeEachEngine('activations', (getDb) => {
     it.each([
       ['empty segment_ids', { segment_ids: [] }, 'segment_ids'],
       ['an unknown DSP', { dsp: 'not-a-dsp' }, '/v1/curation/dsps'],
+      ['BidSwitch, a routing layer', { dsp: 'BidSwitch' }, 'is not a DSP'],
       ['an empty buyer seat', { buyer_seat: '' }, 'buyer_seat'],
       ['a made-up country', { geo: ['XX'] }, 'ISO 3166-1'],
       ['a repeated country', { geo: ['US', 'us'] }, 'repeat'],
@@ -76,6 +77,10 @@ describeEachEngine('activations', (getDb) => {
       ['an unknown KPI metric', { kpis: [{ metric: 'clicks', target: 1 }] }, 'kpis'],
       ['a CTR above 1', { kpis: [{ metric: 'ctr', target: 1.5 }] }, 'fraction'],
       ['a negative viewability', { kpis: [{ metric: 'viewability', target: -0.1 }] }, 'fraction'],
+      ['a conversion rate above 1', { kpis: [{ metric: 'conversion', target: 1.01 }] }, 'conversion target is a fraction'],
+      ['a negative conversion rate', { kpis: [{ metric: 'conversion', target: -0.01 }] }, 'conversion target is a fraction'],
+      ['a VCR above 1', { kpis: [{ metric: 'vcr', target: 2 }] }, 'vcr target is a fraction'],
+      ['a negative VCR', { kpis: [{ metric: 'vcr', target: -0.5 }] }, 'vcr target is a fraction'],
       ['a zero CPA', { kpis: [{ metric: 'cpa', target: 0 }] }, 'positive'],
       ['a negative ROAS', { kpis: [{ metric: 'roas', target: -2 }] }, 'positive'],
       ['a KPI twice', { kpis: [{ metric: 'vcr', target: 0.5 }, { metric: 'vcr', target: 0.6 }] }, 'twice'],
@@ -109,6 +114,22 @@ describeEachEngine('activations', (getDb) => {
       }
     })
 
+    it('a deleted segment → 404', async () => {
+      const gone = await seedSegment(t.ctx.db, c.clientId)
+      await t.ctx.db.query('UPDATE segment_requests SET deleted = true WHERE id = $1', [gone])
+      const res = await post(c.headers, { ...ok(), segment_ids: [gone] })
+      expect(res.statusCode).toBe(404)
+      expect(json(res)).toEqual({ error: 'not_found', message: `segment ${gone} not found` })
+    })
+
+    it('matches a DSP slug or alias in any case', async () => {
+      for (const dsp of ['THE-TRADE-DESK', 'The-Trade-Desk', 'TTD', ' ttd ']) {
+        const res = await post(c.headers, { ...ok(), dsp })
+        expect(res.statusCode, dsp).toBe(201)
+        expect(json(res).dsp).toBe('the-trade-desk')
+      }
+    })
+
     it('accepts aliases and lower-case codes and stores them normalized', async () => {
       const res = await post(c.headers, { ...ok(), dsp: 'TTD', geo: ['us', 'DE'], budget: { amount: 5000, currency: 'eur' }, start_date: tomorrow })
       expect(res.statusCode).toBe(201)
@@ -119,8 +140,12 @@ describeEachEngine('activations', (getDb) => {
   it('lists the supported DSPs', async () => {
     const c = await t.client()
     const list = json<{ slug: string; aliases: string[] }[]>(await t.app.inject({ method: 'GET', url: '/v1/curation/dsps', headers: c.headers }))
-    expect(list.length).toBeGreaterThanOrEqual(90)
+    // The spec's 93 names: the research TSV without BidSwitch, which is not a DSP (registry.test.ts).
+    expect(list).toHaveLength(93)
     expect(list.find((d) => d.slug === 'google-dv360')?.aliases).toContain('dv360')
+    expect(list.map((d) => d.slug)).not.toContain('bidswitch')
+    const deprecated = list.filter((d) => (d as { deprecated?: string }).deprecated)
+    expect(deprecated.map((d) => d.slug)).toEqual(['microsoft-invest'])
   })
 
   it('pending → processing → complete, with the new/known connection latency and a real-format Deal ID', async () => {
@@ -241,7 +266,7 @@ describeEachEngine('activations', (getDb) => {
     expect(segmentAfter).toEqual(segmentBefore) // not rebuilt
   })
 
-  it('shapes the deal by KPI: domains observed below a CTR or viewability target are left out', async () => {
+  it('shapes the deal by KPI: a domain below the CTR target is left out; thin data and CPA/ROAS targets keep domains', async () => {
     const c = await t.client()
     const seg = await seedSegment(t.ctx.db, c.clientId, {
       urls: ['https://good.example.com/1', 'https://lowctr.example.net/2', 'https://fewdata.example.io/3', 'https://unseen.example.dev/4'],
@@ -264,6 +289,47 @@ describeEachEngine('activations', (getDb) => {
       `SELECT targeting FROM sandbox_deals WHERE buyer_seat = 'kpi-seat'`,
     )
     expect(rows[0]!.targeting.domains.sort()).toEqual(['example.com', 'example.dev', 'example.io'])
+  })
+
+  it('shapes the deal by KPI: domains below a viewability or VCR target are left out, each with its reason', async () => {
+    const c = await t.client()
+    const seg = await seedSegment(t.ctx.db, c.clientId, {
+      urls: [
+        'https://www.viewok-kpi.com/1',
+        'https://www.viewlow-kpi.com/2',
+        'https://www.vcrlow-kpi.com/3',
+        'https://www.vcrthin-kpi.com/4',
+        'https://www.ctrlow-kpi.com/5',
+      ],
+    })
+    await t.ctx.db.query(
+      `INSERT INTO domain_delivery_stats (domain, impressions, clicks, measured_impressions, viewable_impressions, video_starts, video_completions, updated_at) VALUES
+        ('viewok-kpi.com',   60000, 300, 50000, 40000, 8000, 6000, now()),
+        ('viewlow-kpi.com',  60000, 300, 50000, 12500, 8000, 6000, now()),
+        ('vcrlow-kpi.com',   60000, 300, 50000, 40000, 8000, 1600, now()),
+        ('vcrthin-kpi.com',  60000, 300, 50000, 40000,  900,    9, now()),
+        ('ctrlow-kpi.com',   60000,   1, 50000, 40000, 8000, 6000, now())`,
+    )
+    const a = json<Act>(
+      await post(c.headers, {
+        segment_ids: [seg],
+        dsp: 'ttd',
+        buyer_seat: 'kpi-view-vcr',
+        kpis: [{ metric: 'viewability', target: 0.6 }, { metric: 'vcr', target: 0.5 }, { metric: 'conversion', target: 0.9 }],
+      }),
+    )
+    await issued(c.headers, a.id)
+    expect((await get(c.headers, a.id)).targeting).toEqual({
+      url_count: 3,
+      domain_count: 3,
+      excluded_domains: [
+        { domain: 'vcrlow-kpi.com', reason: 'vcr 0.2000 below target 0.5 over 8000 video starts' },
+        { domain: 'viewlow-kpi.com', reason: 'viewability 0.2500 below target 0.6 over 50000 measured impressions' },
+      ],
+    })
+    const { rows } = await t.ctx.db.query<{ targeting: { domains: string[] } }>(`SELECT targeting FROM sandbox_deals WHERE buyer_seat = 'kpi-view-vcr'`)
+    // Kept: on target; too few video starts to judge VCR; a CTR miss with no CTR target; conversion changes nothing.
+    expect(rows[0]!.targeting.domains.sort()).toEqual(['ctrlow-kpi.com', 'vcrthin-kpi.com', 'viewok-kpi.com'])
   })
 
   it('pushes segment changes to its live deals', async () => {

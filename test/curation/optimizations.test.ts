@@ -176,4 +176,19 @@ describeEachEngine('optimizations', (getDb) => {
       expect((await t.get({}, `${path}/1`)).statusCode).toBe(401)
     })
   })
+
+  it('replays a POST with the same Idempotency-Key: the same optimization, created once', async () => {
+    const h = { ...a.headers, 'idempotency-key': 'opt-replay-1' }
+    const body = { segment_id: seg.id, block: { keywords: ['idempotency-replay-marker'] } }
+    const first = await t.post(h, path, body)
+    const again = await t.post(h, path, body)
+    expect(first.statusCode).toBe(201)
+    expect(first.headers['idempotent-replayed']).toBeUndefined()
+    expect(again.statusCode).toBe(201)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect(json<OptimizationRecord>(again).id).toBe(json<OptimizationRecord>(first).id)
+    const { rows } = await getDb().db.query(`SELECT id FROM optimizations WHERE segment_id = $1 AND block->'keywords' ? 'idempotency-replay-marker'`, [seg.id])
+    expect(rows).toHaveLength(1)
+    await applied(a.headers, json<OptimizationRecord>(first).id)
+  })
 })

@@ -271,4 +271,18 @@ describeEachEngine('publisher reports', (getDb) => {
       })
     }
   })
+
+  it('replays a POST with the same Idempotency-Key: the same report, created once', async () => {
+    const h = { ...headers, 'idempotency-key': 'pub-report-replay-1' }
+    const body = { campaign_id: campaign, start_date: '2026-11-20', end_date: '2026-11-22', hot_spot_min_loads: 4242 }
+    const first = await post(body, h)
+    const again = await post(body, h)
+    expect(first.statusCode).toBe(201)
+    expect(first.headers['idempotent-replayed']).toBeUndefined()
+    expect(again.statusCode).toBe(201)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect((JSON.parse(again.body) as PublisherReport).id).toBe((JSON.parse(first.body) as PublisherReport).id)
+    const { rows } = await getDb().db.query('SELECT id FROM pixel_publisher_reports WHERE campaign_id = $1 AND hot_spot_min_loads = 4242', [campaign])
+    expect(rows).toHaveLength(1)
+  })
 })
