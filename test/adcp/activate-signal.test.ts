@@ -10,7 +10,7 @@ import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { Agent, SignalsOut } from './helpers.ts'
 import { bearer, buildOwned, call, mcpClient, seedIndex, startAgent } from './helpers.ts'
-import { schemaProblems } from './schemas.ts'
+import { callAdcp31, schemaProblems } from './schemas.ts'
 
 interface Activated {
   status: string
@@ -141,7 +141,7 @@ describeEachEngine('activate_signal', (getDb) => {
       expect(same.activation.activation_id).toBe(first.activation.activation_id)
       const sameAgain = await call<Activated>(client, 'activate_signal', { signal_agent_segment_id: 'iab:483', context_id: same.context_id })
       expect(sameAgain.activation).toMatchObject({ activation_id: first.activation.activation_id, platform: 'ttd', account: 'agency-7-ttd' })
-      const other = await call<Activated>(client, 'activate_signal', {
+      const other = await callAdcp31<Activated>(client, 'activate_signal', {
         signal_agent_segment_id: 'iab:483',
         destinations: [{ type: 'platform', platform: 'the-trade-desk', account: 'agency-8-ttd' }],
         idempotency_key: 'key-marketplace-000002',
@@ -212,14 +212,17 @@ describeEachEngine('activate_signal', (getDb) => {
   })
 
   it('records an activation for a sales agent and gives it a key-value to target', async () => {
-    const a = await call<Activated>(client, 'activate_signal', {
+    const a = await callAdcp31<Activated>(client, 'activate_signal', {
       signal_agent_segment_id: 'iab:52',
       destinations: [{ type: 'agent', agent_url: 'https://sales.example/mcp' }],
       idempotency_key: 'key-agent-destination-1',
     })
     expect(a.deployments[0]).toMatchObject({ type: 'agent', agent_url: 'https://sales.example/mcp', is_live: true, activation_key: { type: 'key_value', key: 'curata_segment', value: String(a.activation.segment_id) } })
     expect(schemaProblems('activate-signal-response', a)).toEqual([])
-    const listed = await call<SignalsOut>(client, 'get_signals', { signal_ids: ['iab:52'], destinations: [{ type: 'agent', agent_url: 'https://sales.example/mcp' }] })
+    const listed = await callAdcp31<SignalsOut>(client, 'get_signals', {
+      signal_ids: [{ source: 'catalog', data_provider_domain: '127.0.0.1', id: 'iab_52' }],
+      destinations: [{ type: 'agent', agent_url: 'https://sales.example/mcp' }],
+    })
     expect(listed.signals[0]!.deployments[0]).toMatchObject({ type: 'agent', is_live: true })
   })
 

@@ -3,12 +3,12 @@
 // AdCP JSON schemas.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { describeEachEngine } from '../helpers/db.ts'
 import type { Agent, SignalsOut } from './helpers.ts'
 import { bearer, buildOwned, call, mcpClient, payload, seedIndex, startAgent } from './helpers.ts'
-import { schemaProblems } from './schemas.ts'
+import { callAdcp31, schemaProblems } from './schemas.ts'
 
 const spec = 'sports fans following games, results and transfer news'
 const seat = { platform: 'ttd', account: 'agency-1-ttd' }
@@ -36,7 +36,7 @@ describeEachEngine('get_signals', (getDb) => {
       deliver_to: { deployments: [seat, { platform: 'dv360', account: 'seat-9' }], countries: ['US', 'gb'] },
       max_results: 5,
     })
-    const adcp3 = await call<SignalsOut>(client, 'get_signals', {
+    const adcp3 = await callAdcp31<SignalsOut>(client, 'get_signals', {
       signal_spec: spec,
       destinations: [
         { type: 'platform', ...seat },
@@ -89,7 +89,48 @@ describeEachEngine('get_signals', (getDb) => {
     expect(custom.signal_agent_segment_id).toMatch(/^custom:483:[0-9a-f]{12}$/)
     expect(custom.deployments[0]!.estimated_activation_duration_minutes).toBe(10)
     expect(schemaProblems('get-signals-response', r)).toEqual([])
-    expect(schemaProblems('get-signals-request', { signal_spec: spec, destinations: [{ type: 'platform', ...seat }], countries: ['US'], pagination: { max_results: 5 } })).toEqual([])
+    const r31 = await callAdcp31<SignalsOut>(client, 'get_signals', { signal_spec: spec, destinations: [{ type: 'platform', ...seat }], countries: ['US'], pagination: { max_results: 5 } })
+    expect(schemaProblems('get-signals-response', r31)).toEqual([])
+  })
+
+  it('takes coverage_percentage and pricing from the catalog entry of each signal', async () => {
+    const r = await call<SignalsOut>(client, 'get_signals', { signal_spec: spec, max_results: 50 })
+    const res = await fetch(`${agent.url}/v1/curation/catalog?limit=1000`, { headers: bearer(key) })
+    const catalog = new Map(
+      ((await res.json()) as { entries: { id: string; coverage: { percentage: number }; pricing: { cpm: number; currency: string } }[] }).entries.map((e) => [e.id, e]),
+    )
+    const listed = r.signals.filter((s) => s.signal_type !== 'custom')
+    expect(listed.map((s) => s.signal_type)).toEqual(expect.arrayContaining(['marketplace', 'owned']))
+    for (const s of listed) {
+      const entry = catalog.get(s.signal_agent_segment_id)
+      expect(entry, s.signal_agent_segment_id).toBeDefined()
+      expect(s.coverage_percentage, s.signal_agent_segment_id).toBe(entry!.coverage.percentage)
+      expect(s.pricing, s.signal_agent_segment_id).toEqual({ cpm: entry!.pricing.cpm, currency: entry!.pricing.currency })
+      expect(s.pricing_options[0], s.signal_agent_segment_id).toMatchObject({ model: 'cpm', cpm: entry!.pricing.cpm, currency: entry!.pricing.currency })
+    }
+    expect(listed.find((s) => s.signal_agent_segment_id === 'iab:483')!.coverage_percentage).toBeGreaterThan(0)
+  })
+
+  it('offers seasonal segments as marketplace signals, kept by catalog_types marketplace', async () => {
+    const r = await callAdcp31<SignalsOut>(client, 'get_signals', {
+      signal_spec: 'Thanksgiving dinner recipes, turkey and family gatherings',
+      filters: { catalog_types: ['marketplace'] },
+      pagination: { max_results: 20 },
+    })
+    const thanksgiving = r.signals.find((s) => s.signal_agent_segment_id === 'seasonal:thanksgiving:2026')
+    expect(thanksgiving, JSON.stringify(r.signals.map((s) => s.signal_agent_segment_id))).toMatchObject({ signal_type: 'marketplace', pricing: { cpm: 2.5 } })
+    expect(r.signals.every((s) => s.signal_type === 'marketplace')).toBe(true)
+    const others = await call<SignalsOut>(client, 'get_signals', { signal_spec: 'Thanksgiving dinner recipes, turkey and family gatherings', filters: { catalog_types: ['owned', 'custom'] } })
+    expect(others.signals.map((s) => s.signal_agent_segment_id)).not.toContain('seasonal:thanksgiving:2026')
+  })
+
+  it('gives a destination without an account a platform-scoped deployment', async () => {
+    const r = await callAdcp31<SignalsOut>(client, 'get_signals', { signal_spec: spec, destinations: [{ type: 'platform', platform: 'ttd' }, { type: 'platform', ...seat }] })
+    const sports = r.signals.find((s) => s.signal_agent_segment_id === 'iab:483')!
+    expect(sports.deployments[0]).toMatchObject({ type: 'platform', platform: 'ttd', scope: 'platform', is_live: false })
+    expect(sports.deployments[0]!.account).toBeUndefined()
+    expect(sports.deployments[1]).toMatchObject({ platform: 'ttd', account: 'agency-1-ttd', scope: 'account' })
+    expect(schemaProblems('get-signals-response', r)).toEqual([])
   })
 
   it('honours filters.catalog_types, filters.max_cpm and filters.min_coverage_percentage', async () => {
@@ -109,7 +150,7 @@ describeEachEngine('get_signals', (getDb) => {
   })
 
   it('honours max_results and pages with pagination.cursor', async () => {
-    const all = await call<SignalsOut>(client, 'get_signals', { discovery_mode: 'wholesale', max_results: 100 })
+    const all = await callAdcp31<SignalsOut>(client, 'get_signals', { discovery_mode: 'wholesale', max_results: 100 })
     expect(all.signals.length).toBeGreaterThan(3)
     const one = await call<SignalsOut>(client, 'get_signals', { discovery_mode: 'wholesale', max_results: 1 })
     expect(one.signals).toHaveLength(1)
@@ -117,7 +158,7 @@ describeEachEngine('get_signals', (getDb) => {
     const seen = [...one.signals]
     let cursor = one.pagination.cursor
     while (cursor) {
-      const next = await call<SignalsOut>(client, 'get_signals', { discovery_mode: 'wholesale', pagination: { max_results: 2, cursor } })
+      const next = await callAdcp31<SignalsOut>(client, 'get_signals', { discovery_mode: 'wholesale', pagination: { max_results: 2, cursor } })
       seen.push(...next.signals)
       cursor = next.pagination.cursor
     }
@@ -187,3 +228,32 @@ describeEachEngine('get_signals', (getDb) => {
   })
 })
 
+
+describe('AdCP 3.1 request checks (test/adcp/schemas.ts)', () => {
+  const dest = [{ type: 'platform', platform: 'ttd', account: 'seat-1' }]
+  const key = 'activation-key-0001'
+  it('accept what a 3.1 client sends', () => {
+    expect(schemaProblems('activate-signal-request', { signal_agent_segment_id: 'iab:483', destinations: dest, idempotency_key: key })).toEqual([])
+    expect(schemaProblems('get-signals-request', { signal_spec: 'sports', destinations: dest })).toEqual([])
+    expect(schemaProblems('get-signals-request', { discovery_mode: 'wholesale' }, ['3.1'])).toEqual([]) // 3.0 has no wholesale mode
+    expect(schemaProblems('get-signals-request', { signal_ids: [{ source: 'catalog', data_provider_domain: 'curata.example', id: 'iab_483' }] })).toEqual([])
+  })
+  it.each([
+    ['no destinations', { signal_agent_segment_id: 'iab:483', idempotency_key: key }],
+    ['empty destinations', { signal_agent_segment_id: 'iab:483', destinations: [], idempotency_key: key }],
+    ['a destination without type', { signal_agent_segment_id: 'iab:483', destinations: [{ platform: 'ttd' }], idempotency_key: key }],
+    ['no idempotency_key', { signal_agent_segment_id: 'iab:483', destinations: dest }],
+    ['an idempotency_key under 16 characters', { signal_agent_segment_id: 'iab:483', destinations: dest, idempotency_key: 'short-key-1' }],
+    ['an idempotency_key with a space', { signal_agent_segment_id: 'iab:483', destinations: dest, idempotency_key: 'activation key 0001' }],
+  ])('refuse an activate_signal request with %s', (_name, request) => {
+    expect(schemaProblems('activate-signal-request', request).some((p) => p.startsWith('3.1 '))).toBe(true)
+  })
+  it.each([
+    ['brief mode with nothing to search by', { destinations: dest }],
+    ['explicit brief mode with nothing to search by', { discovery_mode: 'brief', countries: ['US'] }],
+    ['wholesale mode with a spec', { discovery_mode: 'wholesale', signal_spec: 'sports' }],
+    ['a lower-case country', { signal_spec: 'sports', countries: ['us'] }],
+  ])('refuse a get_signals request with %s', (_name, request) => {
+    expect(schemaProblems('get-signals-request', request).some((p) => p.startsWith('3.1 '))).toBe(true)
+  })
+})

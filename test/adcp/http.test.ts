@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { revokeKey } from '../../src/platform/keys/keys.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import type { Agent } from './helpers.ts'
-import { bearer, mcpClient, payload, startAgent } from './helpers.ts'
+import { bearer, mcpClient, payload, seedIndex, startAgent } from './helpers.ts'
+import { schemaProblems } from './schemas.ts'
 
 const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }
 const listTools = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }
@@ -47,6 +48,29 @@ describeEachEngine('MCP over HTTP', (getDb) => {
       }
       const bad = await fetch(agent.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' })
       expect(bad.status).toBe(401)
+    })
+
+    it('answers a real tools/call without a key with 401 and the challenge, and carries nothing out', async () => {
+      await seedIndex(agent)
+      const count = async () => (await agent.ctx.db.query<{ n: number }>('SELECT (SELECT count(*) FROM adcp_contexts) + (SELECT count(*) FROM activations) AS n')).rows[0]!.n
+      const before = await count()
+      const calls = [
+        { name: 'get_signals', arguments: { signal_spec: 'sports fans following games', destinations: [{ type: 'platform', platform: 'ttd', account: 'seat-1' }] } },
+        { name: 'activate_signal', arguments: { signal_agent_segment_id: 'iab:483', destinations: [{ type: 'platform', platform: 'ttd', account: 'seat-1' }], idempotency_key: 'unauthenticated-000001' } },
+      ]
+      for (const [i, params] of calls.entries()) {
+        for (const headers of [{}, { 'x-adcp-auth': '' }, { authorization: 'Bearer ' }] as Record<string, string>[]) {
+          const res = await post(agent.mcpUrl, { jsonrpc: '2.0', id: 10 + i, method: 'tools/call', params }, headers)
+          expect(res.status, `${params.name} ${JSON.stringify(headers)}`).toBe(401)
+          expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="curata"/)
+          expect(await res.json()).toMatchObject({ error: 'unauthorized', message: expect.any(String) })
+        }
+      }
+      expect(Number(await count())).toBe(Number(before))
+      // The same call with the key goes through.
+      const ok = await post(agent.mcpUrl, { jsonrpc: '2.0', id: 20, method: 'tools/call', params: calls[0] }, bearer(key))
+      expect(ok.status).toBe(200)
+      expect(((await ok.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy()
     })
 
     it('refuses an unknown key and a revoked key with invalid_token', async () => {
@@ -136,6 +160,7 @@ describeEachEngine('MCP over HTTP', (getDb) => {
         adcp: { major_versions: [3], supported_versions: ['3.0', '3.1'], idempotency: { supported: true } },
         context: { trace: 'abc' },
       })
+      expect(schemaProblems('get-adcp-capabilities-response', body)).toEqual([])
     })
 
     it('report domain failures as isError results with a readable message', async () => {

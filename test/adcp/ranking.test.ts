@@ -16,6 +16,17 @@ const file = fileURLToPath(new URL('../../../shared/data/classification/prompts.
 const prompts = existsSync(file)
   ? (JSON.parse(readFileSync(file, 'utf8')) as { prompt: string; relevant_tier1: string[]; relevant_tier2: string[] }[])
   : []
+// The labelled prompts live outside the repository. Under CI (CI or REQUIRE_POSTGRES=1) their
+// absence fails the run; elsewhere the prompt tests are skipped, visibly, by the test below.
+const mustHavePrompts = !['', '0', 'false', undefined].includes(process.env.CI) || process.env.REQUIRE_POSTGRES === '1'
+
+describe('labelled prompts', () => {
+  it.runIf(mustHavePrompts)(`are present under CI (${file})`, () => {
+    expect(prompts.length, `${file} is missing or empty: the ranking acceptance tests cannot run`).toBeGreaterThan(0)
+  })
+  // A skipped test that names the missing file, so the skip shows in the run's report.
+  if (!mustHavePrompts && !prompts.length) it.skip(`are missing (${file}): the ranking acceptance tests are skipped`, () => {})
+})
 
 describe('category affinity', () => {
   it('is full for the category, less for a broader one, less again for a narrower one, none elsewhere', () => {
@@ -58,7 +69,7 @@ describeEachEngine('get_signals ranking', (getDb) => {
     },
   )
 
-  it('keeps the category segment in the top 3 with the custom proposal in the list', async () => {
+  it.skipIf(!prompts.length)('keeps the category segment in the top 3 with the custom proposal in the list', async () => {
     for (const p of prompts) {
       const r = await call<SignalsOut>(client, 'get_signals', { signal_spec: p.prompt, max_results: 3 })
       const top = r.signals.map((s) => s.signal_agent_segment_id)

@@ -15,6 +15,7 @@ import { activationJobs } from '../../src/activation/jobs.ts'
 import { runMcpStdio } from '../../src/adcp/stdio.ts'
 import { loadConfig } from '../../src/platform/config.ts'
 import { systemClock } from '../../src/platform/clock.ts'
+import { lockOwner } from '../../src/platform/db/data-dir-lock.ts'
 import { openPglite } from '../../src/platform/db/pglite.ts'
 import { createKey } from '../../src/platform/keys/keys.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
@@ -53,6 +54,16 @@ describe('curata mcp on the embedded data dir', () => {
   })
   afterAll(() => {
     server?.child.kill('SIGKILL')
+  })
+
+  it('refuses to start without a key, or with a wrong one, and leaves the data dir free', async () => {
+    const config = loadConfig({ DATA_DIR: dataDir })
+    await expect(runMcpStdio(config, {}, {})).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
+    await expect(runMcpStdio(config, { apiKey: '   ' }, { CURATA_API_KEY: '' })).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
+    await expect(runMcpStdio(config, { apiKey: `cur_${'y'.repeat(43)}` }, {})).rejects.toThrow(/invalid or revoked/)
+    await expect(runMcpStdio(config, {}, { CURATA_API_KEY: 'not-a-key' })).rejects.toThrow(/invalid or revoked/)
+    // The refused start closed the database: nothing holds the data dir (the next test opens it).
+    expect(lockOwner(dataDir)).toBeNull()
   })
 
   it('opens the data dir itself when no server holds it', async () => {
