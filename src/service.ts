@@ -1,6 +1,5 @@
 import type { Server } from 'node:net'
 
-import pino from 'pino'
 import type { Logger } from 'pino'
 
 import { apiFeatures, collectorFeatures, jobHandlers } from './features.ts'
@@ -14,27 +13,21 @@ import { migrate } from './platform/db/migrate.ts'
 import { openDatabase } from './platform/db/open.ts'
 import type { App } from './platform/http/app.ts'
 import { buildApp } from './platform/http/app.ts'
+import { opsFeature } from './platform/http/ops.ts'
 import { createWorker } from './platform/jobs/worker.ts'
 import type { Worker } from './platform/jobs/worker.ts'
 import { runKeyCommand } from './platform/keys/commands.ts'
 
+export { createLogger } from './platform/logger.ts'
+
 export interface Service {
-  /** Where HTTP listens, when the process serves api or collector. */
+  /**
+   * Where HTTP listens: the API and/or collector, or for a worker-only process its operations
+   * endpoints (/healthz, /readyz, /metrics) on METRICS_PORT (default PORT).
+   */
   url: string | null
   ctx: AppContext
   stop(): Promise<void>
-}
-
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({
-    level: config.logLevel,
-    // Keys travel only in headers; the default request serializer logs no headers, and this makes
-    // sure a future serializer cannot leak them either.
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-adcp-auth"]', 'api_key'],
-      censor: '[redacted]',
-    },
-  })
 }
 
 /** Starts the roles of one process on one database: `curata serve`. */
@@ -62,6 +55,11 @@ export async function startService(opts: {
       ])
       app = await buildApp(ctx, { logger, features: [...features] })
       url = await app.listen({ port: config.port, host: config.host })
+    } else {
+      // A worker-only process serves no API, but in a scale-out it still has to be probed and
+      // scraped: its queue depth and job durations exist nowhere else.
+      app = await buildApp(ctx, { logger, features: [opsFeature] })
+      url = await app.listen({ port: config.metricsPort ?? config.port, host: config.host })
     }
     if (roles.includes('worker')) {
       worker = createWorker({

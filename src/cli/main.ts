@@ -4,10 +4,13 @@ import type { McpCommandOptions } from '../adcp/stdio.ts'
 import { allRoles, ConfigError, loadConfig } from '../platform/config.ts'
 import type { Role } from '../platform/config.ts'
 import { DataDirLockedError } from '../platform/db/data-dir-lock.ts'
-import { createLogger } from '../service.ts'
-import { runKeys } from './keys.ts'
-import { runMigrate } from './migrate.ts'
-import { runServe } from './serve.ts'
+import { createLogger } from '../platform/logger.ts'
+import type { Command as KeyCommand } from '../platform/control-socket.ts'
+
+// Each command loads only what it needs: `keys` and `migrate` never load the features' code, which
+// would cost seconds of start-up before a one-line answer.
+const runKeys = async (command: KeyCommand, output: 'json' | 'create' | 'list' | 'revoke') =>
+  (await import('./keys.ts')).runKeys(loadConfig(), command, output)
 
 function parseRoles(value: string): Role[] {
   const roles = value.split(',').map((r) => r.trim()).filter(Boolean)
@@ -33,7 +36,7 @@ program
   .command('serve')
   .description('run the service (default: all roles on the embedded database under DATA_DIR)')
   .addOption(new Option('--role <roles>', 'comma-separated roles: api, collector, worker').argParser(parseRoles).default([...allRoles]))
-  .action(async (o: { role: Role[] }) => runServe(loadConfig(), o.role))
+  .action(async (o: { role: Role[] }) => (await import('./serve.ts')).runServe(loadConfig(), o.role))
 
 program
   .command('mcp')
@@ -45,7 +48,7 @@ program
 program
   .command('migrate')
   .description('apply pending database migrations and exit')
-  .action(async () => runMigrate(loadConfig()))
+  .action(async () => (await import('./migrate.ts')).runMigrate(loadConfig()))
 
 const keys = program.command('keys').description('manage API keys (stored hashed; a key is shown once)')
 keys
@@ -55,17 +58,17 @@ keys
   .option('--client-id <id>', 'add a key to this existing client (key rotation)', positiveInt)
   .option('--json', 'print exactly one JSON object {client_id, api_key, name}')
   .action(async (o: { name: string; clientId?: number; json?: boolean }) =>
-    runKeys(loadConfig(), { cmd: 'keys.create', args: { name: o.name, ...(o.clientId ? { clientId: o.clientId } : {}) } }, o.json ? 'json' : 'create'),
+    runKeys({ cmd: 'keys.create', args: { name: o.name, ...(o.clientId ? { clientId: o.clientId } : {}) } }, o.json ? 'json' : 'create'),
   )
 keys
   .command('list')
   .description('list keys: id, client, prefix, created, revoked')
   .option('--json', 'print JSON')
-  .action(async (o: { json?: boolean }) => runKeys(loadConfig(), { cmd: 'keys.list', args: {} }, o.json ? 'json' : 'list'))
+  .action(async (o: { json?: boolean }) => runKeys({ cmd: 'keys.list', args: {} }, o.json ? 'json' : 'list'))
 keys
   .command('revoke <id>')
   .description('revoke a key at once')
-  .action(async (id: string) => runKeys(loadConfig(), { cmd: 'keys.revoke', args: { id: positiveInt(id) } }, 'revoke'))
+  .action(async (id: string) => runKeys({ cmd: 'keys.revoke', args: { id: positiveInt(id) } }, 'revoke'))
 
 try {
   await program.parseAsync(process.argv)

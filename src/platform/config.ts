@@ -7,6 +7,11 @@ export const allRoles: readonly Role[] = ['api', 'collector', 'worker']
 
 export interface Config {
   port: number
+  /**
+   * Where a worker-only process (`--role worker`) serves /healthz, /readyz and /metrics; null =
+   * PORT. Processes with the api or collector role serve them on PORT with everything else.
+   */
+  metricsPort: number | null
   host: string
   dataDir: string
   databaseUrl: string | null
@@ -60,6 +65,7 @@ function sspConnector(env: NodeJS.ProcessEnv): 'sandbox' {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: int(env, 'PORT', 8080),
+    metricsPort: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0) : null,
     host: env.HOST || '0.0.0.0',
     dataDir: env.DATA_DIR || './data',
     databaseUrl: env.DATABASE_URL || null,
