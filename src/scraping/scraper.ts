@@ -106,11 +106,15 @@ function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scraper {
   })
   // Per-host limits held for every worker process together, through the database. A lease outlives
   // its request's deadline by a margin, so a worker that dies mid-request frees the slot on its own.
-  config.sharedHosts ??= createDbHostGate(ctx.db, {
-    perHostConcurrency: config.perHostConcurrency,
-    perHostDelayMs: config.perHostDelayMs,
-    leaseMs: config.totalTimeoutMs + HOST_LEASE_MARGIN_MS,
-  })
+  // The embedded engine is opened by one process only (its data directory is locked), so there the
+  // in-process limits are already global and the round trips are skipped.
+  if (ctx.db.engine === 'postgres') {
+    config.sharedHosts ??= createDbHostGate(ctx.db, {
+      perHostConcurrency: config.perHostConcurrency,
+      perHostDelayMs: config.perHostDelayMs,
+      leaseMs: config.totalTimeoutMs + HOST_LEASE_MARGIN_MS,
+    })
+  }
   const fetcher = createFetcher(config, opts.internals)
   const adsTxt = createAdsTxtService({
     http: fetcher.http,
