@@ -3,17 +3,21 @@
 // an event loop:
 //   throughput  `curata serve --role collector` (every hit persisted; embedded engine, then
 //               PostgreSQL when reachable) against a bare node:http server answering the same GIF,
-//               same run, 100 connections; alternating rounds, medians. Afterwards the stored rows
-//               must equal the hits the collector acknowledged.
+//               same run, 100 connections; alternating rounds, medians. The load is realistic
+//               (bench/lib/pixel-traffic.ts: varied user agents, pages and headers, unique cb/imp on
+//               every hit). Each round also reports CPU µs per request of every process and thread
+//               involved (/proc), and the load average: the machine is shared. Afterwards the stored
+//               rows must equal the hits the collector acknowledged.
 //   embedded    collector p99 at a steady rate while publisher reports over 1,000,000 events are
 //               computed again and again (`curata serve`, all roles, one process, embedded engine).
 //   postgres    a publisher report over 10,000,000 events on PostgreSQL (skipped when unreachable).
-// PIXEL_BENCH=throughput,embedded,postgres picks parts; BENCH_SECONDS sets the round length.
+// PIXEL_BENCH=throughput,embedded,postgres picks parts; BENCH_SECONDS sets the round length,
+// PIXEL_ROUNDS the number of rounds.
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -26,17 +30,15 @@ import { openPglite } from '../src/platform/db/pglite.ts'
 import { openPostgres } from '../src/platform/db/postgres.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
 import { GIF } from '../src/pixel/collector/gif.ts'
+import { pixelTraffic } from './lib/pixel-traffic.ts'
 
 const bin = fileURLToPath(new URL('../bin/curata.js', import.meta.url))
-const seconds = Number(process.env.BENCH_SECONDS ?? 5)
-const ROUNDS = 5
+const seconds = Number(process.env.BENCH_SECONDS ?? 8)
+const ROUNDS = Number(process.env.PIXEL_ROUNDS ?? 7)
 const parts = (process.env.PIXEL_BENCH ?? 'throughput,embedded,postgres').split(',')
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version }
 
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
-const hitHeaders = { 'user-agent': CHROME, 'accept-language': 'en-GB,en;q=0.9', referer: 'https://news.example/' }
-const hitQuery = '?u=https%3A%2F%2Fnews.example%2Fworld%2Fstory-1&d=news.example&cb=1234567'
 
 // ── processes ──────────────────────────────────────────────────────────────────────────────────
 const children: ChildProcess[] = []
@@ -75,9 +77,67 @@ const gifHeaders = {
   'cross-origin-resource-policy': 'cross-origin',
 }
 
-async function load(url: string, opts: { connections: number; duration: number; overallRate?: number }) {
-  const r = await autocannon({ url, headers: hitHeaders, ...opts })
+/** Load on `base` (the server's URL): realistic pixel traffic for `campaignId` (pixel-traffic.ts). */
+async function load(base: string, campaignId: number, opts: { connections: number; duration: number; overallRate?: number }) {
+  const next = pixelTraffic(campaignId)
+  const requests = [{
+    setupRequest(req: { path: string; headers: Record<string, string> }) {
+      const r = next()
+      req.path = r.path
+      req.headers = r.headers
+      return req
+    },
+  }] as unknown as autocannon.Request[]
+  const r = await autocannon({ url: base, requests, ...opts })
   return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors }
+}
+
+// ── CPU accounting (/proc, Linux) ──────────────────────────────────────────────────────────────
+const TICK_US = 10_000 // USER_HZ = 100
+
+/** CPU µs used so far by each thread of a process, keyed by thread id. */
+function threadCpu(pid: number): Map<number, number> {
+  const out = new Map<number, number>()
+  let tids: string[] = []
+  try {
+    tids = readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return out
+  }
+  for (const tid of tids) {
+    try {
+      const f = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      out.set(Number(tid), (Number(f[11]) + Number(f[12])) * TICK_US)
+    } catch {
+      // the thread ended
+    }
+  }
+  return out
+}
+
+/** Snapshots of processes' threads; `since` gives CPU µs per request of each part. */
+function cpuMeter(pids: () => number[]) {
+  const snap = () => new Map(pids().map((pid) => [pid, threadCpu(pid)]))
+  return {
+    snap,
+    /**
+     * main: the process's main thread; db: its busiest other thread (the embedded database's);
+     * other: the rest (garbage collection helpers, libuv), per process id.
+     */
+    since(before: Map<number, Map<number, number>>, requests: number) {
+      const out: Record<number, { main: number; db: number; other: number; total: number }> = {}
+      for (const [pid, now] of snap()) {
+        const was = before.get(pid) ?? new Map<number, number>()
+        const used = [...now].map(([tid, us]) => [tid, us - (was.get(tid) ?? 0)] as const)
+        const main = used.find(([tid]) => tid === pid)?.[1] ?? 0
+        const others = used.filter(([tid]) => tid !== pid).map(([, us]) => us).sort((a, b) => b - a)
+        const total = used.reduce((a, [, us]) => a + us, 0)
+        const per = (us: number) => Math.round((us / Math.max(1, requests)) * 10) / 10
+        out[pid] = { main: per(main), db: per(others[0] ?? 0), other: per(total - main - (others[0] ?? 0)), total: per(total) }
+      }
+      return out
+    },
+  }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
@@ -164,6 +224,8 @@ interface Store {
   env: Record<string, string>
   campaignId: number
   count(): Promise<number>
+  /** The database server processes serving the collector (PostgreSQL backends), for CPU accounting. */
+  backends(): Promise<number[]>
   drop(): Promise<void>
 }
 
@@ -178,13 +240,16 @@ async function embeddedStore(): Promise<Store> {
     campaignId,
     async count() {
       const check = await openPglite({ dataDir: join(dataDir, 'pgdata') })
-      const n = (await check.query<{ n: number }>('SELECT count(*)::int AS n FROM pixel_events WHERE campaign_id = $1', [campaignId])).rows[0]!.n
+      const n = (await check.query<{ n: number }>('SELECT count(*)::int AS n FROM pixel_events')).rows[0]!.n
       await check.close()
       return n
     },
+    backends: async () => [],
     async drop() {},
   }
 }
+
+const APP_NAME = 'curata-bench-collector'
 
 async function postgresStore(): Promise<Store | null> {
   const admin = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 3000 })
@@ -199,10 +264,14 @@ async function postgresStore(): Promise<Store | null> {
   await migrate(db)
   const { campaignId } = await setupClient(db)
   return {
-    env: { DATABASE_URL: schemaUrl(schema) },
+    env: { DATABASE_URL: `${schemaUrl(schema)}&application_name=${APP_NAME}` },
     campaignId,
     async count() {
-      return (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pixel_events WHERE campaign_id = $1', [campaignId])).rows[0]!.n
+      return (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pixel_events')).rows[0]!.n
+    },
+    async backends() {
+      const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [APP_NAME])
+      return rows.map((r) => r.pid)
     },
     async drop() {
       await db.close()
@@ -214,6 +283,16 @@ async function postgresStore(): Promise<Store | null> {
 
 const schemaUrl = (schema: string) => `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`
 
+type Load = Awaited<ReturnType<typeof load>>
+interface Cpu {
+  /** CPU µs per request: the server's main thread, its busiest other thread, the rest. */
+  server: { main: number; db: number; other: number; total: number }
+  /** PostgreSQL backends serving the collector (0 on the embedded engine). */
+  database: number
+  /** autocannon, in this process. */
+  load_generator: number
+}
+
 async function throughput(engine: 'embedded' | 'postgres') {
   const store = engine === 'embedded' ? await embeddedStore() : await postgresStore()
   if (!store) {
@@ -223,26 +302,44 @@ async function throughput(engine: 'embedded' | 'postgres') {
   try {
     const bare = await listen(['-e', bareScript], { GIF_B64: GIF.toString('base64'), GIF_HEADERS: JSON.stringify(gifHeaders) })
     const collector = await listen([bin, 'serve', '--role', 'collector'], { ...store.env, PIXEL_IP_RATE: '0' })
-    const path = `/px/${store.campaignId}.gif${hitQuery}`
-    let acknowledged = (await load(collector.url + path, { connections: 100, duration: 3 })).ok
-    await load(bare.url + path, { connections: 100, duration: 3 })
+    const warm = (url: string) => load(url, store.campaignId, { connections: 100, duration: 3 })
+    let acknowledged = (await warm(collector.url)).ok
+    await warm(bare.url)
+    let backends: number[] = []
+
+    /** One load on a server, with the CPU per request of everything involved. */
+    const measured = async (server: { child: ChildProcess; url: string }): Promise<Load & { cpu: Cpu }> => {
+      const pids = () => [server.child.pid!, process.pid, ...(server === collector ? backends : [])]
+      const meter = cpuMeter(pids)
+      const before = meter.snap()
+      const r = await load(server.url, store.campaignId, { connections: 100, duration: seconds })
+      const used = meter.since(before, r.ok + r.non2xx)
+      const database = backends.reduce((a, pid) => a + (server === collector ? used[pid]?.total ?? 0 : 0), 0)
+      return { ...r, cpu: { server: used[server.child.pid!]!, database: Math.round(database * 10) / 10, load_generator: used[process.pid]!.total } }
+    }
     // Rounds alternate which server goes first, and the ratio is taken per round (the two halves of
     // a round are seconds apart): other work on the machine moves both alike.
-    const rounds: { bare: Awaited<ReturnType<typeof load>>; collector: Awaited<ReturnType<typeof load>> }[] = []
+    const rounds: { load_average: number; bare: Load & { cpu: Cpu }; collector: Load & { cpu: Cpu } }[] = []
     for (let i = 0; i < ROUNDS; i++) {
-      const run = (url: string) => load(url, { connections: 100, duration: seconds })
+      backends = await store.backends()
+      const loadAverage = Math.round(loadavg()[0]! * 100) / 100
       let b, c
       if (i % 2 === 0) {
-        b = await run(bare.url + path)
-        c = await run(collector.url + path)
+        b = await measured(bare)
+        c = await measured(collector)
       } else {
-        c = await run(collector.url + path)
-        b = await run(bare.url + path)
+        c = await measured(collector)
+        b = await measured(bare)
       }
       acknowledged += c.ok
       if (c.non2xx || c.errors || b.non2xx || b.errors) throw new Error(`errors: ${JSON.stringify({ b, c })}`)
-      rounds.push({ bare: b, collector: c })
-      console.log(`[${engine}] round ${i + 1}: bare ${b.rps} req/s p99 ${b.p99} ms | collector ${c.rps} req/s p99 ${c.p99} ms | ratio ${(c.rps / b.rps).toFixed(2)}`)
+      rounds.push({ load_average: loadAverage, bare: b, collector: c })
+      const cc = c.cpu
+      console.log(
+        `[${engine}] round ${i + 1} (load ${loadAverage}): bare ${b.rps} req/s p99 ${b.p99} ms | collector ${c.rps} req/s p99 ${c.p99} ms | ratio ${(c.rps / b.rps).toFixed(2)}` +
+          ` | CPU µs/req: bare ${b.cpu.server.total}, collector main ${cc.server.main} + ${engine === 'embedded' ? 'db thread' : 'busiest thread'} ${cc.server.db} + other ${cc.server.other}` +
+          `${engine === 'postgres' ? ` + PostgreSQL ${cc.database}` : ''}; autocannon ${b.cpu.load_generator} / ${cc.load_generator}`,
+      )
     }
     // Acknowledged at the server: autocannon stops counting at the end of a round while a few
     // requests are still in flight, so the server's own count is the exact one.
@@ -251,23 +348,37 @@ async function throughput(engine: 'embedded' | 'postgres') {
     bare.child.kill('SIGTERM')
     collector.child.kill('SIGTERM')
     const code = await collector.exited
+    // Every row of the fresh store, hits naming a campaign that does not exist (stored as invalid) included.
     const stored = await store.count()
 
-    const bareRps = median(rounds.map((r) => r.bare.rps))
-    const colRps = median(rounds.map((r) => r.collector.rps))
+    const med = (f: (r: (typeof rounds)[number]) => number) => median(rounds.map(f))
     const out = {
       connections: 100,
       seconds_per_round: seconds,
+      load_average: { min: Math.min(...rounds.map((r) => r.load_average)), max: Math.max(...rounds.map((r) => r.load_average)) },
       rounds,
-      bare: { rps: bareRps, p99: median(rounds.map((r) => r.bare.p99)) },
-      collector: { rps: colRps, p99: median(rounds.map((r) => r.collector.p99)) },
-      ratio: Math.round(median(rounds.map((r) => r.collector.rps / r.bare.rps)) * 100) / 100,
+      bare: { rps: med((r) => r.bare.rps), p99: med((r) => r.bare.p99), cpu_us_per_req: med((r) => r.bare.cpu.server.total) },
+      collector: {
+        rps: med((r) => r.collector.rps),
+        p99: med((r) => r.collector.p99),
+        cpu_us_per_hit: {
+          main_thread: med((r) => r.collector.cpu.server.main),
+          busiest_other_thread: med((r) => r.collector.cpu.server.db),
+          other_threads: med((r) => r.collector.cpu.server.other),
+          process: med((r) => r.collector.cpu.server.total),
+          postgresql_backends: med((r) => r.collector.cpu.database),
+        },
+      },
+      load_generator_cpu_us_per_req: { bare: med((r) => r.bare.cpu.load_generator), collector: med((r) => r.collector.cpu.load_generator) },
+      ratio: Math.round(med((r) => r.collector.rps / r.bare.rps) * 100) / 100,
       answered_2xx: acknowledged,
       accepted_by_server: accepted,
       stored,
       exit_code: code,
     }
-    console.log(`throughput [${engine}] (medians of ${ROUNDS} rounds): bare node:http ${bareRps} req/s p99 ${out.bare.p99} ms; collector ${colRps} req/s p99 ${out.collector.p99} ms`)
+    const cu = out.collector.cpu_us_per_hit
+    console.log(`throughput [${engine}] (medians of ${ROUNDS} rounds, load average ${out.load_average.min}–${out.load_average.max}): bare node:http ${out.bare.rps} req/s p99 ${out.bare.p99} ms; collector ${out.collector.rps} req/s p99 ${out.collector.p99} ms`)
+    console.log(`CPU µs per request [${engine}]: bare ${out.bare.cpu_us_per_req}; collector ${cu.process} (main ${cu.main_thread}, busiest other thread ${cu.busiest_other_thread}, rest ${cu.other_threads})${engine === 'postgres' ? ` + PostgreSQL backends ${cu.postgresql_backends}` : ''}; autocannon ${out.load_generator_cpu_us_per_req.bare} / ${out.load_generator_cpu_us_per_req.collector}`)
     console.log(`ratio collector/bare [${engine}], median of the rounds' ratios: ${out.ratio} (target ≥ 0.70)`)
     console.log(`hits accepted by the collector ${accepted} (2xx counted by autocannon ${acknowledged}), rows stored ${stored}: ${stored === accepted ? 'every hit persisted' : 'MISMATCH'}`)
     results[`throughput_${engine}`] = out
@@ -289,14 +400,13 @@ async function embedded() {
   await db.close()
 
   const server = await listen([bin, 'serve'], { DATA_DIR: dataDir, PIXEL_IP_RATE: '0', JOB_POLL_MS: '50' })
-  const target = `${server.url}/px/${c.campaignId}.gif${hitQuery}`
   const rate = Number(process.env.PIXEL_BENCH_RATE ?? 2000)
   const steady = { connections: 20, duration: seconds, overallRate: rate }
   // Warm-up: one report (it also waits out the start-up jobs every feature schedules on the one
   // embedded session) and a little load.
   const firstReport = await timeReport(server.url, c.key, c.campaignId, ['date', 'agent_type'])
-  await load(target, { connections: 20, duration: 2, overallRate: rate })
-  const idle = await load(target, steady)
+  await load(server.url, c.campaignId, { connections: 20, duration: 2, overallRate: rate })
+  const idle = await load(server.url, c.campaignId, steady)
 
   const reportTimes: number[] = []
   let stop = false
@@ -306,7 +416,7 @@ async function embedded() {
     for (let i = 0; !stop; i++) reportTimes.push(await timeReport(server.url, c.key, c.campaignId, dims[i % dims.length]!))
   })()
   await sleep(200)
-  const during = await load(target, steady)
+  const during = await load(server.url, c.campaignId, steady)
   stop = true
   await reports
   // The largest report (all four dimensions: 50,000 data rows), alone.

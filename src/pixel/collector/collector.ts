@@ -57,25 +57,28 @@ export function createCollector(opts: {
   const owners = createCampaignOwners(db, config.campaignRefreshMs, (err) =>
     log.warn({ err: (err as Error).message }, 'pixel: reading campaign ids failed'),
   )
-  const bucket = createTokenBucket({ ratePerSec: config.ipRatePerSec, burst: config.ipBurst })
+  const bucket = config.ipRatePerSec > 0 ? createTokenBucket({ ratePerSec: config.ipRatePerSec, burst: config.ipBurst }) : null
   let buffer: Hit[] = []
   const m = metrics(opts.registry, () => buffer.length)
+  // Per-request outcomes are plain numbers, read when metrics are collected (a labelled counter's
+  // inc() hashes its labels on every call).
+  const outcomes = m.outcomes
   let writing: Promise<void> | null = null
   let isClosing = false
   let timers: NodeJS.Timeout[] = []
 
   function accept(req: IncomingMessage, res: ServerResponse, body: string | null, tooLarge: boolean): void {
     const hit = captureHit(req, clock.now(), config.proxyHops, body, tooLarge)
-    if (!bucket.take(abuseKey(hit.ip))) {
-      m.throttled.inc()
+    if (bucket && !bucket.take(abuseKey(hit.ip))) {
+      outcomes.throttled++
       return sendGif(req, res, isClosing)
     }
     if (buffer.length >= config.bufferMax) {
-      m.refused.inc()
+      outcomes.refused++
       return sendBusy(res)
     }
     buffer.push(hit)
-    m.accepted.inc()
+    outcomes.accepted++
     if (buffer.length >= config.batchMax) kick()
     sendGif(req, res, isClosing)
   }
@@ -174,10 +177,13 @@ export function createCollector(opts: {
     async start() {
       await owners.start()
       const flush = setInterval(kick, config.flushMs)
-      const sweep = setInterval(() => bucket.sweep(), 10_000)
       flush.unref()
-      sweep.unref()
-      timers = [flush, sweep]
+      timers = [flush]
+      if (bucket) {
+        const sweep = setInterval(() => bucket.sweep(), 10_000)
+        sweep.unref()
+        timers.push(sweep)
+      }
     },
     closing() {
       isClosing = true
@@ -212,16 +218,19 @@ function metrics(registry: Registry, buffered: () => number) {
       this.set(buffered())
     },
   })
-  const hits = new Counter({
+  const outcomes = { accepted: 0, throttled: 0, refused: 0 }
+  new Counter({
     name: 'pixel_hits_total',
     help: 'Collector hits: accepted (buffered), throttled (per-address bound), refused (buffer full: 503)',
     labelNames: ['outcome'] as const,
     registers: [registry],
+    collect() {
+      this.reset()
+      for (const [outcome, n] of Object.entries(outcomes)) this.inc({ outcome }, n)
+    },
   })
   return {
-    accepted: hits.labels('accepted'),
-    throttled: hits.labels('throttled'),
-    refused: hits.labels('refused'),
+    outcomes,
     written: new Counter({ name: 'pixel_events_written_total', help: 'Collector events committed', registers: [registry] }),
     failures: new Counter({ name: 'pixel_write_failures_total', help: 'Batch writes that failed and were retried', registers: [registry] }),
     dropped: new Counter({ name: 'pixel_events_dropped_total', help: 'Events the database refused (never retried)', registers: [registry] }),

@@ -1,6 +1,7 @@
 /** Messages between the main thread and the thread that owns the PGlite instance. */
 export type Request =
   | { id: number; op: 'query'; sql: string; params: unknown[]; tx: number | null }
+  | { id: number; op: 'copy'; sql: string; rows: Uint8Array; tx: number | null }
   | { id: number; op: 'exec'; sql: string }
   | { id: number; op: 'begin' }
   | { id: number; op: 'commit' | 'rollback'; tx: number }

@@ -53,6 +53,13 @@ async function handle(m: Request): Promise<unknown> {
       const r = await target.query(m.sql, m.params)
       return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length }
     }
+    case 'copy': {
+      const target = m.tx === null ? pg : txs.get(m.tx)?.tx
+      if (!target) throw new Error(`transaction ${m.tx} is not open`)
+      // COPY reads the blob through PGlite's /dev/blob device.
+      const r = await target.query(m.sql, [], { blob: new Blob([m.rows]) })
+      return r.affectedRows ?? 0
+    }
     case 'exec':
       await pg.exec(m.sql)
       return null

@@ -2,7 +2,8 @@ import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 
-import type { Db, QueryResult, Queryable } from './db.ts'
+import type { Db, QueryResult, Session } from './db.ts'
+import { copySql } from './db.ts'
 import type { Reply, Request, SerializedError, ThreadInit } from './pglite-protocol.ts'
 
 export interface PgliteOptions {
@@ -41,6 +42,9 @@ const threadEntry = new URL(
 
 type Pending = { resolve(v: unknown): void; reject(e: Error): void }
 type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never
+
+/** A view of a whole ArrayBuffer can move to the thread; a part of one (Node's pool) is copied. */
+const ownBuffer = (a: Uint8Array) => a.buffer instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength
 
 /**
  * The embedded engine, run on a worker thread of its own (see pglite-thread.ts). PGlite is one
@@ -84,19 +88,22 @@ export async function openPglite(opts: PgliteOptions = {}): Promise<PgliteDb> {
     if (!closed) die(new Error(`embedded database thread exited with code ${code}`))
   })
 
-  function call<T>(body: RequestBody): Promise<T> {
+  function call<T>(body: RequestBody, transfer: ArrayBuffer[] = []): Promise<T> {
     if (failure) return Promise.reject(failure)
     if (closed) return Promise.reject(new Error('database is closed'))
     const id = nextId++
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject })
-      worker.postMessage({ ...body, id })
+      worker.postMessage({ ...body, id }, transfer)
     })
   }
 
-  const on = (tx: number | null): Queryable => ({
+  const on = (tx: number | null): Session => ({
     query: <T>(sql: string, params: readonly unknown[] = []) =>
       call<QueryResult<T>>({ op: 'query', sql, params: [...params], tx }),
+    // The rows' buffer moves to the database thread rather than being copied.
+    copyFrom: async (table, columns, rows) =>
+      call<number>({ op: 'copy', sql: copySql(table, columns, "'/dev/blob'"), rows, tx }, ownBuffer(rows) ? [rows.buffer as ArrayBuffer] : []),
   })
 
   await started
@@ -104,6 +111,7 @@ export async function openPglite(opts: PgliteOptions = {}): Promise<PgliteDb> {
   return {
     engine: 'pglite',
     query: root.query,
+    copyFrom: root.copyFrom,
     async transaction(fn) {
       const tx = await call<number>({ op: 'begin' })
       let result

@@ -1,7 +1,11 @@
-import pg from 'pg'
+import { pipeline } from 'node:stream/promises'
+import { Readable } from 'node:stream'
 
-import type { Db, QueryResult, Queryable } from './db.ts'
-import { typeParsers } from './db.ts'
+import pg from 'pg'
+import { from as copyFromStdin } from 'pg-copy-streams'
+
+import type { Db, QueryResult, Session } from './db.ts'
+import { copySql, typeParsers } from './db.ts'
 
 export interface PostgresOptions {
   connectionString: string
@@ -18,11 +22,28 @@ const types = {
   },
 }
 
-function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+async function copy(client: pg.PoolClient, table: string, columns: readonly string[], rows: Uint8Array): Promise<number> {
+  const stream = client.query(copyFromStdin(copySql(table, columns, 'STDIN')))
+  await pipeline(Readable.from([Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength)]), stream)
+  return stream.rowCount
+}
+
+function wrap(client: pg.Pool | pg.PoolClient): Session {
   return {
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
       const r = await client.query({ text: sql, values: params as unknown[], types })
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 }
+    },
+    async copyFrom(table, columns, rows) {
+      if (client instanceof pg.Pool) {
+        const c = await client.connect()
+        try {
+          return await copy(c, table, columns, rows)
+        } finally {
+          c.release()
+        }
+      }
+      return copy(client, table, columns, rows)
     },
   }
 }
@@ -37,6 +58,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   return {
     engine: 'postgres',
     query: q.query,
+    copyFrom: q.copyFrom,
     async transaction(fn) {
       const client = await pool.connect()
       try {
