@@ -4,7 +4,7 @@
 // feed the same numbers into the rollups.
 import { assessRisk } from '../agents/risk.ts'
 import { classifyUserAgent } from '../agents/classify.ts'
-import type { AgentType } from '../agents/classify.ts'
+import type { AgentType, Classification } from '../agents/classify.ts'
 import { aiReferrer } from './ai-referrers.ts'
 import { ipPrefix } from './ip-prefix.ts'
 import { parseHttpUrl, readQuery } from './url.ts'
@@ -107,7 +107,7 @@ export function buildEvent(o: Observation): EventRow {
   const domain = o.domain ?? page?.hostname ?? null
 
   const ua = o.userAgent
-  const classification = classifyUserAgent(ua)
+  const classification = classify(ua)
   const risk = assessRisk({
     classification,
     ua: ua ?? '',
@@ -164,6 +164,23 @@ export function buildEvent(o: Observation): EventRow {
     verified: risk.verified,
     ipPrefix: prefix,
   }
+}
+
+// A batch repeats the same few hundred browser strings: their classification is remembered (it
+// depends on the string alone). Bounded: cleared when full, so a flood of distinct strings costs
+// only the classification itself.
+const classified = new Map<string, Classification>()
+const CLASSIFIED_MAX = 20_000
+
+function classify(ua: string | undefined): Classification {
+  if (ua === undefined) return classifyUserAgent(ua)
+  let c = classified.get(ua)
+  if (c === undefined) {
+    if (classified.size >= CLASSIFIED_MAX) classified.clear()
+    c = classifyUserAgent(ua)
+    classified.set(ua, c)
+  }
+  return c
 }
 
 /** Stored labels: the parameter flags, then the verdicts (docs/pixel.md, "What is recorded"). */
