@@ -116,15 +116,15 @@ export async function addToRollups(tx: Queryable, events: readonly EventRow[]): 
 
 // --- Deal delivery and domain traffic ---------------------------------------------------------
 
-/** Longest Deal ID an SSP issues (docs/activation.md: up to 64 characters). */
-const MAX_DEAL_ID = 64
+// Deal IDs are printable ASCII without spaces, 64 characters at most (docs/activation.md).
+const DEAL_ID = /^[\x21-\x7e]{1,64}$/
 
 /**
- * The `deal` macro when it holds a real Deal ID: not left unexpanded (`%%TTD_DEALID%%`,
- * `${DEAL_ID}`), not OpenRTB's `AUDIT` stand-in, and not longer than a Deal ID can be.
+ * The `deal` macro when it holds a real Deal ID: shaped like one, not left unexpanded
+ * (`%%TTD_DEALID%%`, `${DEAL_ID}`) and not OpenRTB's `AUDIT` stand-in.
  */
 export function realDealId(v: string | undefined): string | null {
-  if (!v || v.length > MAX_DEAL_ID || v === 'AUDIT' || isUnexpanded(v)) return null
+  if (!v || !DEAL_ID.test(v) || v === 'AUDIT' || isUnexpanded(v)) return null
   return v
 }
 

@@ -120,6 +120,7 @@ describeEachEngine('click redirect', (getDb) => {
     expect((await send(`${t.url}${path(b.click_url)}`, { headers: { 'user-agent': UA.chrome } })).status).toBe(302)
     expect((await send(`${t.url}${path(b.click_url)}&deal=%25%25TTD_DEALID%25%25`, { headers: { 'user-agent': UA.chrome } })).status).toBe(302)
     expect((await send(link, { method: 'HEAD', headers: { 'user-agent': UA.chrome } })).status).toBe(302)
+    expect((await send(`${t.url}${path(b.click_url)}&deal=a%00b`, { headers: { 'user-agent': UA.chrome } })).status).toBe(302)
     await waitFor(async () => (await clicks()).reduce((s, r) => s + r.clicks + r.non_human_clicks, 0) >= 4)
     expect(await clicks()).toEqual([
       { domain: 'alpha.example', clicks: 2, non_human_clicks: 1 },
@@ -130,6 +131,14 @@ describeEachEngine('click redirect', (getDb) => {
       { domain: 'alpha.example', impressions: 0, clicks: 2 },
       { domain: 'beta.example', impressions: 0, clicks: 1 },
     ])
+  })
+
+  it('documents the click redirect, the signing call and segment reports in the OpenAPI document', async () => {
+    const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).body) as { paths: Record<string, Record<string, unknown>> }
+    expect(Object.keys(doc.paths['/click/{id}']!)).toContain('get')
+    expect(Object.keys(doc.paths['/v1/pixel/campaigns/{id}/click-url']!)).toEqual(['post'])
+    expect(Object.keys(doc.paths['/v1/curation/reports']!)).toEqual(['post'])
+    expect(Object.keys(doc.paths['/v1/curation/reports/{id}']!)).toEqual(['get'])
   })
 
   it('never redirects a tampered, foreign or incomplete link', async () => {

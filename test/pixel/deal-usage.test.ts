@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { runLifecycle } from '../../src/activation/lifecycle.ts'
+import { cpmPrice, currencyOf, realDealId } from '../../src/pixel/rollups.ts'
 import { ManualClock } from '../../src/platform/clock.ts'
 import { seedSegment } from '../activation/seed.ts'
 import { describeEachEngine } from '../helpers/db.ts'
@@ -9,6 +10,28 @@ import { startAttributionApp } from './attribution-app.ts'
 import { UA } from './log-lines.ts'
 
 const day = 24 * 3_600_000
+
+describe('deal, price and currency macros', () => {
+  it('takes a Deal ID only when it is one', () => {
+    expect(realDealId('Cx7Q2-abc')).toBe('Cx7Q2-abc')
+    expect(realDealId('x'.repeat(64))).toBe('x'.repeat(64))
+    for (const v of [undefined, '', 'AUDIT', '%%TTD_DEALID%%', '$' + '{DEAL_ID}', '{deal_id}', '[DEAL]', 'x'.repeat(65), 'a b', 'a\u0000b', 'déal']) {
+      expect(realDealId(v), String(v)).toBeNull()
+    }
+  })
+  it('reads a price as a CPM, and leaves what it cannot read unpriced', () => {
+    expect(cpmPrice('2.50')).toBe(2.5)
+    expect(cpmPrice('0')).toBe(0)
+    expect(cpmPrice('99999999.5')).toBe(99_999_999.5)
+    for (const v of [undefined, '', '100000000', 'AUDIT', '$' + '{AUCTION_PRICE}', 'AbCdEfGhIjKlMnOpQrStUv', '-1', '1e3', '2,50']) {
+      expect(cpmPrice(v), String(v)).toBeNull()
+    }
+  })
+  it('keeps a three-letter currency, upper-cased', () => {
+    expect(currencyOf('usd')).toBe('USD')
+    for (const v of [undefined, '', 'US', 'USDX', '$' + '{AUCTION_CURRENCY}', '978']) expect(currencyOf(v), String(v)).toBe('')
+  })
+})
 
 /** Pixel hits carrying a Deal ID keep the deal live, and feed the per-domain tables (docs/reports.md). */
 describeEachEngine('deal usage and domain stats from the pixel', (getDb) => {

@@ -71,6 +71,11 @@ export function createClickRecorder(opts: {
       try {
         await write(batch)
       } catch (err) {
+        if (isDataError(err)) {
+          // The database refused the data itself: retrying would fail forever and hold up every later click.
+          log.error({ err: (err as Error).message, dropped: batch.length }, 'pixel: clicks the database refused were dropped')
+          continue
+        }
         buffer = batch.concat(buffer)
         log.warn({ err: (err as Error).message, buffered: buffer.length }, 'pixel: writing clicks failed; will retry')
         return
@@ -107,4 +112,10 @@ export function createClickRecorder(opts: {
       if (buffer.length) log.error({ lost: buffer.length }, 'pixel: stopping with clicks that could not be written')
     },
   }
+}
+
+/** SQLSTATE classes 22 (data exception) and 23 (integrity): the data is refused, not the connection. */
+function isDataError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code
+  return typeof code === 'string' && /^2[23]/.test(code)
 }
