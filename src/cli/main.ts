@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import type { McpCommandOptions } from '../adcp/stdio.ts'
 import { allRoles, ConfigError, loadConfig } from '../platform/config.ts'
 import type { Role } from '../platform/config.ts'
-import { DataDirLockedError } from '../platform/db/data-dir-lock.ts'
+import { DataDirLockedError, lockOwner } from '../platform/db/data-dir-lock.ts'
 import { createLogger } from '../platform/logger.ts'
 import type { Command as KeyCommand } from '../platform/control-socket.ts'
 
@@ -36,7 +36,14 @@ program
   .command('serve')
   .description('run the service (default: all roles on the embedded database under DATA_DIR)')
   .addOption(new Option('--role <roles>', 'comma-separated roles: api, collector, worker').argParser(parseRoles).default([...allRoles]))
-  .action(async (o: { role: Role[] }) => (await import('./serve.ts')).runServe(loadConfig(), o.role))
+  .action(async (o: { role: Role[] }) => {
+    const config = loadConfig()
+    // Fail fast, before loading every feature, when another server holds the data dir; the lock
+    // itself is taken when the database opens.
+    const owner = config.databaseUrl ? null : lockOwner(config.dataDir)
+    if (owner !== null) throw new DataDirLockedError(config.dataDir, owner)
+    return (await import('./serve.ts')).runServe(config, o.role)
+  })
 
 program
   .command('mcp')

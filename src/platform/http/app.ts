@@ -96,6 +96,13 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       server.setTimeout(o.connectionTimeout)
       return server
     },
+    // A path that is not valid percent-encoding, or a path parameter beyond maxParamLength, fails
+    // in the router before any hook: answer it in the catalog's format too.
+    frameworkErrors: (err, req, reply) => {
+      const e = toApiError(err)
+      const r = reply as unknown as { code(n: number): { header(k: string, v: string): { send(b: unknown): unknown } } }
+      void r.code(e.status).header('x-request-id', req.id).send({ error: e.code, message: e.message })
+    },
     genReqId: (req) => {
       const given = req.headers['x-request-id']
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID()

@@ -127,6 +127,10 @@ export function toApiError(err: unknown): ApiError {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CHARSET':
       return new ApiError(415, 'unsupported_media_type', 'send the body as Content-Type: application/json')
+    case 'FST_ERR_BAD_URL':
+      return badRequest('the URL path is not valid percent-encoded UTF-8')
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return badRequest('a path segment of the URL is too long')
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError(400, 'invalid_request', 'Content-Length does not match the body')
   }

@@ -74,6 +74,16 @@ describeEachEngine('request text the database cannot store', (getDb) => {
     expect(json<{ details: { path: string }[] }>(res).details[0]!.path).toBe(path)
   })
 
+  it.each([
+    ['malformed percent-encoding', '/v1/snowball/campaigns/%'],
+    ['an overlong path parameter', `/v1/snowball/campaigns/${'1'.repeat(500)}`],
+  ])('answers %s in the path with 400 in the catalog format', async (_name, url) => {
+    const res = await t.app.inject({ method: 'GET', url, headers })
+    expect(res.statusCode).toBe(400)
+    expect(json(res)).toEqual({ error: 'invalid_request', message: expect.any(String) })
+    expect(res.headers['x-request-id']).toBeTruthy()
+  })
+
   it('answers the MCP endpoint with 400 before any tool sees the text', async () => {
     const res = await t.app.inject({
       method: 'POST',
