@@ -1,5 +1,7 @@
-// Runs every bench/*.bench.ts (or the ones named on the command line) one after another, each in its
-// own process so one benchmark's heap and event loop never colour another's figures.
+// Runs every bench/*.bench.ts (or the ones named on the command line, in the order named) one after
+// another, each in its own process so one benchmark's heap and event loop never colour another's
+// figures. With no names, the HTTP benchmark runs first (the issue's headline figure), then the
+// rest alphabetically.
 import { spawnSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -7,8 +9,11 @@ import { fileURLToPath } from 'node:url'
 
 const dir = dirname(fileURLToPath(import.meta.url))
 const wanted = process.argv.slice(2)
-const all = readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort()
-const chosen = wanted.length ? all.filter((f) => wanted.some((w) => f.includes(w))) : all
+const first = ['http.bench.ts']
+const all = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort((a, b) => Number(first.includes(b)) - Number(first.includes(a)) || a.localeCompare(b))
+const chosen = wanted.length ? [...new Set(wanted.flatMap((w) => all.filter((f) => f.includes(w))))] : all
 if (chosen.length === 0) {
   console.error(`no benchmark matches ${wanted.join(', ')}; have: ${all.join(', ')}`)
   process.exit(2)
