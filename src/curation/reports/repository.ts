@@ -1,14 +1,10 @@
 // Segment performance reports: the record (segment_reports, migrations/0009) and its job.
 import type { Queryable } from '../../platform/db/db.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
+import type { ReportJobPayload } from '../../platform/jobs/report-job.ts'
 import type { Dimension, ReportResult, SegmentReport } from './schemas.ts'
 
 export const SEGMENT_REPORT_JOB = 'curation.segment_report'
-
-export interface SegmentReportJobPayload {
-  reportId: number
-  clientId: number
-}
 
 export interface SegmentReportRequest {
   segmentIds: number[]
@@ -73,7 +69,7 @@ export async function createSegmentReport(tx: Queryable, clientId: number, req: 
     [clientId, req.segmentIds, req.startDate, req.endDate, JSON.stringify(req.dimensions), now],
   )
   const row = rows[0]!
-  await enqueue(tx, SEGMENT_REPORT_JOB, { reportId: row.id, clientId } satisfies SegmentReportJobPayload, { now, maxAttempts: 3 })
+  await enqueue(tx, SEGMENT_REPORT_JOB, { reportId: row.id, clientId } satisfies ReportJobPayload, { now, maxAttempts: 3 })
   return toReport(row)
 }
 
@@ -92,19 +88,4 @@ export async function segmentReportRequest(
   const r = rows[0]
   if (!r) return null
   return { segmentIds: r.segment_ids.map(Number), startDate: r.start_date, endDate: r.end_date, dimensions: r.dimensions, status: r.status }
-}
-
-export async function markProcessing(tx: Queryable, clientId: number, id: number): Promise<void> {
-  await tx.query(`UPDATE segment_reports SET status = 'processing' WHERE id = $1 AND client_id = $2 AND status = 'pending'`, [id, clientId])
-}
-
-export async function completeSegmentReport(tx: Queryable, clientId: number, id: number, result: ReportResult, now: Date): Promise<void> {
-  await tx.query(
-    `UPDATE segment_reports SET status = 'complete', result = $3::jsonb, processed_date = $4 WHERE id = $1 AND client_id = $2`,
-    [id, clientId, JSON.stringify(result), now],
-  )
-}
-
-export async function failSegmentReport(tx: Queryable, clientId: number, id: number, reason: string): Promise<void> {
-  await tx.query(`UPDATE segment_reports SET status = 'failed', failure_reason = $3 WHERE id = $1 AND client_id = $2`, [id, clientId, reason])
 }

@@ -1,13 +1,9 @@
 import type { Queryable } from '../../platform/db/db.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
+import type { ReportJobPayload } from '../../platform/jobs/report-job.ts'
 import type { Dimension, PublisherReport, ReportResult } from '../schemas.ts'
 
 export const REPORT_JOB = 'pixel.publisher_report'
-
-export interface ReportJobPayload {
-  reportId: number
-  clientId: number
-}
 
 interface Row {
   id: number
@@ -91,26 +87,4 @@ export async function reportRequest(
     hotSpotMinLoads: r.hot_spot_min_loads,
     status: r.status,
   }
-}
-
-export async function markProcessing(tx: Queryable, clientId: number, id: number): Promise<void> {
-  await tx.query(
-    `UPDATE pixel_publisher_reports SET status = 'processing' WHERE id = $1 AND client_id = $2 AND status = 'pending'`,
-    [id, clientId],
-  )
-}
-
-export async function completeReport(tx: Queryable, clientId: number, id: number, result: ReportResult, now: Date): Promise<void> {
-  await tx.query(
-    `UPDATE pixel_publisher_reports SET status = 'complete', result = $3::jsonb, processed_date = $4
-      WHERE id = $1 AND client_id = $2`,
-    [id, clientId, JSON.stringify(result), now],
-  )
-}
-
-export async function failReport(tx: Queryable, clientId: number, id: number, reason: string): Promise<void> {
-  await tx.query(
-    `UPDATE pixel_publisher_reports SET status = 'failed', failure_reason = $3 WHERE id = $1 AND client_id = $2`,
-    [id, clientId, reason],
-  )
 }

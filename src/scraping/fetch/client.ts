@@ -10,6 +10,7 @@ import { FetchFailure, toFailure } from './failure.ts'
 import type { Fault } from './failure.ts'
 import { createPoliteness } from './politeness.ts'
 import type { Politeness, PolitenessOptions } from './politeness.ts'
+import { sleep } from './sleep.ts'
 import { createGuardedAgent } from './ssrf-guard.ts'
 import type { Classifier, Resolver } from './ssrf-guard.ts'
 
@@ -91,21 +92,6 @@ export function retryAfterMs(value: string | undefined, nowMs: number = Date.now
   if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000
   const at = Date.parse(value)
   return Number.isNaN(at) ? null : Math.max(0, at - nowMs)
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const onAbort = (): void => {
-      clearTimeout(timer)
-      reject(signal?.reason)
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
 }
 
 type Hop = HttpResponse | HttpFailure

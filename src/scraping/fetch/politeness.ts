@@ -1,3 +1,5 @@
+import { sleep } from './sleep.ts'
+
 /**
  * Crawl politeness: at most `perHostConcurrency` requests in flight per host, request starts to one
  * host spaced by at least `perHostDelayMs`, a host-wide pause after 429/Retry-After, and at most
@@ -56,21 +58,6 @@ function waitInQueue(queue: Waiter[], signal: AbortSignal | undefined, onQueued:
     signal?.addEventListener('abort', onAbort, { once: true })
     queue.push(waiter)
     onQueued()
-  })
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const onAbort = (): void => {
-      clearTimeout(timer)
-      reject(signal?.reason)
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    signal?.addEventListener('abort', onAbort, { once: true })
   })
 }
 
