@@ -6,6 +6,8 @@ import { curationFeature, curationJobs } from './curation/feature.ts'
 import type { Feature } from './platform/http/app.ts'
 import { opsFeature } from './platform/http/ops.ts'
 import type { JobHandler } from './platform/jobs/handler.ts'
+import { createWorker } from './platform/jobs/worker.ts'
+import type { Worker, WorkerLogger } from './platform/jobs/worker.ts'
 import type { AppContext } from './platform/context.ts'
 import { maintenanceJob } from './platform/maintenance.ts'
 import { clickUrlFeature } from './pixel/clicks/routes.ts'
@@ -26,4 +28,21 @@ export function collectorFeatures(): Feature[] {
 
 export function jobHandlers(ctx: AppContext): JobHandler<never>[] {
   return [maintenanceJob(ctx), ...activationJobs(ctx), ...curationJobs(ctx), ...pixelJobs(ctx), ...scrapingJobs(ctx), ...adcpJobs(ctx)]
+}
+
+/** A started worker running every job handler with the configured concurrency, poll and lease. */
+export async function startWorker(ctx: AppContext, logger: WorkerLogger): Promise<Worker> {
+  const { jobs } = ctx.config
+  const worker = createWorker({
+    db: ctx.db,
+    clock: ctx.clock,
+    handlers: jobHandlers(ctx),
+    concurrency: jobs.concurrency,
+    pollMs: jobs.pollMs,
+    leaseMs: jobs.leaseMs,
+    logger,
+    onJobDone: ctx.metrics.observeJob,
+  })
+  await worker.start()
+  return worker
 }

@@ -2,7 +2,7 @@ import type { Server } from 'node:net'
 
 import type { Logger } from 'pino'
 
-import { apiFeatures, collectorFeatures, jobHandlers } from './features.ts'
+import { apiFeatures, collectorFeatures, startWorker } from './features.ts'
 import { systemClock } from './platform/clock.ts'
 import type { Clock } from './platform/clock.ts'
 import type { Config, Role } from './platform/config.ts'
@@ -14,7 +14,6 @@ import { openDatabase } from './platform/db/open.ts'
 import type { App } from './platform/http/app.ts'
 import { buildApp } from './platform/http/app.ts'
 import { opsFeature } from './platform/http/ops.ts'
-import { createWorker } from './platform/jobs/worker.ts'
 import type { Worker } from './platform/jobs/worker.ts'
 import { runKeyCommand } from './platform/keys/commands.ts'
 
@@ -62,17 +61,7 @@ export async function startService(opts: {
       url = await app.listen({ port: config.metricsPort ?? config.port, host: config.host })
     }
     if (roles.includes('worker')) {
-      worker = createWorker({
-        db: ctx.db,
-        clock: ctx.clock,
-        handlers: jobHandlers(ctx),
-        concurrency: config.jobs.concurrency,
-        pollMs: config.jobs.pollMs,
-        leaseMs: config.jobs.leaseMs,
-        logger: logger.child({ role: 'worker' }),
-        onJobDone: ctx.metrics.observeJob,
-      })
-      await worker.start()
+      worker = await startWorker(ctx, logger.child({ role: 'worker' }))
     }
     if (!config.databaseUrl) {
       control = await serveControlSocket(config.dataDir, (c) => runKeyCommand(ctx.db, ctx.clock, c))

@@ -15,7 +15,7 @@ import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js'
 import pino from 'pino'
 import type { Logger } from 'pino'
 
-import { jobHandlers } from '../features.ts'
+import { startWorker } from '../features.ts'
 import { systemClock } from '../platform/clock.ts'
 import type { Config } from '../platform/config.ts'
 import { ConfigError } from '../platform/config.ts'
@@ -23,7 +23,6 @@ import { createContext } from '../platform/context.ts'
 import { lockOwner } from '../platform/db/data-dir-lock.ts'
 import { migrate } from '../platform/db/migrate.ts'
 import { openDatabase } from '../platform/db/open.ts'
-import { createWorker } from '../platform/jobs/worker.ts'
 import type { Worker } from '../platform/jobs/worker.ts'
 import { createKeyVerifier } from '../platform/keys/key-cache.ts'
 import { DomainError } from './results.ts'
@@ -77,16 +76,7 @@ async function serveDirect(config: Config, key: string, logger: Logger): Promise
     const first = await keys.verify(key)
     if (!first) throw new ConfigError('the API key is invalid or revoked')
     if (!config.databaseUrl) {
-      worker = createWorker({
-        db: ctx.db,
-        clock: ctx.clock,
-        handlers: jobHandlers(ctx),
-        concurrency: config.jobs.concurrency,
-        pollMs: config.jobs.pollMs,
-        leaseMs: config.jobs.leaseMs,
-        logger: logger.child({ role: 'worker' }),
-      })
-      await worker.start()
+      worker = await startWorker(ctx, logger.child({ role: 'worker' }))
     }
     const server = buildServer({
       ctx,
