@@ -35,8 +35,9 @@ declare module 'fastify' {
     /** Routes under /v1 that need no API key (the OpenAPI document). */
     public?: boolean
     /**
-     * The handler reads the raw request itself and answers any input its own way (the pixel
-     * collector: always a GIF), so the platform's check of request text does not apply.
+     * The handler deals with text no database can store in its own way (the pixel collector
+     * answers a GIF whatever it gets; a scrape job reports such an entry as an invalid URL instead
+     * of refusing the whole batch), so the platform's check of request text does not apply.
      */
     rawInput?: boolean
   }

@@ -37,7 +37,8 @@ export function jobRoutes(app: App, ctx: AppContext): void {
     '/jobs',
     {
       bodyLimit: jobBodyLimit,
-      config: { idempotent: true },
+      // One unstorable entry among a million is reported as an invalid URL, not a 400 for all of them.
+      config: { idempotent: true, rawInput: true },
       schema: {
         tags: ['scraping'],
         summary: 'Submit URLs for scraping (1 to 1,000,000)',
