@@ -25,7 +25,6 @@ describeEachEngine('request text the database cannot store', (getDb) => {
     ['pixel campaign name', '/v1/pixel/campaigns', '{"name":"P\\u0000x","use_case":"campaign_reporting"}', 'body.name'],
     ['curation segment prompt', '/v1/curation/segment-requests', '{"prompt":"cooking\\u0000 recipes"}', 'body.prompt'],
     ['an element of an array', '/v1/curation/segment-requests', '{"example_urls":["https://a.example/","https://b.example/\\u0000"]}', 'body.example_urls.1'],
-    ['scrape job URLs', '/v1/scraping/jobs', '{"urls":["https://example.com/\\u0000"]}', 'body.urls.0'],
     ['a lone high surrogate', '/v1/snowball/campaigns', '{"description":"x\\ud800y"}', 'body.description'],
     ['a lone low surrogate', '/v1/pixel/campaigns', '{"name":"\\udc00","use_case":"campaign_reporting"}', 'body.name'],
     ['an object key', '/v1/snowball/campaigns', '{"desc\\u0000ription":"x"}', 'body."desc\\u0000ription"'],
@@ -36,6 +35,15 @@ describeEachEngine('request text the database cannot store', (getDb) => {
     expect(body.error).toBe('invalid_request')
     expect(body.details[0]!.path).toBe(path)
     expect(body.message).toContain(path)
+  })
+
+  it('leaves scrape jobs to report such an entry among invalid_urls instead of refusing the batch', async () => {
+    const res = await post('/v1/scraping/jobs', '{"urls":["bad\\u0000entry","https://example.com/\\u0000"]}')
+    expect(res.statusCode).toBe(201)
+    const job = json<{ url_count: number; invalid_urls: { index: number }[] }>(res)
+    // A NUL inside a URL path is percent-encoded by URL parsing, so only the first entry is invalid.
+    expect(job.invalid_urls.map((i) => i.index)).toEqual([0])
+    expect(job.url_count).toBe(2)
   })
 
   it('stores nothing and keeps an idempotency key unused when it refuses', async () => {
