@@ -8,20 +8,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import autocannon from 'autocannon'
-import pg from 'pg'
 
-const bin = fileURLToPath(new URL('../bin/curata.js', import.meta.url))
+import { curataBin, freshPgSchema, runCurata } from './lib/curata.ts'
+
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
-
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] })
-    let out = ''
-    c.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    c.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`curata ${args.join(' ')} exited ${code}`))))
-  })
-}
 
 async function load(url: string, headers: Record<string, string>) {
   const r = await autocannon({ url, connections, duration: seconds, headers })
@@ -29,27 +20,12 @@ async function load(url: string, headers: Record<string, string>) {
   return { rps: r.requests.average, p99: r.latency.p99, p50: r.latency.p50 }
 }
 
-const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-
-async function pgSchemaUrl(): Promise<string | null> {
-  const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 })
-  try {
-    await client.connect()
-    await client.query('DROP SCHEMA IF EXISTS bench_http CASCADE')
-    await client.query('CREATE SCHEMA bench_http')
-    return `${pgUrl}?options=${encodeURIComponent('-c search_path=bench_http')}`
-  } catch {
-    return null
-  } finally {
-    await client.end().catch(() => {})
-  }
-}
 
 async function measure(engine: string, extraEnv: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'curata-bench-'))
   const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...extraEnv }
-  const key = (JSON.parse(await run(['keys', 'create', '--name', 'bench', '--json'], env)) as { api_key: string }).api_key
-  const server = spawn(process.execPath, [bin, 'serve', '--role', 'api'], { env, stdio: ['ignore', 'ignore', 'pipe'] })
+  const key = (JSON.parse(await runCurata(['keys', 'create', '--name', 'bench', '--json'], env)) as { api_key: string }).api_key
+  const server = spawn(process.execPath, [curataBin, 'serve', '--role', 'api'], { env, stdio: ['ignore', 'ignore', 'pipe'] })
   let err = ''
   const base = await new Promise<string>((resolve, reject) => {
     server.stderr.on('data', (d: Buffer) => {
@@ -84,7 +60,7 @@ async function measure(engine: string, extraEnv: Record<string, string>) {
 }
 
 const results = [await measure('embedded PGlite', {})]
-const pgSchema = await pgSchemaUrl()
+const pgSchema = await freshPgSchema('bench_http')
 if (pgSchema) results.push(await measure('PostgreSQL', { DATABASE_URL: pgSchema }))
 else console.log('[PostgreSQL] not reachable: skipped')
 const out = fileURLToPath(new URL('./results/', import.meta.url))

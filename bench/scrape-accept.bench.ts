@@ -13,12 +13,12 @@ import { fileURLToPath } from 'node:url'
 
 import pg from 'pg'
 
-const bin = fileURLToPath(new URL('../bin/curata.js', import.meta.url))
+import { curataBin, freshPgSchema, runCurata } from './lib/curata.ts'
+
 const N = Number(process.env.BENCH_URLS ?? 1_000_000)
 // Acceptance limits (issue 3): a 1,000,000-URL job accepted within 30 s with peak RSS at most 1.5 GB.
 const LIMIT_SECONDS = 30
 const LIMIT_RSS_MB = 1536
-const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
 /** Realistic article URLs: ~20,000 sites, dated paths and slugs (about 70 characters each). */
 function makeBody(): string {
@@ -101,35 +101,12 @@ async function baseline(body: Buffer) {
   return { seconds: res.seconds, peakRssMb: peak, idleRssMb: rssBefore }
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] })
-    let out = ''
-    c.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    c.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`curata ${args.join(' ')} exited ${code}`))))
-  })
-}
-
-async function pgSchemaUrl(): Promise<string | null> {
-  const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 })
-  try {
-    await client.connect()
-    await client.query('DROP SCHEMA IF EXISTS bench_scrape_accept CASCADE')
-    await client.query('CREATE SCHEMA bench_scrape_accept')
-    return `${pgUrl}?options=${encodeURIComponent('-c search_path=bench_scrape_accept')}`
-  } catch {
-    return null
-  } finally {
-    await client.end().catch(() => {})
-  }
-}
-
 async function curata(engine: string, body: Buffer, extraEnv: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'curata-bench-accept-'))
   const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv }
   // Creating the key first also initializes the database, so the server's peak is its own work.
-  const key = (JSON.parse(await run(['keys', 'create', '--name', 'bench', '--json'], env)) as { api_key: string }).api_key
-  const server = spawn(process.execPath, [bin, 'serve', '--role', 'api'], { env, stdio: ['ignore', 'ignore', 'pipe'] })
+  const key = (JSON.parse(await runCurata(['keys', 'create', '--name', 'bench', '--json'], env)) as { api_key: string }).api_key
+  const server = spawn(process.execPath, [curataBin, 'serve', '--role', 'api'], { env, stdio: ['ignore', 'ignore', 'pipe'] })
   try {
     const base = await waitListening(server, /listening on (http:\/\/\S+)/)
     const headers = { 'x-api-key': key }
@@ -166,7 +143,7 @@ const base = await baseline(body)
 console.log(`  baseline (bare node:http + JSON.parse): ${base.seconds.toFixed(2)} s, peak RSS ${base.peakRssMb.toFixed(0)} MB`)
 const results = []
 const runs: [string, Record<string, string>][] = [['embedded PGlite', {}]]
-const pgSchema = await pgSchemaUrl()
+const pgSchema = await freshPgSchema('bench_scrape_accept')
 if (pgSchema) runs.push(['PostgreSQL', { DATABASE_URL: pgSchema }])
 else console.log('[PostgreSQL] not reachable: skipped')
 for (const [engine, env] of runs) {

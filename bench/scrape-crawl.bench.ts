@@ -19,10 +19,10 @@ import { gunzipSync } from 'node:zlib'
 
 import pg from 'pg'
 
-const bin = fileURLToPath(new URL('../bin/curata.js', import.meta.url))
+import { curataBin, freshPgSchema, pgUrl, runCurata } from './lib/curata.ts'
+
 const workerScript = fileURLToPath(new URL('../test/scraping/fixtures/scrape-worker.ts', import.meta.url))
 const shared = resolve(fileURLToPath(new URL('../../shared/data', import.meta.url)))
-const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const PAGES = Number(process.env.BENCH_PAGES ?? 4000)
 // Chunks (1,000 URLs) one worker runs at once: 4,000 URLs keep two workers of two chunks each busy.
 const JOB_CONCURRENCY = process.env.JOB_CONCURRENCY ?? '2'
@@ -58,15 +58,6 @@ const closedPort = await new Promise<number>((r) => {
   })
 })
 
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] })
-    let out = ''
-    c.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    c.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`curata ${args.join(' ')} exited ${code}`))))
-  })
-}
-
 function waitFor(child: ChildProcess, stream: 'stdout' | 'stderr', pattern: RegExp): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = ''
@@ -98,16 +89,12 @@ async function stop(child: ChildProcess): Promise<void> {
 
 async function crawl(workers: number) {
   const schema = `bench_scrape_crawl_${workers}`
-  const admin = new pg.Client({ connectionString: pgUrl })
-  await admin.connect()
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-  await admin.query(`CREATE SCHEMA ${schema}`)
-  await admin.end()
-  const databaseUrl = `${pgUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`
+  const databaseUrl = await freshPgSchema(schema)
+  if (!databaseUrl) throw new Error(`PostgreSQL at ${pgUrl} is unreachable`)
   const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SCRAPE_HOST_DELAY_MS: HOST_DELAY_MS }
-  await run(['migrate'], env)
-  const key = (JSON.parse(await run(['keys', 'create', '--name', 'bench', '--json'], env)) as { api_key: string }).api_key
-  const api = spawn(process.execPath, [bin, 'serve', '--role', 'api'], { env, stdio: ['ignore', 'ignore', 'pipe'] })
+  await runCurata(['migrate'], env)
+  const key = (JSON.parse(await runCurata(['keys', 'create', '--name', 'bench', '--json'], env)) as { api_key: string }).api_key
+  const api = spawn(process.execPath, [curataBin, 'serve', '--role', 'api'], { env, stdio: ['ignore', 'ignore', 'pipe'] })
   const children: ChildProcess[] = [api]
   try {
     const base = await waitFor(api, 'stderr', /listening on (http:\/\/\S+)/)
