@@ -143,9 +143,14 @@ describeEachEngine('durable jobs', (getDb) => {
     let runs = 0
     const w = start([{ kind: 'test.every', everyMs: 60_000, run: async () => void runs++ }])
     await waitFor(async () => runs === 1)
-    const next = await db().query<JobRow>(`SELECT * FROM jobs WHERE kind = 'test.every' AND status = 'queued'`)
-    expect(next.rows).toHaveLength(1)
-    expect(next.rows[0]!.run_at.getTime()).toBe(clock.now().getTime() + 60_000)
+    // The next run is enqueued by the transaction that marks this one done, just after run() returns.
+    let next: JobRow[] = []
+    await waitFor(async () => {
+      next = (await db().query<JobRow>(`SELECT * FROM jobs WHERE kind = 'test.every' AND status = 'queued'`)).rows
+      return next.length > 0
+    })
+    expect(next).toHaveLength(1)
+    expect(next[0]!.run_at.getTime()).toBe(clock.now().getTime() + 60_000)
     clock.advance(60_000)
     await waitFor(async () => runs === 2)
     await w.stop()
