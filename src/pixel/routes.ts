@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 
 import type { App, Feature } from '../platform/http/app.ts'
-import { ApiError, badRequest, notFound, unprocessable } from '../platform/http/errors.ts'
+import { ApiError, badRequest, checkDateRange, notFound, unprocessable } from '../platform/http/errors.ts'
 import { IdParams, IdempotencyHeaders, errorResponses } from '../platform/http/schemas.ts'
 import type { AppContext } from '../platform/context.ts'
 import {
@@ -172,9 +172,7 @@ function reportRoutes(app: App, ctx: AppContext): void {
           { path: 'body.campaign_id', message: 'not a publisher campaign' },
         ])
       }
-      if (b.start_date > b.end_date) {
-        throw unprocessable('start_date must not be after end_date', [{ path: 'body.end_date', message: 'before start_date' }])
-      }
+      checkDateRange(b)
       const report = await ctx.db.transaction((tx) =>
         createReport(
           tx,

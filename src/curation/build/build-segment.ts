@@ -23,7 +23,7 @@ import { enforceRemovals } from '../removals/repository.ts'
 import type { BuildPayload, Problem, SegmentRow } from '../segments/repository.ts'
 import { buildKind, getSegment } from '../segments/repository.ts'
 import { crawlHops, indexSeeds } from './crawl.ts'
-import { rankCandidates } from './rank.ts'
+import { rankCandidates, rankExpansion } from './rank.ts'
 import { loadBlockRules } from './rules.ts'
 import { recordChange, refreshSegmentStats, replaceSegmentUrls } from './store.ts'
 
@@ -84,17 +84,7 @@ export async function buildSegment(ctx: AppContext, seg: SegmentRow, cfg: Curati
 
   // Expansions applied to this segment (optimizations) are rebuilt too: pages like their seeds.
   if (expandSeeds.length) {
-    const expanded = await rankCandidates(ctx.db, {
-      prompt: null,
-      taxonomyId: seg.taxonomy_given ? seg.taxonomy_id : null,
-      seedPageIds: expandSeeds,
-      extraCandidates: new Map(),
-      defaultSource: 'expand',
-      seedSource: 'expand',
-      candidateLimit: cfg.candidateLimit,
-      minScore: cfg.minScore,
-      ...(signal ? { signal } : {}),
-    })
+    const expanded = await rankExpansion(ctx.db, seg, expandSeeds, cfg, signal)
     const have = new Set(ranking.ranked.map((c) => c.pageId))
     ranking.ranked.push(...expanded.ranked.filter((c) => !have.has(c.pageId)).slice(0, cfg.expandMaxUrls))
     ranking.ranked.sort((x, y) => y.score - x.score || x.pageId - y.pageId)

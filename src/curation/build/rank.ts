@@ -19,6 +19,7 @@ import { isGeneric, stem, words } from '../classify/text.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import { ancestry, children, getNode } from '../taxonomy/taxonomy.ts'
 import type { Candidate, CandidateSource } from '../quality/filters.ts'
+import type { SegmentRow } from '../segments/repository.ts'
 
 export interface RankRequest {
   prompt: string | null
@@ -85,6 +86,30 @@ export function unplacedPromptTerms(prompt: string): string[] {
     out.add(s)
   }
   return [...out].slice(0, 16)
+}
+
+/**
+ * Pages like a segment's expand seeds (optimizations): no prompt, within the segment's own taxonomy
+ * node when one was requested. Used when an expansion is applied and again on every rebuild.
+ */
+export function rankExpansion(
+  db: Queryable,
+  seg: Pick<SegmentRow, 'taxonomy_given' | 'taxonomy_id'>,
+  seedPageIds: number[],
+  limits: { candidateLimit: number; minScore: number },
+  signal?: AbortSignal,
+): Promise<RankResult> {
+  return rankCandidates(db, {
+    prompt: null,
+    taxonomyId: seg.taxonomy_given ? seg.taxonomy_id : null,
+    seedPageIds,
+    extraCandidates: new Map(),
+    defaultSource: 'expand',
+    seedSource: 'expand',
+    candidateLimit: limits.candidateLimit,
+    minScore: limits.minScore,
+    ...(signal ? { signal } : {}),
+  })
 }
 
 export async function rankCandidates(db: Queryable, req: RankRequest): Promise<RankResult> {

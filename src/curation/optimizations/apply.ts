@@ -14,7 +14,7 @@ import type { JobHandler } from '../../platform/jobs/handler.ts'
 import { PermanentJobError } from '../../platform/jobs/handler.ts'
 import { isNormalizeError, normalizeUrl } from '../../scraping/index/normalize-url.ts'
 import { indexSeeds } from '../build/crawl.ts'
-import { rankCandidates } from '../build/rank.ts'
+import { rankExpansion } from '../build/rank.ts'
 import { loadBlockRules } from '../build/rules.ts'
 import { insertUrls, recordChange, recordExclusions, refreshSegmentStats, rerank } from '../build/store.ts'
 import type { CurationConfig } from '../config.ts'
@@ -84,17 +84,7 @@ async function expansion(ctx: AppContext, seg: SegmentRow, expand: ExpandSpec, c
   const homePages = expand.domains.map((d) => normalizeDomain(d)).filter((d): d is string => d !== null).map((d) => `https://${d}/`)
   const seeds = await indexSeeds(ctx, [...expand.urls, ...homePages], signal)
   const seedIds = [...new Set(seeds.flatMap((s) => (s.pageId === null ? [] : [s.pageId])))]
-  const ranking = await rankCandidates(ctx.db, {
-    prompt: null,
-    taxonomyId: seg.taxonomy_given ? seg.taxonomy_id : null,
-    seedPageIds: seedIds,
-    extraCandidates: new Map(),
-    defaultSource: 'expand',
-    seedSource: 'expand',
-    candidateLimit: cfg.candidateLimit,
-    minScore: cfg.minScore,
-    signal,
-  })
+  const ranking = await rankExpansion(ctx.db, seg, seedIds, cfg, signal)
   const have = new Set((await currentUrls(ctx.db, seg)).map((c) => c.pageId))
   const fresh = ranking.ranked.filter((c) => !have.has(c.pageId))
   const rules = await loadBlockRules(ctx.db, seg, seg.taxonomy_id)

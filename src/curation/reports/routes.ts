@@ -1,7 +1,7 @@
 // POST /v1/curation/reports and GET /v1/curation/reports/{id} (spec 4.4; docs/reports.md).
 import type { App } from '../../platform/http/app.ts'
 import type { AppContext } from '../../platform/context.ts'
-import { ApiError, notFound, unprocessable } from '../../platform/http/errors.ts'
+import { ApiError, checkDateRange, notFound } from '../../platform/http/errors.ts'
 import { IdParams, IdempotencyHeaders, errorResponses } from '../../platform/http/schemas.ts'
 import { createSegmentReport, getSegmentReport, ownSegmentIds } from './repository.ts'
 import { CreateSegmentReportBody, SegmentReport } from './schemas.ts'
@@ -28,9 +28,7 @@ export function segmentReportRoutes(app: App, ctx: AppContext): void {
       const own = await ownSegmentIds(ctx.db, clientId, b.segment_ids)
       const missing = b.segment_ids.filter((id) => !own.has(id))
       if (missing.length) throw new ApiError(404, 'not_found', `segment ${missing.join(', ')} not found`)
-      if (b.start_date > b.end_date) {
-        throw unprocessable('start_date must not be after end_date', [{ path: 'body.end_date', message: 'before start_date' }])
-      }
+      checkDateRange(b)
       const report = await ctx.db.transaction((tx) =>
         createSegmentReport(
           tx,

@@ -46,6 +46,13 @@ export const badRequest = (message: string, details?: ErrorDetail[]) =>
 export const unprocessable = (message: string, details?: ErrorDetail[]) =>
   new ApiError(422, 'validation_failed', message, details)
 
+/** An inclusive body date range (YYYY-MM-DD strings compare as dates): end_date before start_date is a 422. */
+export function checkDateRange(body: { start_date: string; end_date: string }): void {
+  if (body.start_date > body.end_date) {
+    throw unprocessable('start_date must not be after end_date', [{ path: 'body.end_date', message: 'before start_date' }])
+  }
+}
+
 interface ValidationIssue {
   keyword: string
   instancePath: string
