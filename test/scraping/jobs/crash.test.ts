@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import type { ServerResponse } from 'node:http'
-import { fileURLToPath } from 'node:url'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -12,11 +10,11 @@ import { createTestApp, json } from '../../helpers/app.ts'
 import type { TestDb } from '../../helpers/db.ts'
 import { openTestDb, postgresAvailable } from '../../helpers/db.ts'
 import { waitFor } from '../../helpers/wait.ts'
+import { spawnScrapeWorker } from '../fixtures/spawn-scrape-worker.ts'
 import { closedPort } from '../fixtures/web-server.ts'
 import type { Web } from '../helpers.ts'
 import { startWeb } from '../helpers.ts'
 
-const script = fileURLToPath(new URL('../fixtures/scrape-worker.ts', import.meta.url))
 const HOSTS = 40
 const URLS = 20_000
 
@@ -51,27 +49,21 @@ describe.skipIf(!postgresAvailable())('a scrape job survives a worker killed mid
   })
 
   function spawnWorker() {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    const w = spawnScrapeWorker({
+      url: db.url!,
+      schema: db.schema!,
+      webPort: web.port,
+      closedPort: closed,
       env: {
-        ...process.env,
-        PG_URL: db.url!,
-        PG_SCHEMA: db.schema!,
-        WEB_PORT: String(web.port),
-        CLOSED_PORT: String(closed),
         JOB_LEASE_MS: '1500',
         JOB_POLL_MS: '50',
         JOB_CONCURRENCY: '4',
-        SCRAPE_HOST_DELAY_MS: '0',
         // The killed worker's per-host leases lapse at this limit plus 10 s; keep that wait short.
         SCRAPE_TIMEOUT_MS: '10000',
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
     })
-    children.push(child)
-    let out = ''
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-    return { child, output: () => out, exited }
+    children.push(w.child)
+    return w
   }
   const jobRow = async (id: number) =>
     (await db.db.query<{ status: string; chunks_done: number; chunk_count: number }>('SELECT status, chunks_done, chunk_count FROM scrape_jobs WHERE id = $1', [id])).rows[0]!

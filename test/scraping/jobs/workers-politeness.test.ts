@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -11,11 +9,11 @@ import { createTestApp, json } from '../../helpers/app.ts'
 import type { TestDb } from '../../helpers/db.ts'
 import { openTestDb, postgresAvailable } from '../../helpers/db.ts'
 import { waitFor } from '../../helpers/wait.ts'
+import { spawnScrapeWorker } from '../fixtures/spawn-scrape-worker.ts'
 import { closedPort } from '../fixtures/web-server.ts'
 import type { Web } from '../helpers.ts'
 import { startWeb } from '../helpers.ts'
 
-const script = fileURLToPath(new URL('../fixtures/scrape-worker.ts', import.meta.url))
 // Two chunks (1,000 + 400 entries), so both workers crawl the one host at the same time.
 const URLS = 1_400
 
@@ -47,25 +45,17 @@ describe.skipIf(!postgresAvailable())('per-host politeness across worker process
   it('never has more than 2 requests in flight on the host, though each worker alone could have 2', { timeout: 240_000 }, async () => {
     const closed = await closedPort()
     const workers = [0, 1].map(() => {
-      const child = spawn(process.execPath, ['--import', 'tsx', script], {
-        env: {
-          ...process.env,
-          PG_URL: db.url!,
-          PG_SCHEMA: db.schema!,
-          WEB_PORT: String(web.port),
-          CLOSED_PORT: String(closed),
-          JOB_POLL_MS: '50',
-          JOB_CONCURRENCY: '2',
-          SCRAPE_HOST_DELAY_MS: '0',
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
+      const w = spawnScrapeWorker({
+        url: db.url!,
+        schema: db.schema!,
+        webPort: web.port,
+        closedPort: closed,
+        env: { JOB_POLL_MS: '50', JOB_CONCURRENCY: '2' },
       })
-      children.push(child)
-      let out = ''
-      child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
-      return { child, ready: () => out.includes('ready') }
+      children.push(w.child)
+      return w
     })
-    await waitFor(async () => workers.every((w) => w.ready()), 60_000, 'both workers to start')
+    await waitFor(async () => workers.every((w) => w.output().includes('ready')), 60_000, 'both workers to start')
 
     const { headers } = await t.client()
     const urls = Array.from({ length: URLS }, (_, i) => web.at('one-host.test', `/article/${i}`))
