@@ -170,18 +170,23 @@ async function seed(db: Db, clientId: number, campaignId: number, n: number): Pr
            'bench', a.name, coalesce(a.type, 'human'), coalesce(a.risk, false), '203.0.113.0/24'
       FROM generate_series(1::bigint, ${n}) AS i
       LEFT JOIN (VALUES ${agentValues}) AS a(k, name, type, risk) ON a.k = ((i * 2246822519) >> 11) % 50;
-    INSERT INTO pixel_rollup_daily (client_id, campaign_id, day, agent_type, agent, url_path, loads, high_risk_loads)
-    SELECT client_id, campaign_id, (received_at AT TIME ZONE 'UTC')::date, agent_type, coalesce(agent, ''), url_path,
-           count(*), count(*) FILTER (WHERE high_risk)
+    CREATE TEMP TABLE seed_cells AS
+    SELECT client_id, campaign_id, (received_at AT TIME ZONE 'UTC')::date AS day, agent_type, coalesce(agent, '') AS agent, url_path,
+           count(*) AS loads, count(*) FILTER (WHERE high_risk) AS high_risk_loads
       FROM pixel_events WHERE campaign_id = ${campaignId}
      GROUP BY 1, 2, 3, 4, 5, 6;
+    INSERT INTO pixel_rollup_daily (client_id, campaign_id, day, agent_type, agent, url_path, loads, high_risk_loads)
+    SELECT * FROM seed_cells WHERE agent_type <> 'human';
     INSERT INTO pixel_rollup_agents (client_id, campaign_id, day, agent_type, agent, loads, high_risk_loads)
-    SELECT client_id, campaign_id, day, agent_type, agent, sum(loads), sum(high_risk_loads)
-      FROM pixel_rollup_daily WHERE campaign_id = ${campaignId} GROUP BY 1, 2, 3, 4, 5;
+    SELECT client_id, campaign_id, day, agent_type, agent, sum(loads), sum(high_risk_loads) FROM seed_cells GROUP BY 1, 2, 3, 4, 5;
     INSERT INTO pixel_rollup_paths (client_id, campaign_id, day, url_path, loads, bot_loads)
     SELECT client_id, campaign_id, day, url_path, sum(loads), coalesce(sum(loads) FILTER (WHERE agent_type <> 'human'), 0)
-      FROM pixel_rollup_daily WHERE campaign_id = ${campaignId} GROUP BY 1, 2, 3, 4;`)
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pixel_rollup_daily WHERE campaign_id = $1', [campaignId])
+      FROM seed_cells GROUP BY 1, 2, 3, 4;
+    DROP TABLE seed_cells;`)
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT ((SELECT count(*) FROM pixel_rollup_daily WHERE campaign_id = $1) + (SELECT count(*) FROM pixel_rollup_paths WHERE campaign_id = $1))::int AS n`,
+    [campaignId],
+  )
   return { rollupRows: rows[0]!.n }
 }
 

@@ -41,11 +41,11 @@ const REFERRALS: Table = { name: 'pixel_rollup_referrals', keys: [['day', 'date'
 
 /** Sums of one batch for one table: cell id -> [client_id, campaign_id, ...keys, ...sums]. */
 class Cells {
-  readonly #cells = new Map<string, (string | number)[]>()
+  readonly #cells = new Map<number, (string | number)[]>()
   constructor(readonly table: Table) {}
 
   /** Adds `sums` to the cell `id`; `row` builds the cell when it is new (so no array per call). */
-  add(id: string, row: () => (string | number)[], a: number, b = 0): void {
+  add(id: number, row: () => (string | number)[], a: number, b = 0): void {
     let cell = this.#cells.get(id)
     if (!cell) {
       cell = row()
@@ -58,8 +58,8 @@ class Cells {
 
   async upsert(tx: Queryable): Promise<void> {
     if (this.#cells.size === 0) return
-    const rows = [...this.#cells.keys()].sort().map((k) => this.#cells.get(k)!)
     const { name, keys, sums } = this.table
+    const rows = [...this.#cells.values()].sort(byKey(2 + keys.length))
     const cols = ['client_id', 'campaign_id', ...keys.map(([k]) => k), ...sums]
     const types = ['bigint', 'bigint', ...keys.map(([, t]) => t), ...sums.map(() => 'bigint')]
     await tx.query(
@@ -72,34 +72,81 @@ class Cells {
   }
 }
 
-/** Adds the valid events of a batch to every rollup. */
-export async function addToRollups(tx: Queryable, events: readonly EventRow[]): Promise<void> {
-  const agents = new Cells(AGENTS)
-  const paths = new Cells(PATHS)
-  const daily = new Cells(DAILY)
-  const referrals = new Cells(REFERRALS)
-  const deals = new DealCells()
-  const traffic = new TrafficCells()
-  const domains = new Domains()
-  let latest = new Date(0)
-  for (const e of events) {
+/** Orders cells by their key columns (campaign_id onwards, up to `end`): the same order for every writer. */
+const byKey =
+  (end: number) =>
+  (a: (string | number)[], b: (string | number)[]): number => {
+    for (let i = 1; i < end; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1
+    return 0
+  }
+
+/**
+ * Dense small-integer ids for the strings and key tuples of one batch, so a cell is found by a
+ * number: building and hashing a string key per event and table cost more than the rest of adding it.
+ */
+class Ids {
+  readonly #values = new Map<string | number, number>()
+  readonly #pairs = new Map<number, number>()
+
+  of(v: string | number): number {
+    let id = this.#values.get(v)
+    if (id === undefined) {
+      id = this.#values.size
+      this.#values.set(v, id)
+    }
+    return id
+  }
+
+  /** One id per (a, b); both below 2^26 (ids count distinct values of a batch), so a·2^26 + b is exact. */
+  pair(a: number, b: number): number {
+    const k = a * 67_108_864 + b
+    let id = this.#pairs.get(k)
+    if (id === undefined) {
+      id = this.#pairs.size
+      this.#pairs.set(k, id)
+    }
+    return id
+  }
+}
+
+/** The rollup sums of a batch of events, added one event at a time and written in one go. */
+export class RollupBatch {
+  readonly #agents = new Cells(AGENTS)
+  readonly #paths = new Cells(PATHS)
+  readonly #daily = new Cells(DAILY)
+  readonly #referrals = new Cells(REFERRALS)
+  readonly #deals = new DealCells()
+  readonly #traffic = new TrafficCells()
+  readonly #domains = new Domains()
+  readonly #ids = new Ids()
+  #latest = new Date(0)
+
+  /** Adds one event; invalid ones (unknown campaign, junk parameters) count nowhere. */
+  add(e: EventRow): void {
     const { clientId: cl, campaignId: ca, day, agentType, urlPath, aiReferrer } = e
-    if (e.invalidReason !== null || ca === null || cl === null) continue
-    if (e.receivedAt > latest) latest = e.receivedAt
+    if (e.invalidReason !== null || ca === null || cl === null) return
+    if (e.receivedAt > this.#latest) this.#latest = e.receivedAt
     const agent = e.agent ?? '' // humans: '' in a key column
     const risky = e.highRisk ? 1 : 0
-    const base = `${ca}\u0000${day}\u0000`
-    agents.add(`${base}${agentType}\u0000${agent}`, () => [cl, ca, day, agentType, agent, 0, 0], 1, risky)
-    paths.add(`${base}${urlPath}`, () => [cl, ca, day, urlPath, 0, 0], 1, agentType === 'human' ? 0 : 1)
-    daily.add(`${base}${agentType}\u0000${agent}\u0000${urlPath}`, () => [cl, ca, day, agentType, agent, urlPath, 0, 0], 1, risky)
-    if (aiReferrer !== null) referrals.add(`${base}${aiReferrer}\u0000${urlPath}`, () => [cl, ca, day, aiReferrer, urlPath, 0], 1)
-    const domain = e.domain === null ? '' : domains.of(e.domain)
-    if (domain) traffic.add(domain, agentType !== 'human', e.receivedAt)
+    const ids = this.#ids
+    // Cell ids: (campaign, day) × (agent type, agent) × path; the same id in two tables is no clash.
+    const scope = ids.pair(ids.of(ca), ids.of(day))
+    const path = ids.of(urlPath)
+    const byAgent = ids.pair(scope, ids.pair(ids.of(agentType), ids.of(agent)))
+    this.#agents.add(byAgent, () => [cl, ca, day, agentType, agent, 0, 0], 1, risky)
+    this.#paths.add(ids.pair(scope, path), () => [cl, ca, day, urlPath, 0, 0], 1, agentType === 'human' ? 0 : 1)
+    // Human loads per path are the paths rollup's loads less its bot loads: only agents here.
+    if (agentType !== 'human') this.#daily.add(ids.pair(byAgent, path), () => [cl, ca, day, agentType, agent, urlPath, 0, 0], 1, risky)
+    if (aiReferrer !== null) {
+      this.#referrals.add(ids.pair(ids.pair(scope, ids.of(aiReferrer)), path), () => [cl, ca, day, aiReferrer, urlPath, 0], 1)
+    }
+    const domain = e.domain === null ? '' : this.#domains.of(e.domain)
+    if (domain) this.#traffic.add(domain, agentType !== 'human', e.receivedAt)
     // Ad impressions are what a DSP's impression tracker reports; log lines are page views.
     const deal = e.source === 'log' ? null : realDealId(e.macros?.deal)
     if (deal !== null) {
       const price = cpmPrice(e.macros?.price)
-      deals.add(cl, deal, day, domain, price === null ? '' : currencyOf(e.macros?.cur), {
+      this.#deals.add(cl, deal, day, domain, price === null ? '' : currencyOf(e.macros?.cur), {
         impressions: 1,
         nonHumanImpressions: agentType === 'human' ? 0 : 1,
         pricedImpressions: price === null ? 0 : 1,
@@ -109,9 +156,13 @@ export async function addToRollups(tx: Queryable, events: readonly EventRow[]): 
       })
     }
   }
-  for (const cells of [agents, paths, daily, referrals]) await cells.upsert(tx)
-  await deals.upsert(tx, latest)
-  await traffic.upsert(tx)
+
+  /** Adds the sums to the rollup tables, in the caller's transaction. */
+  async write(tx: Queryable): Promise<void> {
+    for (const cells of [this.#agents, this.#paths, this.#daily, this.#referrals]) await cells.upsert(tx)
+    await this.#deals.upsert(tx, this.#latest)
+    await this.#traffic.upsert(tx)
+  }
 }
 
 // --- Deal delivery and domain traffic ---------------------------------------------------------

@@ -143,7 +143,7 @@ describeEachEngine('pixel collector', (getDb) => {
     expect(junk.invalid_reason).toBe('bad_parameters')
     expect([...junk.flags].sort()).toEqual(['bad:price', 'bad:u'])
     const { rows: rollup } = await db().query<{ n: number }>(
-      `SELECT coalesce(sum(loads), 0)::int AS n FROM pixel_rollup_daily WHERE campaign_id = $1 AND day = '2026-11-22'`,
+      `SELECT coalesce(sum(loads), 0)::int AS n FROM pixel_rollup_paths WHERE campaign_id = $1 AND day = '2026-11-22'`,
       [campaign],
     )
     // Only the valid loads of the earlier tests of this file are counted.
@@ -237,10 +237,19 @@ describeEachEngine('pixel collector', (getDb) => {
           WHERE campaign_id = $1 AND url_path IN ('/bot', '/ok', '/bs') ORDER BY url_path`,
         [campaign],
       )
+      // Agents only: the human load on /ok is its path's loads less its bot loads.
       expect(rows).toEqual([
         { url_path: '/bot', agent: 'Undeclared automation', agent_type: 'scraper', loads: 1, high_risk_loads: 1 },
         { url_path: '/bs', agent: 'Bytespider', agent_type: 'llm_training', loads: 1, high_risk_loads: 1 },
-        { url_path: '/ok', agent: '', agent_type: 'human', loads: 1, high_risk_loads: 0 },
+      ])
+      const { rows: paths } = await db().query(
+        `SELECT url_path, loads, bot_loads FROM pixel_rollup_paths WHERE campaign_id = $1 AND url_path IN ('/bot', '/ok', '/bs') ORDER BY url_path`,
+        [campaign],
+      )
+      expect(paths).toEqual([
+        { url_path: '/bot', loads: 1, bot_loads: 1 },
+        { url_path: '/bs', loads: 1, bot_loads: 1 },
+        { url_path: '/ok', loads: 1, bot_loads: 0 },
       ])
     })
   })
@@ -311,6 +320,9 @@ describeEachEngine('pixel collector bounds', (getDb) => {
       for (const path of ['/a', '/poison', '/b']) await send(`${p.url}/px/${id}.gif?u=https://x.example${path}`, { headers: browser })
       await p.close() // writes the buffer: one batch holding the poison row
       expect((await events(db, 'campaign_id = $1', [id])).map((e) => e.url_path)).toEqual(['/a', '/b'])
+      // The rollups count what was stored, nothing else.
+      const { rows } = await db.query<{ url_path: string }>('SELECT url_path FROM pixel_rollup_paths WHERE campaign_id = $1 ORDER BY url_path', [id])
+      expect(rows.map((r) => r.url_path)).toEqual(['/a', '/b'])
       expect(await p.ctx.metrics.registry.getSingleMetricAsString('pixel_events_dropped_total')).toMatch(/pixel_events_dropped_total 1/)
     } finally {
       await db.exec('ALTER TABLE pixel_events DROP CONSTRAINT IF EXISTS test_no_poison')

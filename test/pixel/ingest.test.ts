@@ -12,6 +12,7 @@ import type { Observation } from '../../src/pixel/ingest/event.ts'
 import { abuseKey, ipPrefix } from '../../src/pixel/ingest/ip-prefix.ts'
 import { parsePixelParams, PIXEL_PARAMS, readBeaconBody } from '../../src/pixel/ingest/params.ts'
 import { parseHttpUrl, readQuery } from '../../src/pixel/ingest/url.ts'
+import { decodeEventLine, eventLine } from '../../src/pixel/ingest/writer.ts'
 
 describe('URL reading', () => {
   const cases = [
@@ -229,6 +230,20 @@ describe('events', () => {
     expect(buildEvent(base).aiReferrer).toBeNull() // Googlebot is no referral
     expect(aiReferrer('gemini.google.com:443')?.source).toBe('Gemini')
     expect(aiReferrer('google.com')).toBeNull()
+  })
+
+  it('reads a stored row back as the event it was written from (the write-one-by-one fallback)', () => {
+    const human = { ...base, userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0' }
+    const spoofed = buildEvent({ ...base, ip: '198.51.100.4' })
+    for (const e of [buildEvent(base), buildEvent(human), spoofed]) expect(decodeEventLine(eventLine(e))).toEqual(e)
+    // Any text, COPY's special characters and array quoting included.
+    const text = fc.string({ unit: 'grapheme', maxLength: 40 }).map((v) => v.replaceAll('\u0000', ''))
+    fc.assert(
+      fc.property(text, text, fc.array(text, { maxLength: 3 }), fc.option(fc.dictionary(fc.constantFrom('deal', 'price', 'cb'), text), { nil: null }), (ua, path, flags, macros) => {
+        const e = { ...buildEvent({ ...human, userAgent: ua, macros }), urlPath: path, flags: flags.map((f) => `p:${f}`) }
+        expect(decodeEventLine(eventLine(e))).toEqual({ ...e, riskReasons: [], verified: null, aiReferrer: null })
+      }),
+    )
   })
 
   it('drops NUL characters PostgreSQL cannot store', () => {

@@ -51,10 +51,15 @@ describeEachEngine('server-log ingest', (getDb) => {
       `SELECT day, agent_type, agent, url_path, loads FROM pixel_rollup_daily WHERE campaign_id = $1 ORDER BY url_path`,
       [id],
     )
-    expect(rollup).toEqual([
-      { day: '2026-11-21', agent_type: 'llm_training', agent: 'GPTBot', url_path: '/news/a', loads: 1 },
-      { day: '2026-11-21', agent_type: 'human', agent: '', url_path: '/news/b', loads: 1 },
-      { day: '2026-11-21', agent_type: 'human', agent: '', url_path: '/news/c', loads: 1 },
+    expect(rollup).toEqual([{ day: '2026-11-21', agent_type: 'llm_training', agent: 'GPTBot', url_path: '/news/a', loads: 1 }])
+    const { rows: paths } = await db().query(
+      `SELECT day, url_path, loads, bot_loads FROM pixel_rollup_paths WHERE campaign_id = $1 ORDER BY url_path`,
+      [id],
+    )
+    expect(paths).toEqual([
+      { day: '2026-11-21', url_path: '/news/a', loads: 1, bot_loads: 1 },
+      { day: '2026-11-21', url_path: '/news/b', loads: 1, bot_loads: 0 },
+      { day: '2026-11-21', url_path: '/news/c', loads: 1, bot_loads: 0 },
     ])
   })
 
@@ -99,7 +104,7 @@ describeEachEngine('server-log ingest', (getDb) => {
     // A line repeated inside one upload counts once.
     const twice = combined({ ip: '192.0.2.1', time: '2026-11-22T09:40:00Z', path: '/x', ua: UA.chrome })
     expect(JSON.parse((await upload(id, `${twice}\n${twice}`)).body)).toEqual({ accepted: 1, invalid: 0, duplicates: 1, skipped: 0 })
-    const { rows } = await db().query<{ n: number }>(`SELECT sum(loads)::int AS n FROM pixel_rollup_daily WHERE campaign_id = $1`, [id])
+    const { rows } = await db().query<{ n: number }>(`SELECT sum(loads)::int AS n FROM pixel_rollup_paths WHERE campaign_id = $1`, [id])
     expect(rows[0]!.n).toBe(1 + 4 + 1)
   })
 

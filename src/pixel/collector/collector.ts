@@ -1,8 +1,9 @@
 // The pixel collector (docs/pixel.md, "Collector"). The hot path answers on the raw node:http
-// request: no auth, no routing framework, no database round trip. It copies what it needs into an
-// in-memory buffer and answers the 43-byte GIF at once. The buffer is written every flushMs, or as
-// soon as it holds batchMax hits, with one write in flight; each write classifies its hits and
-// inserts them with their rollup updates in one transaction (ingest/writer.ts).
+// request: no auth, no routing framework, no database round trip. Each hit is classified and added
+// to the open batch in its stored form (ingest/writer.ts: COPY text off the heap, rollup sums), then
+// the 43-byte GIF is answered. The open batch is sealed and written every flushMs, or as soon as it
+// holds batchMax hits, with one write in flight; each write inserts a batch's rows with its rollup
+// updates in one transaction.
 //
 // Loss bounds: stop() (SIGTERM) writes everything acknowledged before it returns. A hard kill loses
 // what was acknowledged since the last committed write: the hits of the current flush interval
@@ -16,9 +17,8 @@ import type { Clock } from '../../platform/clock.ts'
 import type { Db } from '../../platform/db/db.ts'
 import type { PixelConfig } from '../config.ts'
 import { buildEvent } from '../ingest/event.ts'
-import type { EventRow } from '../ingest/event.ts'
 import { abuseKey } from '../ingest/ip-prefix.ts'
-import { writeEvents } from '../ingest/writer.ts'
+import { EventBatch, writeEvents } from '../ingest/writer.ts'
 import { createCampaignOwners } from './campaign-owners.ts'
 import { sendBusy, sendGif } from './gif.ts'
 import type { Hit } from './hit.ts'
@@ -40,9 +40,6 @@ export interface Collector {
   stop(): Promise<void>
 }
 
-/** Hits classified between two yields to the event loop (about 2 ms of work). */
-const CLASSIFY_SLICE = 500
-
 /** Largest beacon body kept; longer ones are recorded as invalid (bad:body). */
 export const MAX_BEACON_BYTES = 16 * 1024
 
@@ -58,8 +55,16 @@ export function createCollector(opts: {
     log.warn({ err: (err as Error).message }, 'pixel: reading campaign ids failed'),
   )
   const bucket = config.ipRatePerSec > 0 ? createTokenBucket({ ratePerSec: config.ipRatePerSec, burst: config.ipBurst }) : null
-  let buffer: Hit[] = []
-  const m = metrics(opts.registry, () => buffer.length)
+  // Acknowledged hits not yet written: those of this turn of the event loop (as captured), the open
+  // batch (filling), sealed batches waiting for their write (oldest first; a failed one stays at
+  // the head), and the rare hits naming a campaign id above every known one, kept as captured
+  // until the ids are re-read.
+  let captured: Hit[] = []
+  let open = new EventBatch()
+  const sealed: EventBatch[] = []
+  let unresolved: Hit[] = []
+  let buffered = 0
+  const m = metrics(opts.registry, () => buffered)
   // Per-request outcomes are plain numbers, read when metrics are collected (a labelled counter's
   // inc() hashes its labels on every call).
   const outcomes = m.outcomes
@@ -73,14 +78,41 @@ export function createCollector(opts: {
       outcomes.throttled++
       return sendGif(req, res, isClosing)
     }
-    if (buffer.length >= config.bufferMax) {
+    if (buffered >= config.bufferMax) {
       outcomes.refused++
       return sendBusy(res)
     }
-    buffer.push(hit)
+    // Classified right after this turn of the event loop, with the other requests it read: one
+    // tight loop runs faster than the same work spread between requests, and the hits die young.
+    if (captured.push(hit) === 1) setImmediate(classifyCaptured)
+    buffered++
     outcomes.accepted++
-    if (buffer.length >= config.batchMax) kick()
     sendGif(req, res, isClosing)
+  }
+
+  function classifyCaptured(): void {
+    const hits = captured
+    captured = []
+    for (const h of hits) {
+      if (isNewId(h)) unresolved.push(h)
+      else if (!store(h)) buffered--
+    }
+    if (open.count >= config.batchMax) {
+      seal()
+      kick()
+    }
+  }
+
+  /** Classifies a hit into the open batch; false (logged and counted) if that failed. */
+  function store(hit: Hit): boolean {
+    try {
+      open.add(buildEvent(toObservation(hit, owners)))
+      return true
+    } catch (err) {
+      m.dropped.inc()
+      log.error({ err: (err as Error).message }, 'pixel: a hit could not be classified and was dropped')
+      return false
+    }
   }
 
   function readBeacon(req: IncomingMessage, res: ServerResponse): void {
@@ -96,58 +128,67 @@ export function createCollector(opts: {
     req.on('error', () => res.destroy())
   }
 
+  /** Seals the open batch (if it holds anything) for writing; a new one takes the next hits. */
+  function seal(): void {
+    if (captured.length > 0) classifyCaptured()
+    if (open.count === 0) return
+    sealed.push(open)
+    open = new EventBatch(open.bytes + (open.bytes >> 2))
+  }
+
   /** Starts a write unless one is in flight; it goes on while full batches are waiting. */
   function kick(): void {
-    if (writing || buffer.length === 0) return
+    if (writing) return
     writing = (async () => {
       try {
-        while ((await writeNext()) && buffer.length >= config.batchMax);
+        await resolveNewIds()
+        seal()
+        while (sealed.length > 0 && (await writeNext())) if (sealed.length === 0 && open.count >= config.batchMax) seal()
       } finally {
         writing = null
       }
     })()
   }
 
+  /** Re-reads the campaign ids once, then classifies the hits that waited for it. */
+  async function resolveNewIds(): Promise<void> {
+    if (unresolved.length === 0) return
+    try {
+      await owners.refresh()
+    } catch (err) {
+      // Written as unknown campaigns would be wrong if the campaign exists: they wait for the next write.
+      log.warn({ err: (err as Error).message }, 'pixel: reading campaign ids failed')
+      return
+    }
+    const hits = unresolved
+    unresolved = []
+    for (const h of hits) if (!store(h)) buffered--
+  }
+
   /**
-   * Takes up to batchMax hits off the buffer and writes them in one transaction; false (and the
-   * hits back at the head of the buffer) when the database failed.
+   * Writes the oldest sealed batch in one transaction; false (and the batch kept at the head) when
+   * the database failed.
    */
   async function writeNext(): Promise<boolean> {
-    const batch = buffer.length <= config.batchMax ? buffer : buffer.slice(0, config.batchMax)
-    buffer = buffer.length <= config.batchMax ? [] : buffer.slice(config.batchMax)
+    const batch = sealed[0]!
     const started = performance.now()
-    let rows: EventRow[] = []
     try {
-      if (batch.some((h) => isNewId(h))) await owners.refresh()
-      rows = await classify(batch)
-      await writeEvents(db, rows)
+      await db.transaction((tx) => batch.insert(tx))
     } catch (err) {
-      if (!isDataError(err) || rows.length === 0) {
-        buffer = batch.concat(buffer)
+      if (!isDataError(err)) {
         m.failures.inc()
-        log.warn({ err: (err as Error).message, buffered: buffer.length }, 'pixel: writing a batch failed; will retry')
+        log.warn({ err: (err as Error).message, buffered }, 'pixel: writing a batch failed; will retry')
         return false
       }
       // The database refused the data itself (not the connection): retrying the batch would fail
       // forever and stall every later hit, so write row by row and drop only what is refused.
-      await writeOneByOne(rows, err)
+      await writeOneByOne(batch, err)
     }
-    m.written.inc(rows.length)
+    sealed.shift()
+    buffered -= batch.count
+    m.written.inc(batch.count)
     m.writeSeconds.observe((performance.now() - started) / 1000)
     return true
-  }
-
-  /**
-   * Builds the rows of a batch in slices, yielding between them: after a database stall the
-   * batch is large, and the hot path must not wait for all of it.
-   */
-  async function classify(batch: Hit[]): Promise<EventRow[]> {
-    const rows: EventRow[] = []
-    for (let i = 0; i < batch.length; i += CLASSIFY_SLICE) {
-      if (i > 0) await new Promise((r) => setImmediate(r))
-      for (const h of batch.slice(i, i + CLASSIFY_SLICE)) rows.push(buildEvent(toObservation(h, owners)))
-    }
-    return rows
   }
 
   const isNewId = (h: Hit) => {
@@ -155,9 +196,9 @@ export function createCollector(opts: {
     return id !== null && owners.mayBeNew(id)
   }
 
-  async function writeOneByOne(rows: EventRow[], cause: unknown): Promise<void> {
+  async function writeOneByOne(batch: EventBatch, cause: unknown): Promise<void> {
     let dropped = 0
-    for (const row of rows) await writeEvents(db, [row]).catch(() => dropped++)
+    for (const row of batch.events()) await writeEvents(db, [row]).catch(() => dropped++)
     if (dropped) {
       m.dropped.inc(dropped)
       log.error({ err: (cause as Error).message, dropped }, 'pixel: events the database refused were dropped')
@@ -194,10 +235,15 @@ export function createCollector(opts: {
       // Everything acknowledged is written before we return; a database that stays down gets
       // five attempts over ~3 s, and what could not be written is logged with its count.
       await writing
-      for (let failures = 0; buffer.length > 0 && failures < 5; ) {
+      classifyCaptured()
+      await resolveNewIds()
+      // Ids that cannot be re-read now: the hits are recorded with what is known.
+      for (const h of unresolved.splice(0)) if (!store(h)) buffered--
+      seal()
+      for (let failures = 0; sealed.length > 0 && failures < 5; ) {
         if (!(await writeNext())) await new Promise((r) => setTimeout(r, 200 * ++failures))
       }
-      if (buffer.length) log.error({ lost: buffer.length }, 'pixel: stopping with hits that could not be written')
+      if (buffered) log.error({ lost: buffered }, 'pixel: stopping with hits that could not be written')
       await owners.stop()
     },
   }

@@ -127,14 +127,17 @@ async function dataRows(tx: Queryable, args: unknown[], dims: Dimension[]): Prom
   const ordered = DIMENSION_ORDER.filter((d) => dims.includes(d))
   const cols = ordered.map((d) => `${DIMENSION_SQL[d][0]} AS ${DIMENSION_SQL[d][1]}`)
   const groups = ordered.map((d) => DIMENSION_SQL[d][0])
-  // The smallest rollup that holds every requested dimension.
-  const table = ordered.every((d) => d !== 'url')
-    ? 'pixel_rollup_agents'
+  // The smallest rollup that holds every requested dimension. Agents by path: pixel_rollup_daily
+  // holds the agents, and a path's human loads are the per-path rollup's loads less its bot loads.
+  const from = ordered.every((d) => d !== 'url')
+    ? range('pixel_rollup_agents')
     : ordered.every((d) => d === 'url' || d === 'date')
-      ? 'pixel_rollup_paths'
-      : 'pixel_rollup_daily'
+      ? range('pixel_rollup_paths')
+      : `FROM (SELECT day, agent_type, agent, url_path, loads ${range('pixel_rollup_daily')}
+               UNION ALL
+               SELECT day, 'human', '', url_path, loads - bot_loads ${range('pixel_rollup_paths')} AND loads > bot_loads) AS loads_by_agent`
   const { rows } = await tx.query<Record<string, string | number>>(
-    `SELECT ${cols.join(', ')}, sum(loads)::bigint AS loads ${range(table)}
+    `SELECT ${cols.join(', ')}, sum(loads)::bigint AS loads ${from}
       GROUP BY ${groups.join(', ')}
       ORDER BY loads DESC, ${groups.map((g) => `${g}${g === 'day' ? '' : ' COLLATE "C"'}`).join(', ')}
       LIMIT ${DATA_ROW_LIMIT + 1}`,

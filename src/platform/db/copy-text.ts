@@ -50,8 +50,21 @@ export class CopyRows {
     this.#used += this.#bytes.write(line, this.#used)
   }
 
-  /** The encoded rows, in a buffer of exactly their size (copyFrom may move it to another thread). */
+  /** Bytes used so far. */
+  get size(): number {
+    return this.#used
+  }
+
+  /**
+   * A copy of the encoded rows, in a buffer of exactly their size: copyFrom may move it to another
+   * thread, and a failed write is retried from the rows kept here.
+   */
   bytes(): Uint8Array {
     return new Uint8Array(this.#bytes.buffer.slice(0, this.#used))
+  }
+
+  /** The rows added, each with its "\n" (an escaped newline inside a field is two characters). */
+  lines(): string[] {
+    return this.#bytes.toString('utf8', 0, this.#used).split(/(?<=\n)/).filter((l) => l !== '')
   }
 }
