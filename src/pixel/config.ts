@@ -21,8 +21,8 @@ export interface PixelConfig {
 }
 
 export const defaultPixelConfig: PixelConfig = {
-  flushMs: 100,
-  batchMax: 5000,
+  flushMs: 500,
+  batchMax: 10_000,
   bufferMax: 200_000,
   ipRatePerSec: 50,
   ipBurst: 200,

@@ -4,6 +4,7 @@
 //   pixel_rollup_agents    campaign × day × agent type × agent            summary, agents, data by date/agent/type
 //   pixel_rollup_paths     campaign × day × URL path                      hot-spot candidates, data by date/url
 //   pixel_rollup_daily     campaign × day × agent type × agent × URL path   dominant agents, data by agent × url
+//                          (agents only: a path's human loads are its paths row's loads less bot loads)
 // and pixel_rollup_referrals (AI-referred human loads per day, source and path).
 // Outside the campaign's own reports, the same batch feeds what other features read
 // (migrations/0009_attribution.sql, docs/reports.md):
@@ -12,11 +13,11 @@
 //   domain_delivery_stats   serving domain: impressions, clicks          KPI shaping of deals
 //   domain_traffic_stats    serving domain: loads, non-human loads       the bot-heavy domain filter
 // The three deal tables take only deal ids of an activation of the campaign's own client (a join
-// in the one statement that writes them); click redirects add their clicks through the same
-// statement (clicks/recorder.ts).
-// A batch is summed in memory first, so one statement touches each rollup row once; tables are
-// written in a fixed order and rows in key order, so writers sharing rows (collectors, log ingest)
-// lock them in the same order and cannot deadlock.
+// in the statement that writes them); click redirects add their clicks through the same statements
+// (clicks/recorder.ts).
+// A batch is summed in memory first and written by one statement that touches each rollup row
+// once; tables are written in a fixed order and rows in key order, so writers sharing rows
+// (collectors, log ingest) lock them in the same order and cannot deadlock.
 import { registrableDomain } from '../curation/quality/domains.ts'
 import type { Queryable } from '../platform/db/db.ts'
 import type { EventRow } from './ingest/event.ts'
@@ -44,31 +45,34 @@ class Cells {
   readonly #cells = new Map<number, (string | number)[]>()
   constructor(readonly table: Table) {}
 
-  /** Adds `sums` to the cell `id`; `row` builds the cell when it is new (so no array per call). */
-  add(id: number, row: () => (string | number)[], a: number, b = 0): void {
-    let cell = this.#cells.get(id)
-    if (!cell) {
-      cell = row()
-      this.#cells.set(id, cell)
-    }
+  /** Adds to the sums of cell `id`; false when there is no such cell yet (then `put` it). */
+  add(id: number, a: number, b = 0): boolean {
+    const cell = this.#cells.get(id)
+    if (cell === undefined) return false
     const at = cell.length - this.table.sums.length
     ;(cell[at] as number) += a
     if (this.table.sums.length > 1) (cell[at + 1] as number) += b
+    return true
   }
 
-  async upsert(tx: Queryable): Promise<void> {
-    if (this.#cells.size === 0) return
+  /** A new cell: [client_id, campaign_id, ...keys, ...sums]. */
+  put(id: number, cell: (string | number)[]): void {
+    this.#cells.set(id, cell)
+  }
+
+  /** The upsert of this batch's cells, its arrays appended to `params`; null when there are none. */
+  upsert(params: unknown[]): string | null {
+    if (this.#cells.size === 0) return null
     const { name, keys, sums } = this.table
     const rows = [...this.#cells.values()].sort(byKey(2 + keys.length))
     const cols = ['client_id', 'campaign_id', ...keys.map(([k]) => k), ...sums]
     const types = ['bigint', 'bigint', ...keys.map(([, t]) => t), ...sums.map(() => 'bigint')]
-    await tx.query(
-      `INSERT INTO ${name} AS r (${cols.join(', ')})
-       SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})
+    const first = params.length + 1
+    params.push(...cols.map((_c, i) => rows.map((r) => r[i])))
+    return `INSERT INTO ${name} AS r (${cols.join(', ')})
+       SELECT * FROM unnest(${types.map((t, i) => `$${first + i}::${t}[]`).join(', ')})
        ON CONFLICT (campaign_id, ${keys.map(([k]) => k).join(', ')})
-       DO UPDATE SET ${sums.map((s) => `${s} = r.${s} + EXCLUDED.${s}`).join(', ')}`,
-      cols.map((_c, i) => rows.map((r) => r[i])),
-    )
+       DO UPDATE SET ${sums.map((s) => `${s} = r.${s} + EXCLUDED.${s}`).join(', ')}`
   }
 }
 
@@ -86,7 +90,10 @@ const byKey =
  */
 class Ids {
   readonly #values = new Map<string | number, number>()
-  readonly #pairs = new Map<number, number>()
+  // a -> b -> id: two lookups by small integers (one key a·N + b would leave the small-integer
+  // range, and allocate a number per lookup)
+  readonly #pairs = new Map<number, Map<number, number>>()
+  #nextPair = 0
 
   of(v: string | number): number {
     let id = this.#values.get(v)
@@ -97,13 +104,17 @@ class Ids {
     return id
   }
 
-  /** One id per (a, b); both below 2^26 (ids count distinct values of a batch), so a·2^26 + b is exact. */
+  /** One id per (a, b). */
   pair(a: number, b: number): number {
-    const k = a * 67_108_864 + b
-    let id = this.#pairs.get(k)
+    let inner = this.#pairs.get(a)
+    if (inner === undefined) {
+      inner = new Map()
+      this.#pairs.set(a, inner)
+    }
+    let id = inner.get(b)
     if (id === undefined) {
-      id = this.#pairs.size
-      this.#pairs.set(k, id)
+      id = this.#nextPair++
+      inner.set(b, id)
     }
     return id
   }
@@ -127,18 +138,24 @@ export class RollupBatch {
     if (e.invalidReason !== null || ca === null || cl === null) return
     if (e.receivedAt > this.#latest) this.#latest = e.receivedAt
     const agent = e.agent ?? '' // humans: '' in a key column
-    const risky = e.highRisk ? 1 : 0
     const ids = this.#ids
     // Cell ids: (campaign, day) × (agent type, agent) × path; the same id in two tables is no clash.
     const scope = ids.pair(ids.of(ca), ids.of(day))
     const path = ids.of(urlPath)
     const byAgent = ids.pair(scope, ids.pair(ids.of(agentType), ids.of(agent)))
-    this.#agents.add(byAgent, () => [cl, ca, day, agentType, agent, 0, 0], 1, risky)
-    this.#paths.add(ids.pair(scope, path), () => [cl, ca, day, urlPath, 0, 0], 1, agentType === 'human' ? 0 : 1)
+    const risky = e.highRisk ? 1 : 0
+    const bot = agentType === 'human' ? 0 : 1
+    if (!this.#agents.add(byAgent, 1, risky)) this.#agents.put(byAgent, [cl, ca, day, agentType, agent, 1, risky])
+    const byPath = ids.pair(scope, path)
+    if (!this.#paths.add(byPath, 1, bot)) this.#paths.put(byPath, [cl, ca, day, urlPath, 1, bot])
     // Human loads per path are the paths rollup's loads less its bot loads: only agents here.
-    if (agentType !== 'human') this.#daily.add(ids.pair(byAgent, path), () => [cl, ca, day, agentType, agent, urlPath, 0, 0], 1, risky)
+    if (bot) {
+      const cell = ids.pair(byAgent, path)
+      if (!this.#daily.add(cell, 1, risky)) this.#daily.put(cell, [cl, ca, day, agentType, agent, urlPath, 1, risky])
+    }
     if (aiReferrer !== null) {
-      this.#referrals.add(ids.pair(ids.pair(scope, ids.of(aiReferrer)), path), () => [cl, ca, day, aiReferrer, urlPath, 0], 1)
+      const cell = ids.pair(ids.pair(scope, ids.of(aiReferrer)), path)
+      if (!this.#referrals.add(cell, 1)) this.#referrals.put(cell, [cl, ca, day, aiReferrer, urlPath, 1])
     }
     const domain = e.domain === null ? '' : this.#domains.of(e.domain)
     if (domain) this.#traffic.add(domain, agentType !== 'human', e.receivedAt)
@@ -157,12 +174,28 @@ export class RollupBatch {
     }
   }
 
-  /** Adds the sums to the rollup tables, in the caller's transaction. */
+  /** Adds the sums to every rollup table, in the caller's transaction, with one statement. */
   async write(tx: Queryable): Promise<void> {
-    for (const cells of [this.#agents, this.#paths, this.#daily, this.#referrals]) await cells.upsert(tx)
-    await this.#deals.upsert(tx, this.#latest)
-    await this.#traffic.upsert(tx)
+    const params: unknown[] = []
+    const ctes: [string, string][] = []
+    const cells = [this.#agents, this.#paths, this.#daily, this.#referrals, this.#traffic]
+    cells.forEach((c, i) => {
+      const sql = c.upsert(params)
+      if (sql !== null) ctes.push([`rollup_${i}`, sql])
+    })
+    await runTogether(tx, [...ctes, ...this.#deals.ctes(params, this.#latest)], params)
   }
+}
+
+/**
+ * Runs statements as the WITH clauses of one: each statement costs the embedded engine about a
+ * millisecond however small, and a batch writes up to ten tables. PostgreSQL runs every
+ * data-modifying WITH clause to completion, in an order fixed by the statement's shape, so
+ * writers lock tables in the same order; each rollup row is updated once (a batch is summed first).
+ */
+async function runTogether(tx: Queryable, ctes: [string, string][], params: unknown[]): Promise<void> {
+  if (ctes.length === 0) return
+  await tx.query(`WITH ${ctes.map(([name, sql]) => `${name} AS (${sql})`).join(',\n')}\nSELECT 1`, params)
 }
 
 // --- Deal delivery and domain traffic ---------------------------------------------------------
@@ -222,10 +255,12 @@ export interface DeliveryCounts {
  * deal_usage and domain_delivery_stats from the same matched rows.
  */
 export class DealCells {
-  readonly #cells = new Map<string, { key: [number, string, string, string, string]; n: DeliveryCounts }>()
+  readonly #cells = new Map<number, { key: [number, string, string, string, string]; n: DeliveryCounts }>()
+  readonly #ids = new Ids()
 
   add(clientId: number, deal: string, day: string, domain: string, currency: string, n: DeliveryCounts): void {
-    const id = `${clientId}\u0000${deal}\u0000${day}\u0000${domain}\u0000${currency}`
+    const ids = this.#ids
+    const id = ids.pair(ids.pair(ids.pair(ids.of(clientId), ids.of(deal)), ids.of(day)), ids.pair(ids.of(domain), ids.of(currency)))
     const cell = this.#cells.get(id)
     if (!cell) {
       this.#cells.set(id, { key: [clientId, deal, day, domain, currency], n: { ...n } })
@@ -246,60 +281,60 @@ export class DealCells {
 
   /** `now`: the batch's latest time, stamped on the domain rows it touches. */
   async upsert(tx: Queryable, now: Date): Promise<void> {
-    if (this.#cells.size === 0) return
+    const params: unknown[] = []
+    await runTogether(tx, this.ctes(params, now), params)
+  }
+
+  /**
+   * The statements writing this batch's cells, as WITH clauses (see runTogether), their values
+   * appended to `params`: only deal ids of an activation of the client count, and deal_usage and
+   * domain_delivery_stats are fed from the same matched rows. Rows go in key order (ORDER BY), so
+   * writers sharing rows lock them in the same order.
+   */
+  ctes(params: unknown[], now: Date): [string, string][] {
+    if (this.#cells.size === 0) return []
     const cells = [...this.#cells.values()]
     const col = <T>(f: (c: (typeof cells)[number]) => T) => cells.map(f)
-    // Rows are written in key order (ORDER BY), so concurrent writers lock shared rows in the same
-    // order; every writer (collector batches, log ingest, click flushes) runs this one statement,
-    // whose three inserts PostgreSQL always runs in the same order.
-    await tx.query(
-      `WITH batch AS (
-         SELECT * FROM unnest($1::bigint[], $2::text[], $3::date[], $4::text[], $5::text[],
-                              $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[])
+    const $ = params.push(
+      col((c) => c.key[0]),
+      col((c) => c.key[1]),
+      col((c) => c.key[2]),
+      col((c) => c.key[3]),
+      col((c) => c.key[4]),
+      col((c) => c.n.impressions),
+      col((c) => c.n.nonHumanImpressions),
+      col((c) => c.n.pricedImpressions),
+      col((c) => c.n.spendMicros),
+      col((c) => c.n.clicks),
+      col((c) => c.n.nonHumanClicks),
+      now,
+    ) - 11
+    return [
+      ['deal_batch', `SELECT * FROM unnest($${$}::bigint[], $${$ + 1}::text[], $${$ + 2}::date[], $${$ + 3}::text[], $${$ + 4}::text[],
+                              $${$ + 5}::bigint[], $${$ + 6}::bigint[], $${$ + 7}::bigint[], $${$ + 8}::bigint[], $${$ + 9}::bigint[], $${$ + 10}::bigint[])
            AS b(client_id, deal_id, day, domain, currency, impressions, non_human_impressions,
-                priced_impressions, spend_micros, clicks, non_human_clicks)
-       ),
-       matched AS (
-         SELECT a.id AS activation_id, b.* FROM batch b JOIN activations a ON a.deal_id = b.deal_id AND a.client_id = b.client_id
-       ),
-       usage AS (
-         INSERT INTO deal_usage AS u (deal_id, day, impressions)
-         SELECT deal_id, day, sum(impressions) FROM matched GROUP BY deal_id, day HAVING sum(impressions) > 0 ORDER BY deal_id, day
-         ON CONFLICT (deal_id, day) DO UPDATE SET impressions = u.impressions + EXCLUDED.impressions
-       ),
-       delivery AS (
-         INSERT INTO domain_delivery_stats AS s (domain, impressions, clicks, updated_at)
-         SELECT domain, sum(impressions), sum(clicks), $12::timestamptz FROM matched WHERE domain <> '' GROUP BY domain ORDER BY domain
+                priced_impressions, spend_micros, clicks, non_human_clicks)`],
+      ['deal_matched', `SELECT a.id AS activation_id, b.* FROM deal_batch b JOIN activations a ON a.deal_id = b.deal_id AND a.client_id = b.client_id`],
+      ['deal_usage_added', `INSERT INTO deal_usage AS u (deal_id, day, impressions)
+         SELECT deal_id, day, sum(impressions) FROM deal_matched GROUP BY deal_id, day HAVING sum(impressions) > 0 ORDER BY deal_id, day
+         ON CONFLICT (deal_id, day) DO UPDATE SET impressions = u.impressions + EXCLUDED.impressions`],
+      ['domain_delivery_added', `INSERT INTO domain_delivery_stats AS s (domain, impressions, clicks, updated_at)
+         SELECT domain, sum(impressions), sum(clicks), $${$ + 11}::timestamptz FROM deal_matched WHERE domain <> '' GROUP BY domain ORDER BY domain
          ON CONFLICT (domain) DO UPDATE SET impressions = s.impressions + EXCLUDED.impressions, clicks = s.clicks + EXCLUDED.clicks,
-                                           updated_at = greatest(s.updated_at, EXCLUDED.updated_at)
-       )
-       INSERT INTO deal_delivery_daily AS r (deal_id, day, domain, currency, client_id, activation_id, impressions,
+                                           updated_at = greatest(s.updated_at, EXCLUDED.updated_at)`],
+      ['deal_delivery_added', `INSERT INTO deal_delivery_daily AS r (deal_id, day, domain, currency, client_id, activation_id, impressions,
                                              non_human_impressions, priced_impressions, spend_micros, clicks, non_human_clicks)
        SELECT deal_id, day, domain, currency, client_id, activation_id, impressions,
               non_human_impressions, priced_impressions, spend_micros, clicks, non_human_clicks
-         FROM matched ORDER BY deal_id, day, domain, currency
+         FROM deal_matched ORDER BY deal_id, day, domain, currency
        ON CONFLICT (deal_id, day, domain, currency) DO UPDATE SET
          impressions = r.impressions + EXCLUDED.impressions,
          non_human_impressions = r.non_human_impressions + EXCLUDED.non_human_impressions,
          priced_impressions = r.priced_impressions + EXCLUDED.priced_impressions,
          spend_micros = r.spend_micros + EXCLUDED.spend_micros,
          clicks = r.clicks + EXCLUDED.clicks,
-         non_human_clicks = r.non_human_clicks + EXCLUDED.non_human_clicks`,
-      [
-        col((c) => c.key[0]),
-        col((c) => c.key[1]),
-        col((c) => c.key[2]),
-        col((c) => c.key[3]),
-        col((c) => c.key[4]),
-        col((c) => c.n.impressions),
-        col((c) => c.n.nonHumanImpressions),
-        col((c) => c.n.pricedImpressions),
-        col((c) => c.n.spendMicros),
-        col((c) => c.n.clicks),
-        col((c) => c.n.nonHumanClicks),
-        now,
-      ],
-    )
+         non_human_clicks = r.non_human_clicks + EXCLUDED.non_human_clicks`],
+    ]
   }
 }
 
@@ -318,16 +353,15 @@ class TrafficCells {
     if (at > cell.at) cell.at = at
   }
 
-  async upsert(tx: Queryable): Promise<void> {
-    if (this.#cells.size === 0) return
+  /** The upsert of this batch's domains, its arrays appended to `params`; null when there are none. */
+  upsert(params: unknown[]): string | null {
+    if (this.#cells.size === 0) return null
     const domains = [...this.#cells.keys()].sort()
     const cells = domains.map((d) => this.#cells.get(d)!)
-    await tx.query(
-      `INSERT INTO domain_traffic_stats AS s (domain, loads, non_human_loads, updated_at)
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::timestamptz[])
+    const n = params.push(domains, cells.map((c) => c.loads), cells.map((c) => c.nonHuman), cells.map((c) => c.at)) - 3
+    return `INSERT INTO domain_traffic_stats AS s (domain, loads, non_human_loads, updated_at)
+       SELECT * FROM unnest($${n}::text[], $${n + 1}::bigint[], $${n + 2}::bigint[], $${n + 3}::timestamptz[])
        ON CONFLICT (domain) DO UPDATE SET loads = s.loads + EXCLUDED.loads, non_human_loads = s.non_human_loads + EXCLUDED.non_human_loads,
-                                         updated_at = greatest(s.updated_at, EXCLUDED.updated_at)`,
-      [domains, cells.map((c) => c.loads), cells.map((c) => c.nonHuman), cells.map((c) => c.at)],
-    )
+                                         updated_at = greatest(s.updated_at, EXCLUDED.updated_at)`
   }
 }
