@@ -318,6 +318,8 @@ async function throughput(engine: 'embedded' | 'postgres') {
       const meter = cpuMeter(pids)
       const before = meter.snap()
       const r = await load(server.url, store.campaignId, { connections: 100, duration: seconds })
+      // Backends the pool opened during the round count too (from their start).
+      if (server === collector) backends = [...new Set([...backends, ...(await store.backends())])]
       const used = meter.since(before, r.ok + r.non2xx)
       const database = backends.reduce((a, pid) => a + (server === collector ? used[pid]?.total ?? 0 : 0), 0)
       return { ...r, cpu: { server: used[server.child.pid!]!, database: Math.round(database * 10) / 10, load_generator: used[process.pid]!.total } }
