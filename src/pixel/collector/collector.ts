@@ -70,6 +70,7 @@ export function createCollector(opts: {
   const outcomes = m.outcomes
   let writing: Promise<void> | null = null
   let isClosing = false
+  let stopping = false
   let timers: NodeJS.Timeout[] = []
 
   function accept(req: IncomingMessage, res: ServerResponse, body: string | null, tooLarge: boolean): void {
@@ -138,7 +139,8 @@ export function createCollector(opts: {
 
   /** Starts a write unless one is in flight; it goes on while full batches are waiting. */
   function kick(): void {
-    if (writing) return
+    // Once stopping, stop() itself writes what is left: no second writer may take the same batch.
+    if (writing || stopping) return
     writing = (async () => {
       try {
         await resolveNewIds()
@@ -234,7 +236,8 @@ export function createCollector(opts: {
       for (const t of timers) clearInterval(t)
       // Everything acknowledged is written before we return; a database that stays down gets
       // five attempts over ~3 s, and what could not be written is logged with its count.
-      await writing
+      stopping = true
+      while (writing) await writing
       classifyCaptured()
       await resolveNewIds()
       // Ids that cannot be re-read now: the hits are recorded with what is known.

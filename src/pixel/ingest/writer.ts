@@ -27,8 +27,9 @@ export class EventBatch {
   }
 
   add(e: EventRow): void {
-    this.#rows.add(eventLine(e))
+    const line = eventLine(e)
     this.#rollups.add(e)
+    this.#rows.add(line) // last: nothing can fail after the rollups counted the event
     this.#count++
   }
 
