@@ -1,9 +1,9 @@
 // The pixel collector (docs/pixel.md, "Collector"). The hot path answers on the raw node:http
-// request: no auth, no routing framework, no database round trip. Each hit is classified and added
-// to the open batch in its stored form (ingest/writer.ts: COPY text off the heap, rollup sums), then
-// the 43-byte GIF is answered. The open batch is sealed and written every flushMs, or as soon as it
-// holds batchMax hits, with one write in flight; each write inserts a batch's rows with its rollup
-// updates in one transaction.
+// request: no auth, no routing framework, no database round trip. It answers the 43-byte GIF at
+// once; right after that turn of the event loop, the hits it read are classified into the open
+// batch in their stored form (ingest/writer.ts: COPY text off the heap, rollup sums). The open
+// batch is sealed and written every flushMs, or as soon as it holds batchMax hits, with one write
+// in flight; each write inserts a batch's rows with its rollup updates in one transaction.
 //
 // Loss bounds: stop() (SIGTERM) writes everything acknowledged before it returns. A hard kill loses
 // what was acknowledged since the last committed write: the hits of the current flush interval
@@ -96,7 +96,7 @@ export function createCollector(opts: {
     captured = []
     for (const h of hits) {
       if (isNewId(h)) unresolved.push(h)
-      else if (!store(h)) buffered--
+      else store(h)
     }
     if (open.count >= config.batchMax) {
       seal()
@@ -104,15 +104,14 @@ export function createCollector(opts: {
     }
   }
 
-  /** Classifies a hit into the open batch; false (logged and counted) if that failed. */
-  function store(hit: Hit): boolean {
+  /** Classifies a hit into the open batch; one that fails to is dropped, logged and counted. */
+  function store(hit: Hit): void {
     try {
       open.add(buildEvent(toObservation(hit, owners)))
-      return true
     } catch (err) {
+      buffered--
       m.dropped.inc()
       log.error({ err: (err as Error).message }, 'pixel: a hit could not be classified and was dropped')
-      return false
     }
   }
 
@@ -145,7 +144,8 @@ export function createCollector(opts: {
       try {
         await resolveNewIds()
         seal()
-        while (sealed.length > 0 && (await writeNext())) if (sealed.length === 0 && open.count >= config.batchMax) seal()
+        // A batch filled during a write was sealed by classifyCaptured: it goes next.
+        while (sealed.length > 0 && (await writeNext()));
       } finally {
         writing = null
       }
@@ -164,7 +164,7 @@ export function createCollector(opts: {
     }
     const hits = unresolved
     unresolved = []
-    for (const h of hits) if (!store(h)) buffered--
+    for (const h of hits) store(h)
   }
 
   /**
@@ -241,7 +241,7 @@ export function createCollector(opts: {
       classifyCaptured()
       await resolveNewIds()
       // Ids that cannot be re-read now: the hits are recorded with what is known.
-      for (const h of unresolved.splice(0)) if (!store(h)) buffered--
+      for (const h of unresolved.splice(0)) store(h)
       seal()
       for (let failures = 0; sealed.length > 0 && failures < 5; ) {
         if (!(await writeNext())) await new Promise((r) => setTimeout(r, 200 * ++failures))

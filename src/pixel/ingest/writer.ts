@@ -89,6 +89,7 @@ function textArray(v: string): string[] {
 /** The inverse of eventLine. Verdicts that are stored only as flags are read back from them. */
 export function decodeEventLine(line: string): EventRow {
   const c = line.replace(/\n$/, '').split('\t').map(field)
+  const nullable = (i: number): string | null => c[i] ?? null
   const flags = textArray(c[6]!)
   const flagged = (prefix: string) => flags.filter((x) => x.startsWith(prefix)).map((x) => x.slice(prefix.length))
   const receivedAt = new Date(c[0]!)
@@ -97,27 +98,27 @@ export function decodeEventLine(line: string): EventRow {
     day: c[0]!.slice(0, 10),
     clientId: c[1] === null ? null : Number(c[1]),
     campaignId: c[2] === null ? null : Number(c[2]),
-    campaignRef: c[3]!,
+    campaignRef: nullable(3),
     source: c[4] as EventSource,
     invalidReason: c[5] as InvalidReason | null,
     flags,
-    domain: c[7]!,
-    pageUrl: c[8]!,
+    domain: nullable(7),
+    pageUrl: nullable(8),
     urlPath: c[9]!,
-    referrerHost: c[10]!,
+    referrerHost: nullable(10),
     aiReferrer: flagged('ai_referral:')[0] ?? null,
-    userAgent: c[11]!,
-    secChUa: c[12]!,
-    secChUaMobile: c[13]!,
-    secChUaPlatform: c[14]!,
-    acceptLanguage: c[15]!,
+    userAgent: nullable(11),
+    secChUa: nullable(12),
+    secChUaMobile: nullable(13),
+    secChUaPlatform: nullable(14),
+    acceptLanguage: nullable(15),
     macros: c[16] === null ? null : (JSON.parse(c[16]!) as Record<string, string>),
-    agent: c[17]!,
+    agent: nullable(17),
     agentType: c[18] as LoadType,
     highRisk: c[19] === 'true',
     riskReasons: flagged('risk:'),
     verified: flags.includes('verified') ? true : flags.includes('unverified') ? false : null,
-    ipPrefix: c[20]!,
+    ipPrefix: nullable(20),
   }
 }
 
