@@ -158,14 +158,14 @@ export class RollupBatch {
       if (!this.#referrals.add(cell, 1)) this.#referrals.put(cell, [cl, ca, day, aiReferrer, urlPath, 1])
     }
     const domain = e.domain === null ? '' : this.#domains.of(e.domain)
-    if (domain) this.#traffic.add(domain, agentType !== 'human', e.receivedAt)
+    if (domain) this.#traffic.add(domain, bot === 1, e.receivedAt)
     // Ad impressions are what a DSP's impression tracker reports; log lines are page views.
     const deal = e.source === 'log' ? null : realDealId(e.macros?.deal)
     if (deal !== null) {
       const price = cpmPrice(e.macros?.price)
       this.#deals.add(cl, deal, day, domain, price === null ? '' : currencyOf(e.macros?.cur), {
         impressions: 1,
-        nonHumanImpressions: agentType === 'human' ? 0 : 1,
+        nonHumanImpressions: bot,
         pricedImpressions: price === null ? 0 : 1,
         spendMicros: price === null ? 0 : Math.round(price * 1000),
         clicks: 0,
