@@ -1,4 +1,4 @@
-// Classification benchmark on the dev set in ../shared/data/classification (never used to build the model).
+// Classification benchmark on the dev set in fixtures/classification (never used to build the model).
 // Run: node --import tsx bench/run.ts classification   → bench/results/classification.json
 // Text: scrapinghub ground-truth article body / readability expected.html, plus the page title;
 // when src/scraping/extract/extract-page.ts is present, the same figures on its extractPage output.
@@ -10,8 +10,7 @@ import { classifyPage, embedPage, promptRelevance, representQuery, type PageInpu
 import { getNode, getNodeByUniqueId } from '../src/curation/taxonomy/taxonomy.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const shared = resolve(process.env.CURATA_SHARED ?? join(root, '../shared'))
-const data = join(shared, 'data')
+const data = join(root, 'fixtures')
 
 interface Label {
   set: 'scrapinghub' | 'readability'

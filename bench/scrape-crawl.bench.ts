@@ -1,7 +1,7 @@
 // Crawl throughput end to end on PostgreSQL: a scrape job POSTed to `curata serve --role api`, crawled by
 // 1 and then 2 worker processes (test/scraping/fixtures/scrape-worker.ts: the production job handlers,
 // with every host name resolved to this process's loopback fixture web), timed from submission to
-// `complete`. The web: BENCH_HOSTS host names serving the 311 real pages of ../shared/data/extraction
+// `complete`. The web: BENCH_HOSTS host names serving the 311 real pages of fixtures/extraction
 // (scrapinghub + Readability test pages) and real ads.txt files; robots.txt is absent (404). The
 // politeness delay is SCRAPE_HOST_DELAY_MS (default here 0, to measure the crawler, not the delay).
 // Bounded memory: each worker's peak RSS (VmHWM) is checked against BENCH_WORKER_RSS_LIMIT_MB (default
@@ -22,7 +22,7 @@ import pg from 'pg'
 import { curataBin, freshPgSchema, pgUrl, runCurata } from './lib/curata.ts'
 
 const workerScript = fileURLToPath(new URL('../test/scraping/fixtures/scrape-worker.ts', import.meta.url))
-const shared = resolve(fileURLToPath(new URL('../../shared/data', import.meta.url)))
+const fixtures = resolve(fileURLToPath(new URL('../fixtures', import.meta.url)))
 const PAGES = Number(process.env.BENCH_PAGES ?? 4000)
 // Chunks (1,000 URLs) one worker runs at once: 4,000 URLs keep two workers of two chunks each busy.
 const JOB_CONCURRENCY = process.env.JOB_CONCURRENCY ?? '2'
@@ -35,8 +35,8 @@ function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((e) => (statSync(join(dir, e)).isDirectory() ? walk(join(dir, e)) : [join(dir, e)]))
 }
 
-const pages = walk(join(shared, 'extraction')).filter((f) => /(\/html\/[^/]+\.html\.gz|source\.html\.gz)$/.test(f)).sort().map((f) => gunzipSync(readFileSync(f)))
-const adsFiles = walk(join(shared, 'ads-txt', 'real')).filter((f) => f.endsWith('/ads.txt')).sort().map((f) => readFileSync(f))
+const pages = [...walk(join(fixtures, 'extraction', 'scrapinghub')), ...walk(join(fixtures, 'extraction', 'readability-test-pages'))].filter((f) => /(\/html\/[^/]+\.html\.gz|source\.html\.gz)$/.test(f)).sort().map((f) => gunzipSync(readFileSync(f)))
+const adsFiles = walk(join(fixtures, 'ads-txt', 'real')).filter((f) => f.endsWith('/ads.txt')).sort().map((f) => readFileSync(f))
 const bytes = pages.reduce((s, p) => s + p.length, 0)
 console.log(`fixture web: ${HOSTS} hosts, ${pages.length} distinct pages (${(bytes / pages.length / 1024).toFixed(0)} KB average), ${adsFiles.length} ads.txt files`)
 

@@ -1,4 +1,4 @@
-// Segment relevance on the labelled dev pages (../shared/data/classification), through the real
+// Segment relevance on the labelled dev pages (fixtures/classification), through the real
 // pipeline: each page's HTML goes through analyzePage (extraction + classifier) into the index, a
 // segment is built per prompt of prompts.json with the real builder (ranking, quality filters), and
 // its top 20 URLs are judged against the prompt's dev_relevant_ids.
@@ -26,7 +26,7 @@ import { isNormalizeError, normalizeUrl } from '../src/scraping/index/normalize-
 import { queuePages, savePage } from '../src/scraping/index/pages-repository.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const data = join(resolve(process.env.CURATA_SHARED ?? join(root, '../shared')), 'data')
+const data = join(root, 'fixtures')
 
 interface Label {
   set: 'scrapinghub' | 'readability'

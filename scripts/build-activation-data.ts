@@ -1,10 +1,10 @@
 // Builds the reference data the activation feature ships: the DSP registry (from the research TSV,
-// ../shared/data/dsp/dsp_candidates.tsv), ISO 3166-1 alpha-2 country codes and ISO 4217 currency
+// fixtures/dsp/dsp_candidates.tsv), ISO 3166-1 alpha-2 country codes and ISO 4217 currency
 // codes (from ICU via Intl, minus codes ICU still knows but ISO no longer assigns). Run:
 //   node --import tsx scripts/build-activation-data.ts
 import { readFileSync, writeFileSync } from 'node:fs'
 
-const tsv = readFileSync(new URL('../../shared/data/dsp/dsp_candidates.tsv', import.meta.url), 'utf8')
+const tsv = readFileSync(new URL('../fixtures/dsp/dsp_candidates.tsv', import.meta.url), 'utf8')
 const rows = tsv
   .trim()
   .split('\n')
@@ -22,7 +22,7 @@ const rows = tsv
 // Rows the research flags "not a DSP" in the notes column (BidSwitch: a routing layer DSPs buy
 // through) are kept out: a deal is activated on the DSP behind it. What is left is the spec's 93.
 const isDsp = (r: (typeof rows)[number]) => !/^not a DSP\b/i.test(r.notes)
-// DSPs being retired (../shared/research/curation.md, DSP registry): still accepted for existing
+// DSPs being retired (docs/activation.md, DSP registry): still accepted for existing
 // seats, flagged in GET /v1/curation/dsps.
 const deprecated: Record<string, string> = {
   'microsoft-invest': 'Microsoft announced the Invest DSP shutdown effective 2026-02-28 (Microsoft Curate and Monetize continue); kept for existing seats',
@@ -55,7 +55,7 @@ const currencies = Intl.supportedValuesOf('currency').filter((c) => !withdrawn.h
 
 const out = (name: string, data: unknown) =>
   writeFileSync(new URL(`../src/activation/data/${name}.json`, import.meta.url), JSON.stringify(data, null, 1) + '\n')
-out('dsps', { source: 'research: shared/data/dsp/dsp_candidates.tsv', count: dsps.length, dsps, not_dsps: notDsps })
+out('dsps', { source: 'fixtures/dsp/dsp_candidates.tsv', count: dsps.length, dsps, not_dsps: notDsps })
 out('countries', { standard: 'ISO 3166-1 alpha-2', count: countries.length, countries })
 out('currencies', { standard: 'ISO 4217', count: currencies.length, currencies })
 console.log(`${dsps.length} DSPs (${notDsps.length} not-DSP rows left out), ${countries.length} countries, ${currencies.length} currencies`)

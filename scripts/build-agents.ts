@@ -1,5 +1,5 @@
-// Builds src/pixel/agents/agents.json from the ai.robots.txt list (MIT, copied in ../shared) plus the
-// research crosswalk (shared/research/bots.md §1.8–1.9) plus our curated search engines, SEO and
+// Builds src/pixel/agents/agents.json from the ai.robots.txt list (MIT, fixtures/bots) plus the
+// crosswalk in docs/agents.md ("Types") plus our curated search engines, SEO and
 // preview crawlers, HTTP libraries and headless browsers. The product reads only the generated JSON.
 //
 //   node --import tsx scripts/build-agents.ts [path/to/robots.json]
@@ -158,7 +158,7 @@ export function formatAgents(doc: AgentsDocument): string {
 }
 
 const here = dirname(fileURLToPath(import.meta.url))
-export const ROBOTS_PATH = join(here, '../../shared/data/bots/ai-robots-txt.robots.json')
+export const ROBOTS_PATH = join(here, '../fixtures/bots/ai-robots-txt.robots.json')
 export const AGENTS_PATH = join(here, '../src/pixel/agents/agents.json')
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

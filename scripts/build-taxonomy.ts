@@ -1,13 +1,13 @@
 // Builds src/curation/taxonomy/iab-content-3.1.json from the IAB Tech Lab TSV (CC BY 3.0).
 // Run: node --import tsx scripts/build-taxonomy.ts [path/to/Content Taxonomy 3.1.tsv]
-// The product only reads the generated JSON; ../shared is a build-time input, never a run-time one.
+// The product only reads the generated JSON; fixtures/iab is a build-time input, never a run-time one.
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const source = resolve(process.argv[2] ?? join(root, '../shared/data/iab/Content Taxonomy 3.1.tsv'))
+const source = resolve(process.argv[2] ?? join(root, 'fixtures/iab/Content Taxonomy 3.1.tsv'))
 const target = join(root, 'src/curation/taxonomy/iab-content-3.1.json')
 
 // Unique IDs that are not integers get a stable synthetic id in a range IAB has never used

@@ -1,4 +1,4 @@
-// Loads the two extraction benchmarks from the shared data folder (../shared beside the repo) and the
+// Loads the two extraction benchmarks from fixtures/extraction and the
 // language labels of their pages.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import { parseHTML } from 'linkedom'
 
-export const SHARED_DIR = resolve(fileURLToPath(new URL('../../../shared', import.meta.url)))
-const EXTRACTION_DIR = join(SHARED_DIR, 'data', 'extraction')
+export const FIXTURES_DIR = resolve(fileURLToPath(new URL('../../fixtures', import.meta.url)))
+const EXTRACTION_DIR = join(FIXTURES_DIR, 'extraction')
 
 export interface BenchPage {
   set: 'scrapinghub' | 'readability'
@@ -72,6 +72,6 @@ export interface LanguageLabel {
 }
 
 export function loadLanguageLabels(): LanguageLabel[] {
-  const path = join(SHARED_DIR, 'data', 'classification', 'dev-labels.json')
+  const path = join(FIXTURES_DIR, 'classification', 'dev-labels.json')
   return JSON.parse(readFileSync(path, 'utf8')) as LanguageLabel[]
 }

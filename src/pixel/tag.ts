@@ -1,7 +1,7 @@
 // Tag code for a pixel campaign (docs/pixel.md, "Tags"): the no-JS <img> pixel and the JS beacon
 // for publishers' pages, and impression-tracker URLs for buyers, one per DSP, carrying that DSP's
 // macros. Macro literals are written exactly as the DSP expects them, never URL-encoded (a DSP
-// cannot find an encoded macro). Macro names: shared/research/bots.md §3.1; where a DSP has no
+// cannot find an encoded macro). Macro names: docs/pixel.md, "Tags"; where a DSP has no
 // public macro for a value, its template leaves that parameter out.
 import type { PixelTag } from './schemas.ts'
 

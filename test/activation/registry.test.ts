@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 import { describe, expect, it } from 'vitest'
@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest'
 import dspsData from '../../src/activation/data/dsps.json' with { type: 'json' }
 import { dsps, notADsp, resolveDsp } from '../../src/activation/registry.ts'
 
-const tsvPath = fileURLToPath(new URL('../../../shared/data/dsp/dsp_candidates.tsv', import.meta.url))
+const tsvPath = fileURLToPath(new URL('../../fixtures/dsp/dsp_candidates.tsv', import.meta.url))
 
-// The research TSV lives next to the checkout (../shared); without it this check is skipped, visibly.
-describe.skipIf(!existsSync(tsvPath))('DSP registry matches the research TSV (../shared/data/dsp/dsp_candidates.tsv)', () => {
+// The research TSV is a fixture (fixtures/dsp, see fixtures/README.md).
+describe('DSP registry matches the research TSV (fixtures/dsp/dsp_candidates.tsv)', () => {
   const rows = readFileSync(tsvPath, 'utf8')
     .trim()
     .split('\n')

@@ -1,7 +1,7 @@
-// Ranking quality: for every buyer prompt of the labelled set (../shared/data/classification), the
+// Ranking quality: for every buyer prompt of the labelled set (fixtures/classification), the
 // top 3 signals get_signals returns include the IAB segment of the prompt's category, out of a
 // catalog holding every IAB tier-1 and tier-2 category plus seasonal segments.
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -12,21 +12,8 @@ import { describeEachEngine } from '../helpers/db.ts'
 import type { Agent, SignalsOut } from './helpers.ts'
 import { bearer, call, mcpClient, seedTaxonomyCatalog, startAgent } from './helpers.ts'
 
-const file = fileURLToPath(new URL('../../../shared/data/classification/prompts.json', import.meta.url))
-const prompts = existsSync(file)
-  ? (JSON.parse(readFileSync(file, 'utf8')) as { prompt: string; relevant_tier1: string[]; relevant_tier2: string[] }[])
-  : []
-// The labelled prompts live outside the repository. Under CI (CI or REQUIRE_POSTGRES=1) their
-// absence fails the run; elsewhere the prompt tests are skipped, visibly, by the test below.
-const mustHavePrompts = !['', '0', 'false', undefined].includes(process.env.CI) || process.env.REQUIRE_POSTGRES === '1'
-
-describe('labelled prompts', () => {
-  it.runIf(mustHavePrompts)(`are present under CI (${file})`, () => {
-    expect(prompts.length, `${file} is missing or empty: the ranking acceptance tests cannot run`).toBeGreaterThan(0)
-  })
-  // A skipped test that names the missing file, so the skip shows in the run's report.
-  if (!mustHavePrompts && !prompts.length) it.skip(`are missing (${file}): the ranking acceptance tests are skipped`, () => {})
-})
+const file = fileURLToPath(new URL('../../fixtures/classification/prompts.json', import.meta.url))
+const prompts = JSON.parse(readFileSync(file, 'utf8')) as { prompt: string; relevant_tier1: string[]; relevant_tier2: string[] }[]
 
 describe('category affinity', () => {
   it('is full for the category, less for a broader one, less again for a narrower one, none elsewhere', () => {
@@ -59,7 +46,7 @@ describeEachEngine('get_signals ranking', (getDb) => {
     await agent?.close()
   })
 
-  it.skipIf(!prompts.length).each(prompts.map((p) => [p.prompt, [...p.relevant_tier1, ...p.relevant_tier2]] as const))(
+  it.each(prompts.map((p) => [p.prompt, [...p.relevant_tier1, ...p.relevant_tier2]] as const))(
     'top 3 for "%s" include the IAB segment of its category',
     async (prompt, wanted) => {
       const r = await call<SignalsOut>(client, 'get_signals', { signal_spec: prompt, max_results: 3, filters: { catalog_types: ['marketplace'] } })
@@ -69,7 +56,7 @@ describeEachEngine('get_signals ranking', (getDb) => {
     },
   )
 
-  it.skipIf(!prompts.length)('keeps the category segment in the top 3 with the custom proposal in the list', async () => {
+  it('keeps the category segment in the top 3 with the custom proposal in the list', async () => {
     for (const p of prompts) {
       const r = await call<SignalsOut>(client, 'get_signals', { signal_spec: p.prompt, max_results: 3 })
       const top = r.signals.map((s) => s.signal_agent_segment_id)

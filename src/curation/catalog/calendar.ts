@@ -1,5 +1,5 @@
 /**
- * The seasonal calendar behind the seasonal catalog (research: ../shared/research/curation.md §6).
+ * The seasonal calendar behind the seasonal catalog (docs/curation.md, "Catalogs").
  * Each moment has a date rule and an advertising window around it; its segment is built from a
  * prompt. Lunar holidays and one-off events come from fixed tables (extend them yearly).
  */

@@ -11,7 +11,7 @@
  * No single signal reaches the default threshold (0.5); two strong ones do — the trade bodies'
  * definition asks for "most of" the traits, not any one. The density scale is set on real pages:
  * the extractor counts 20–40 ad slots per 1000 words on ordinary news articles (235 labelled dev
- * pages, ../shared/data/classification), up to ~100 on the most ad-heavy; the ad-stuffed slideshow
+ * pages, fixtures/classification), up to ~100 on the most ad-heavy; the ad-stuffed slideshow
  * fixture has over 200.
  */
 import type { Queryable } from '../../platform/db/db.ts'

@@ -1,6 +1,6 @@
 // Build input for scripts/build-agents.ts (never imported at run time): agents that ai.robots.txt
 // does not list — search engines, SEO / preview / monitoring crawlers, HTTP libraries, headless
-// browsers — and which published IP list each verifiable agent crawls from (research §1.9, §2).
+// browsers — and which published IP list each verifiable agent crawls from (docs/agents.md).
 import type { AgentRecord, AgentType } from './schema.ts'
 
 type Extra = Partial<Pick<AgentRecord, 'verify' | 'ignores_robots' | 'headless' | 'tier' | 'empty_ua'>> & { source?: string }

@@ -1,4 +1,4 @@
-// High-risk rules from the research note (shared/research/bots.md §2.2; MRC SIVT "bots masquerading"):
+// High-risk rules (docs/agents.md, "High risk"; MRC SIVT "bots masquerading"):
 //   spoofed_verified_bot   the UA names an agent whose operator publishes IP ranges, and the IP is outside them;
 //   undeclared_automation  a browser-like UA with >= 2 independent automation signals;
 //   ignores_robots         an agent known not to honour robots.txt (ai.robots.txt `respect: No`). The note
@@ -54,7 +54,7 @@ const CHROMIUM_UA = / Chrome\/(\d+)\.[\d.]+ (?:Mobile )?Safari\/537\.36(?: (?:Ed
 const WEBVIEW = /; wv\)/
 const HEADLESS_BRAND = /HeadlessChrome/i
 
-/** Counts independent signal groups (research §2.2): automation marker, client hints, Accept-Language. */
+/** Counts independent signal groups (docs/agents.md): automation marker, client hints, Accept-Language. */
 function automationSignals(ua: string, headlessUa: boolean, h: RiskInput['headers']): number {
   let n = 0
   if (headlessUa || h?.webdriver === true || (h?.secChUa && HEADLESS_BRAND.test(h.secChUa))) n++

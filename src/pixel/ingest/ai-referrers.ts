@@ -1,6 +1,6 @@
 // AI assistants whose users click through to publishers: a human load whose referrer (or
 // utm_source, which ChatGPT adds to the links it shows) names one of these hosts is an AI referral.
-// Research: shared/research/bots.md §5 (Cloudflare's AI referrer analysis, crawl-to-refer ratio).
+// Why these hosts: docs/pixel.md, "`ai_referrals`" (after Cloudflare's AI referrer analysis).
 
 export interface AiReferrer {
   source: string

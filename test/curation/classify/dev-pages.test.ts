@@ -1,14 +1,13 @@
-// Real pages from ../shared (the evaluation set): a few spot checks and a floor under the whole-set
+// Real pages from fixtures/ (the evaluation set): a few spot checks and a floor under the whole-set
 // figure, so a vocabulary edit that breaks the classifier fails here before the benchmark is run.
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { classifyPage, type PageInput } from '../../../src/curation/classify/index.ts'
 import { getNode, getNodeByUniqueId } from '../../../src/curation/taxonomy/taxonomy.ts'
 
-const data = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
-const present = existsSync(`${data}classification/dev-labels.json`)
+const data = fileURLToPath(new URL('../../../fixtures/', import.meta.url))
 
 interface Label {
   set: string
@@ -36,8 +35,8 @@ function load(): { label: Label; input: PageInput }[] {
 
 const tier1Ids = (r: ReturnType<typeof classifyPage>): number[] => r.categories.filter((c) => getNode(c.id)?.tier === 1).map((c) => c.id)
 
-describe.skipIf(!present)('classifyPage on dev pages', () => {
-  const pages = present ? load() : []
+describe('classifyPage on dev pages', () => {
+  const pages = load()
   const byId = (prefix: string) => pages.find((p) => p.label.id.startsWith(prefix))
 
   it.each([

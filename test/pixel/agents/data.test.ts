@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import shippedAgents from '../../../src/pixel/agents/agents.json' with { type: 'json' }
 import shippedRanges from '../../../src/pixel/agents/ip-ranges.json' with { type: 'json' }
@@ -46,7 +46,7 @@ describe('agents.json invariants', () => {
   })
 })
 
-describe.runIf(existsSync(ROBOTS_PATH))('agents.json against the shared ai.robots.txt list', () => {
+describe('agents.json against the ai.robots.txt list (fixtures/bots)', () => {
   const robots = JSON.parse(readFileSync(ROBOTS_PATH, 'utf8')) as Record<string, never>
   it('covers every one of its agents (as a name or a token)', () => {
     const known = new Set(agents.flatMap((a) => [a.name, ...a.tokens]))

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { parseDate } from '../../../src/scraping/extract/date-parse.ts'
 import { extractPage } from '../../../src/scraping/extract/extract-page.ts'
 
-const DATA = new URL('../../../../shared/data/extraction/readability-test-pages/', import.meta.url)
+const DATA = new URL('../../../fixtures/extraction/readability-test-pages/', import.meta.url)
 
 function fixture(name: string): { html: string; publishedTime: string | null } {
   const html = gunzipSync(readFileSync(new URL(`${name}/source.html.gz`, DATA))).toString('utf8')

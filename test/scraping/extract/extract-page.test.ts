@@ -1,10 +1,10 @@
-// extractPage on real benchmark pages (read from ../shared at test time): title, main text, metadata.
+// extractPage on real benchmark pages (fixtures/extraction): title, main text, metadata.
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { extractPage } from '../../../src/scraping/extract/extract-page.ts'
 
-const DATA = new URL('../../../../shared/data/extraction/', import.meta.url)
+const DATA = new URL('../../../fixtures/extraction/', import.meta.url)
 
 function readabilityPage(name: string): string {
   return gunzipSync(readFileSync(new URL(`readability-test-pages/${name}/source.html.gz`, DATA))).toString('utf8')

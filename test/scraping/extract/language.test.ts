@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { extractPage } from '../../../src/scraping/extract/extract-page.ts'
 import { declaredLanguage, detectLanguage } from '../../../src/scraping/extract/language.ts'
 
-const DATA = new URL('../../../../shared/data/extraction/', import.meta.url)
+const DATA = new URL('../../../fixtures/extraction/', import.meta.url)
 
 function html(path: string): string {
   return gunzipSync(readFileSync(new URL(path, DATA))).toString('utf8')

@@ -11,7 +11,7 @@ import { hammingDistance, simhash } from '../../../src/scraping/index/simhash.ts
 import { describeEachEngine } from '../../helpers/db.ts'
 
 const page = (name: string) =>
-  gunzipSync(readFileSync(new URL(`../../../../shared/data/extraction/readability-test-pages/${name}/source.html.gz`, import.meta.url))).toString('utf8')
+  gunzipSync(readFileSync(new URL(`../../../fixtures/extraction/readability-test-pages/${name}/source.html.gz`, import.meta.url))).toString('utf8')
 
 function outcome(html: string | null, extra: Partial<FetchOutcome> = {}): FetchOutcome {
   return {
