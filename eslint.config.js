@@ -1,6 +1,8 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
+import curata from './eslint/layers.js'
+
 export default tseslint.config(
   { ignores: ['node_modules', 'data', 'coverage', 'bench/results'] },
   js.configs.recommended,
@@ -11,5 +13,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { curata },
+    rules: { 'curata/layers': 'error' },
   },
 )

@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gunzipSync } from 'node:zlib'
-import { classifyPage, embedPage, promptRelevance, representQuery, type PageInput } from '../src/curation/classify/index.ts'
-import { getNode, getNodeByUniqueId } from '../src/curation/taxonomy/taxonomy.ts'
+import { classifyPage, embedPage, promptRelevance, representQuery, type PageInput } from '../src/content/classify/index.ts'
+import { getNode, getNodeByUniqueId } from '../src/content/taxonomy/taxonomy.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const data = join(root, 'fixtures')

@@ -20,7 +20,7 @@ import { buildSegment, storeBuild } from '../src/curation/build/build-segment.ts
 import { setCurationConfig } from '../src/curation/config.ts'
 import type { SegmentInput } from '../src/curation/segments/validate.ts'
 import { createSegmentRequest, getSegment } from '../src/curation/segments/repository.ts'
-import { getNode } from '../src/curation/taxonomy/taxonomy.ts'
+import { getNode } from '../src/content/taxonomy/taxonomy.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
 import { createContext } from '../src/platform/context.ts'

@@ -22,7 +22,7 @@ import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
 import { analyzePage } from '../src/scraping/index/analyze-page.ts'
-import { isNormalizeError, normalizeUrl } from '../src/scraping/index/normalize-url.ts'
+import { isNormalizeError, normalizeUrl } from '../src/content/urls/normalize-url.ts'
 import { queuePages, savePage } from '../src/scraping/index/pages-repository.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')

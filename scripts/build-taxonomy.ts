@@ -1,4 +1,4 @@
-// Builds src/curation/taxonomy/iab-content-3.1.json from the IAB Tech Lab TSV (CC BY 3.0).
+// Builds src/content/taxonomy/iab-content-3.1.json from the IAB Tech Lab TSV (CC BY 3.0).
 // Run: node --import tsx scripts/build-taxonomy.ts [path/to/Content Taxonomy 3.1.tsv]
 // The product only reads the generated JSON; fixtures/iab is a build-time input, never a run-time one.
 import { createHash } from 'node:crypto'
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const source = resolve(process.argv[2] ?? join(root, 'fixtures/iab/Content Taxonomy 3.1.tsv'))
-const target = join(root, 'src/curation/taxonomy/iab-content-3.1.json')
+const target = join(root, 'src/content/taxonomy/iab-content-3.1.json')
 
 // Unique IDs that are not integers get a stable synthetic id in a range IAB has never used
 // (its numeric ids stop below 2000), so integer ids stay unique across future taxonomy edits.

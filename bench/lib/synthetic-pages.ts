@@ -10,10 +10,10 @@
 // article with 0–2 bits flipped), because computing real ones for 100k pages costs minutes and
 // distinct random texts are far apart anyway. Also seeded: made-for-advertising domains (3%), thin
 // pages (3%), pages in German and French (8%), and pixel traffic for a tenth of the domains.
-import { classifyPage, embedPage, primaryLeaf } from '../../src/curation/classify/index.ts'
-import type { Embedding, ScoredCategory } from '../../src/curation/classify/index.ts'
-import { VOCABULARY_PARTS, parseEntries } from '../../src/curation/classify/vocab/index.ts'
-import { getNodeByUniqueId } from '../../src/curation/taxonomy/taxonomy.ts'
+import { classifyPage, embedPage, primaryLeaf } from '../../src/content/classify/index.ts'
+import type { Embedding, ScoredCategory } from '../../src/content/classify/index.ts'
+import { VOCABULARY_PARTS, parseEntries } from '../../src/content/classify/vocab/index.ts'
+import { getNodeByUniqueId } from '../../src/content/taxonomy/taxonomy.ts'
 import type { Queryable } from '../../src/platform/db/db.ts'
 
 export function rng(seed: number): () => number {

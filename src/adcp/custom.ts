@@ -6,9 +6,9 @@
  * and produces the URL list; the deal follows once it is complete (settle.ts).
  */
 import { derivedTaxonomy } from '../curation/build/rank.ts'
-import { representQuery } from '../curation/classify/index.ts'
+import { representQuery } from '../content/classify/index.ts'
 import { createSegmentRequest } from '../curation/segments/repository.ts'
-import { getNode } from '../curation/taxonomy/taxonomy.ts'
+import { getNode } from '../content/taxonomy/taxonomy.ts'
 import type { AppContext } from '../platform/context.ts'
 import type { Queryable } from '../platform/db/db.ts'
 import { DomainError } from './results.ts'

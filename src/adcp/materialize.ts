@@ -10,7 +10,7 @@ import { refreshSegmentStats } from '../curation/build/store.ts'
 import type { CatalogEntry } from '../curation/catalog/list.ts'
 import { catalogSegmentUrls } from '../curation/catalog/list.ts'
 import { curationConfigFor } from '../curation/config.ts'
-import { getNode } from '../curation/taxonomy/taxonomy.ts'
+import { getNode } from '../content/taxonomy/taxonomy.ts'
 import type { AppContext } from '../platform/context.ts'
 import { DomainError } from './results.ts'
 

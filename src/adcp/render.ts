@@ -5,7 +5,7 @@ import { adcpConfigFor, dataProviderDomain } from './config.ts'
 import type { Deployment } from './deployments.ts'
 import { pricingOptionId, wireId } from './signal-ids.ts'
 import type { SignalCandidate } from './signals.ts'
-import { getNode } from '../curation/taxonomy/taxonomy.ts'
+import { getNode } from '../content/taxonomy/taxonomy.ts'
 
 export interface SignalIdentity {
   domain: string

@@ -9,7 +9,7 @@
 import { curationConfigFor } from '../curation/config.ts'
 import type { CatalogEntry } from '../curation/catalog/list.ts'
 import { listCatalog } from '../curation/catalog/list.ts'
-import { getNode } from '../curation/taxonomy/taxonomy.ts'
+import { getNode } from '../content/taxonomy/taxonomy.ts'
 import type { AppContext } from '../platform/context.ts'
 import type { Rankable } from './ranking.ts'
 import type { SignalType } from './signal-ids.ts'

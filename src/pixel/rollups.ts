@@ -18,7 +18,7 @@
 // A batch is summed in memory first and written by one statement that touches each rollup row
 // once; tables are written in a fixed order and rows in key order, so writers sharing rows
 // (collectors, log ingest) lock them in the same order and cannot deadlock.
-import { registrableDomain } from '../curation/quality/domains.ts'
+import { registrableDomain } from '../content/urls/domains.ts'
 import type { Queryable } from '../platform/db/db.ts'
 import type { EventRow } from './ingest/event.ts'
 import { isUnexpanded } from './ingest/params.ts'

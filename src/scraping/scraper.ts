@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events'
 
 import type { AppContext } from '../platform/context.ts'
 import { createDbAdsTxtStore, freshAdsTxtDomains } from './ads-txt/db-store.ts'
-import { rootDomainOf } from './ads-txt/fetch-ads-txt.ts'
+import { rootDomain } from '../content/urls/domains.ts'
 import { createAdsTxtService } from './ads-txt/service.ts'
 import type { AdsTxtService } from './ads-txt/service.ts'
 import type { HttpClientInternals } from './fetch/client.ts'
@@ -12,7 +12,7 @@ import { createDbHostGate } from './fetch/db-host-gate.ts'
 import { createFetcher } from './fetch/fetcher.ts'
 import type { Fetcher } from './fetch/fetcher.ts'
 import { analyzePage } from './index/analyze-page.ts'
-import type { NormalizedUrl } from './index/normalize-url.ts'
+import type { NormalizedUrl } from '../content/urls/normalize-url.ts'
 import { createPageWriter } from './index/page-writer.ts'
 import { queuePages } from './index/pages-repository.ts'
 
@@ -136,7 +136,7 @@ function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scraper {
 
   /** Fetches the ads.txt of every root domain among `urls` whose cached copy has expired. */
   async function refreshAdsTxt(urls: NormalizedUrl[], signal?: AbortSignal): Promise<void> {
-    const domains = [...new Set(urls.map((u) => rootDomainOf(u.host)).filter((d): d is string => d !== null))]
+    const domains = [...new Set(urls.map((u) => rootDomain(u.host)).filter((d): d is string => d !== null))]
     const cached = await freshAdsTxtDomains(ctx.db, domains, ctx.clock.now())
     await pool(domains.filter((d) => !cached.has(d)), ADS_TXT_CONCURRENCY, (d) => adsTxt.forUrl(d), signal)
   }

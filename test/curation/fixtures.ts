@@ -6,7 +6,7 @@
 import type { Db } from '../../src/platform/db/db.ts'
 import type { FetchOutcome } from '../../src/scraping/fetch/fetcher.ts'
 import { analyzePage } from '../../src/scraping/index/analyze-page.ts'
-import { isNormalizeError, normalizeUrl } from '../../src/scraping/index/normalize-url.ts'
+import { isNormalizeError, normalizeUrl } from '../../src/content/urls/normalize-url.ts'
 import { queuePages, savePage } from '../../src/scraping/index/pages-repository.ts'
 
 export const pools = {

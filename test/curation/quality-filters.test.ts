@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { domainMatcher, normalizeDomain, registrableDomain } from '../../src/curation/quality/domains.ts'
+import { domainMatcher, normalizeDomain, registrableDomain } from '../../src/content/urls/domains.ts'
 import { pageMfaScore } from '../../src/curation/quality/mfa.ts'
 import { distance, fingerprint, nearDuplicateIndex } from '../../src/curation/quality/near-duplicates.ts'
 import { hammingDistance, simhash } from '../../src/scraping/index/simhash.ts'

@@ -5,10 +5,10 @@
  */
 import type { AppContext } from '../../platform/context.ts'
 import type { Queryable } from '../../platform/db/db.ts'
-import { isNormalizeError, normalizeUrl } from '../../scraping/index/normalize-url.ts'
-import type { NormalizedUrl } from '../../scraping/index/normalize-url.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
 import { scraperFor } from '../../scraping/scraper.ts'
-import { domainMatcher } from '../quality/domains.ts'
+import { domainMatcher } from '../../content/urls/domains.ts'
 
 export interface IndexedSeed {
   /** As given by the user. */

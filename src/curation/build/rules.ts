@@ -4,8 +4,8 @@
  * domain. Builds, rebuilds and expansions all read them from here, so a removal stays removed.
  */
 import type { Queryable } from '../../platform/db/db.ts'
-import { isNormalizeError, normalizeUrl } from '../../scraping/index/normalize-url.ts'
-import { normalizeDomain } from '../quality/domains.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import { normalizeDomain } from '../../content/urls/domains.ts'
 import type { BlockRules } from '../quality/filters.ts'
 
 export interface OptimizationBlock {

@@ -8,7 +8,7 @@
  */
 import type { Queryable } from '../../platform/db/db.ts'
 import type { CurationConfig } from '../config.ts'
-import { getNode } from '../taxonomy/taxonomy.ts'
+import { getNode } from '../../content/taxonomy/taxonomy.ts'
 
 export type CatalogType = 'public' | 'seasonal' | 'personal'
 

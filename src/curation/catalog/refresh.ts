@@ -10,7 +10,7 @@ import { rankCandidates } from '../build/rank.ts'
 import type { CurationConfig } from '../config.ts'
 import { curationConfigFor } from '../config.ts'
 import { applyFilters, loadQualityData, noBlocks } from '../quality/filters.ts'
-import { allNodes, getNode } from '../taxonomy/taxonomy.ts'
+import { allNodes, getNode } from '../../content/taxonomy/taxonomy.ts'
 import { currentWindows, isoDate, seasonalId } from './calendar.ts'
 
 export const catalogKind = 'curation.catalog'

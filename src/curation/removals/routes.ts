@@ -4,9 +4,9 @@ import type { App } from '../../platform/http/app.ts'
 import type { AppContext } from '../../platform/context.ts'
 import { badRequest, unprocessable } from '../../platform/http/errors.ts'
 import { errorResponses } from '../../platform/http/schemas.ts'
-import { normalizeDomain, registrableDomain } from '../quality/domains.ts'
+import { normalizeDomain, registrableDomain } from '../../content/urls/domains.ts'
 import { TaxonomyId } from '../segments/schemas.ts'
-import { getNode } from '../taxonomy/taxonomy.ts'
+import { getNode } from '../../content/taxonomy/taxonomy.ts'
 import { removeDomainFromAudience } from './repository.ts'
 
 const RemoveQuery = Type.Object({

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/db.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
-import { getNode } from '../taxonomy/taxonomy.ts'
+import { getNode } from '../../content/taxonomy/taxonomy.ts'
 import type { SegmentInput } from './validate.ts'
 
 export const buildKind = 'curation.build'

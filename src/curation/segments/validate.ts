@@ -5,10 +5,10 @@
  */
 import type { ErrorDetail } from '../../platform/http/errors.ts'
 import { badRequest, unprocessable } from '../../platform/http/errors.ts'
-import { isNormalizeError, normalizeUrl } from '../../scraping/index/normalize-url.ts'
-import { findByNames, getNode } from '../taxonomy/taxonomy.ts'
-import type { TaxonomyNode } from '../taxonomy/taxonomy.ts'
-import { normalizeDomain } from '../quality/domains.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import { findByNames, getNode } from '../../content/taxonomy/taxonomy.ts'
+import type { TaxonomyNode } from '../../content/taxonomy/taxonomy.ts'
+import { normalizeDomain } from '../../content/urls/domains.ts'
 import type { CreateSegmentRequestBody } from './schemas.ts'
 
 export interface SegmentInput {

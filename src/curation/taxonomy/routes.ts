@@ -3,8 +3,8 @@ import { Type } from '@sinclair/typebox'
 import type { App } from '../../platform/http/app.ts'
 import { notFound, unprocessable } from '../../platform/http/errors.ts'
 import { errorResponses, nullable } from '../../platform/http/schemas.ts'
-import { CATTAX, TAXONOMY_NAME, allNodes, getNode } from './taxonomy.ts'
-import type { TaxonomyNode as Node } from './taxonomy.ts'
+import { CATTAX, TAXONOMY_NAME, allNodes, getNode } from '../../content/taxonomy/taxonomy.ts'
+import type { TaxonomyNode as Node } from '../../content/taxonomy/taxonomy.ts'
 
 export const TaxonomyNode = Type.Object(
   {

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Counter } from 'prom-client'
 import type { Registry } from 'prom-client'
 
-import { normalizeDomain, registrableDomain } from '../../curation/quality/domains.ts'
+import { normalizeDomain, registrableDomain } from '../../content/urls/domains.ts'
 import type { Clock } from '../../platform/clock.ts'
 import { classifyUserAgent } from '../agents/classify.ts'
 import type { PixelConfig } from '../config.ts'

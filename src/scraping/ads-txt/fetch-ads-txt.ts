@@ -9,7 +9,7 @@
  * Goes through the fetcher's HTTP client, so the SSRF guard and per-host politeness apply.
  * robots.txt does not apply to ads.txt (the IAB crawler does not consult it).
  */
-import { getDomain } from 'tldts'
+import { rootDomain } from '../../content/urls/domains.ts'
 import type { HttpClient, HttpResult } from '../fetch/client.ts'
 import { mediaType } from '../fetch/content.ts'
 import { decodeText } from '../fetch/charset.ts'
@@ -48,10 +48,6 @@ export const ADS_TXT_MAX_BYTES = 1024 * 1024
 // "Any number" of hops inside the root domain, bounded so a loop-free chain still ends.
 const MAX_REDIRECTS = 10
 
-/** The registrable domain of a host name or URL (PSL, private suffixes included), or null for IPs and bare names. */
-export function rootDomainOf(hostOrUrl: string): string | null {
-  return getDomain(hostOrUrl, { allowPrivateDomains: true }) ?? null
-}
 
 function result(status: AdsTxtStatus, domain: string | null, now: () => number, fields: Partial<AdsTxtResult> = {}): AdsTxtResult {
   return {
@@ -88,7 +84,7 @@ const RANK: Record<AdsTxtStatus, number> = { found: 2, not_found: 1, error: 0 }
 /** Fetches the ads.txt of the root domain of `hostOrUrl`. Never throws. */
 export async function fetchAdsTxt(hostOrUrl: string, opts: AdsTxtFetchOptions): Promise<AdsTxtResult> {
   const now = opts.now ?? Date.now
-  const domain = rootDomainOf(hostOrUrl)
+  const domain = rootDomain(hostOrUrl)
   if (!domain) return result('error', null, now, { reason: `no registrable domain in "${hostOrUrl.slice(0, 200)}"` })
   let best: { verdict: AdsTxtResult; score: number } | null = null
   for (const scheme of ['https', 'http'] as const) {
@@ -101,7 +97,7 @@ export async function fetchAdsTxt(hostOrUrl: string, opts: AdsTxtFetchOptions): 
       maxRedirects: MAX_REDIRECTS,
       checkRedirect: (target) => {
         if (leftRoot) return 'ads.txt redirected again after leaving the root domain'
-        if (rootDomainOf(target.hostname) !== domain) leftRoot = true
+        if (rootDomain(target.hostname) !== domain) leftRoot = true
         return null
       },
       wantBody: (status, headers) => status === 200 && mediaType(headers['content-type']) === 'text/plain',

@@ -5,7 +5,8 @@
  * - Concurrent lookups for one domain share one fetch.
  * The store is pluggable: in memory by default; the scraper uses the database (db-store.ts).
  */
-import { fetchAdsTxt, rootDomainOf } from './fetch-ads-txt.ts'
+import { rootDomain } from '../../content/urls/domains.ts'
+import { fetchAdsTxt } from './fetch-ads-txt.ts'
 import type { AdsTxtFetchOptions, AdsTxtResult } from './fetch-ads-txt.ts'
 
 export interface AdsTxtCacheEntry {
@@ -72,7 +73,7 @@ export function createAdsTxtService(opts: AdsTxtServiceOptions): AdsTxtService {
 
   return {
     async forUrl(urlOrHost) {
-      const domain = rootDomainOf(urlOrHost)
+      const domain = rootDomain(urlOrHost)
       // Without a root domain there is nothing to share or cache; fetchAdsTxt reports why.
       if (!domain) return fetchAdsTxt(urlOrHost, opts)
       let pending = inFlight.get(domain)

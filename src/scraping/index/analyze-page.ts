@@ -1,5 +1,5 @@
-import { classifyPage, embedPage, primaryLeaf } from '../../curation/classify/index.ts'
-import type { Embedding, ScoredCategory } from '../../curation/classify/index.ts'
+import { classifyPage, embedPage, primaryLeaf } from '../../content/classify/index.ts'
+import type { Embedding, ScoredCategory } from '../../content/classify/index.ts'
 import { extractPage } from '../extract/extract-page.ts'
 import type { PageMetadata, PageSignals } from '../extract/extract-page.ts'
 import type { FetchOutcome } from '../fetch/fetcher.ts'

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/db.ts'
 import type { AnalyzedPage } from './analyze-page.ts'
-import type { NormalizedUrl } from './normalize-url.ts'
+import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
 
 export interface PageRow {
   id: number

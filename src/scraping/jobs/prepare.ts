@@ -4,7 +4,7 @@
  * and listed, never dropped. Works in one pass over the parsed array, yielding to the event loop
  * now and then so a million-URL submission does not stall other requests.
  */
-import { maxUrlLength, isNormalizeError, normalizeUrl } from '../index/normalize-url.ts'
+import { maxUrlLength, isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
 import { maxListedInvalid } from '../schemas.ts'
 import type { InvalidUrl } from '../schemas.ts'
 

@@ -4,8 +4,9 @@
  * page of long articles never sits in memory whole.
  */
 import type { Queryable } from '../../platform/db/db.ts'
-import { isNormalizeError, normalizeUrl } from '../index/normalize-url.ts'
-import { adsTxtByDomain, adsTxtDomainOf, invalidResult, pagesByUrl, pendingResult, toScrapeResult } from '../search/scrape-result.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import { rootDomain } from '../../content/urls/domains.ts'
+import { adsTxtByDomain, invalidResult, pagesByUrl, pendingResult, toScrapeResult } from '../search/scrape-result.ts'
 import { CHUNK_SIZE } from './prepare.ts'
 import { readChunks } from './repository.ts'
 
@@ -52,7 +53,7 @@ export async function* resultsJson(
     const pages = await pagesByUrl(db, batch.filter((e) => !e.invalid).map((e) => e.url))
     const domains = new Set<string>()
     for (const p of pages.values()) {
-      const d = adsTxtDomainOf(p.host)
+      const d = rootDomain(p.host)
       if (d && !adsJson.has(d)) domains.add(d)
     }
     const ads = await adsTxtByDomain(db, [...domains])
@@ -61,7 +62,7 @@ export async function* resultsJson(
     for (const e of batch) {
       const page = e.invalid ? undefined : pages.get(e.url)
       const result = e.invalid ? invalidResult(e.url) : page ? toScrapeResult(page, null) : notIndexed(e.url)
-      const domain = page ? adsTxtDomainOf(page.host) : null
+      const domain = page ? rootDomain(page.host) : null
       // ads_txt is the last key: splice the domain's serialized copy in place of null.
       const text = JSON.stringify(result)
       parts.push(domain ? `${text.slice(0, -'null}'.length)}${adsJson.get(domain) ?? 'null'}}` : text)

@@ -3,7 +3,6 @@
  * (`ads_txt`). The index is shared by every client: it describes the public web, not client data.
  */
 import type { Queryable } from '../../platform/db/db.ts'
-import { rootDomainOf } from '../ads-txt/fetch-ads-txt.ts'
 import type { AdsTxtEntry } from '../ads-txt/parse.ts'
 import type { AnalyzedPage } from '../index/analyze-page.ts'
 import type { AdsTxt, ScrapeErrorCode, ScrapeResult } from '../schemas.ts'
@@ -58,9 +57,6 @@ export async function adsTxtByDomain(q: Queryable, domains: string[]): Promise<M
     ]),
   )
 }
-
-/** The ads.txt key of a page: its root domain (private suffixes count, as ads.txt 1.1 says), if any. */
-export const adsTxtDomainOf = (host: string): string | null => rootDomainOf(host)
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null)
 

@@ -5,13 +5,14 @@
 import type { AppContext } from '../../platform/context.ts'
 import { ApiError, badRequest, unprocessable } from '../../platform/http/errors.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
-import { isNormalizeError, normalizeUrl } from '../index/normalize-url.ts'
-import type { NormalizedUrl } from '../index/normalize-url.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
 import { queuePages } from '../index/pages-repository.ts'
 import { urlJobKind } from '../jobs/kinds.ts'
 import type { UrlPayload } from '../jobs/kinds.ts'
 import type { ScrapeResult, SearchQueued } from '../schemas.ts'
-import { adsTxtByDomain, adsTxtDomainOf, pagesByUrl, toScrapeResult } from './scrape-result.ts'
+import { rootDomain } from '../../content/urls/domains.ts'
+import { adsTxtByDomain, pagesByUrl, toScrapeResult } from './scrape-result.ts'
 
 export type SearchOutcome = { status: 200; body: ScrapeResult } | { status: 202; body: SearchQueued }
 
@@ -69,7 +70,7 @@ export async function search(ctx: AppContext, raw: string, field: string, opts: 
     return queued(page)
   }
   if (opts.submit && page.fetched_at && now - page.fetched_at.getTime() > ctx.config.scrape.freshnessMs) await submit(ctx, n)
-  const domain = adsTxtDomainOf(page.host)
+  const domain = rootDomain(page.host)
   const ads = domain ? ((await adsTxtByDomain(ctx.db, [domain])).get(domain) ?? null) : null
   return { status: 200, body: toScrapeResult(page, ads) }
 }

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fetchAdsTxt, rootDomainOf } from '../../../src/scraping/ads-txt/fetch-ads-txt.ts'
+import { rootDomain } from '../../../src/content/urls/domains.ts'
+import { fetchAdsTxt } from '../../../src/scraping/ads-txt/fetch-ads-txt.ts'
 import type { AdsTxtFetchOptions } from '../../../src/scraping/ads-txt/fetch-ads-txt.ts'
 import { createAdsTxtService, createMemoryAdsTxtStore } from '../../../src/scraping/ads-txt/service.ts'
 import { createHttpClient } from '../../../src/scraping/fetch/client.ts'
@@ -71,11 +72,11 @@ describe('fetchAdsTxt and the ads.txt service', () => {
   })
 
   it('derives the root domain from the public suffix list', () => {
-    expect(rootDomainOf('https://www.bild.de/sport/x')).toBe('bild.de')
-    expect(rootDomainOf('news.bbc.co.uk')).toBe('bbc.co.uk')
-    expect(rootDomainOf('user.github.io')).toBe('user.github.io')
-    expect(rootDomainOf('127.0.0.1')).toBeNull()
-    expect(rootDomainOf('localhost')).toBeNull()
+    expect(rootDomain('https://www.bild.de/sport/x')).toBe('bild.de')
+    expect(rootDomain('news.bbc.co.uk')).toBe('bbc.co.uk')
+    expect(rootDomain('user.github.io')).toBe('user.github.io')
+    expect(rootDomain('127.0.0.1')).toBeNull()
+    expect(rootDomain('localhost')).toBeNull()
   })
 
   it(`serves all ${realFiles.length} real ads.txt files with exact seller counts`, async () => {

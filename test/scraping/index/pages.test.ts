@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 
 import type { FetchOutcome } from '../../../src/scraping/fetch/fetcher.ts'
 import { analyzePage } from '../../../src/scraping/index/analyze-page.ts'
-import { normalizeUrl } from '../../../src/scraping/index/normalize-url.ts'
+import { normalizeUrl } from '../../../src/content/urls/normalize-url.ts'
 import { getPageByUrl, queuePages, savePage, savePages } from '../../../src/scraping/index/pages-repository.ts'
 import { hammingDistance, simhash } from '../../../src/scraping/index/simhash.ts'
 import { describeEachEngine } from '../../helpers/db.ts'

@@ -14,7 +14,7 @@ import {
   TAXONOMY_SOURCE,
   tier1Nodes,
   tier1Of,
-} from '../../../src/curation/taxonomy/taxonomy.ts'
+} from '../../../src/content/taxonomy/taxonomy.ts'
 
 const sourceTsv = fileURLToPath(new URL('../../../fixtures/iab/Content Taxonomy 3.1.tsv', import.meta.url))
 

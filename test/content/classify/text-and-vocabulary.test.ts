@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { model } from '../../../src/curation/classify/model.ts'
-import { contentTokens, isGeneric, stem, urlTokens, words } from '../../../src/curation/classify/text.ts'
-import { parseEntries, VOCABULARY_PARTS } from '../../../src/curation/classify/vocab/index.ts'
-import { getNodeByUniqueId } from '../../../src/curation/taxonomy/taxonomy.ts'
+import { model } from '../../../src/content/classify/model.ts'
+import { contentTokens, isGeneric, stem, urlTokens, words } from '../../../src/content/classify/text.ts'
+import { parseEntries, VOCABULARY_PARTS } from '../../../src/content/classify/vocab/index.ts'
+import { getNodeByUniqueId } from '../../../src/content/taxonomy/taxonomy.ts'
 
 describe('text', () => {
   it('folds case, diacritics and links away', () => {

@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { classifyPage, type PageInput } from '../../../src/curation/classify/index.ts'
-import { getNode, getNodeByUniqueId } from '../../../src/curation/taxonomy/taxonomy.ts'
+import { classifyPage, type PageInput } from '../../../src/content/classify/index.ts'
+import { getNode, getNodeByUniqueId } from '../../../src/content/taxonomy/taxonomy.ts'
 
 const data = fileURLToPath(new URL('../../../fixtures/', import.meta.url))
 

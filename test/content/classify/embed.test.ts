@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { categoriesForPrompt, embedPage, embedQuery, promptRelevance, representQuery, similarity } from '../../../src/curation/classify/index.ts'
-import { getNode } from '../../../src/curation/taxonomy/taxonomy.ts'
+import { categoriesForPrompt, embedPage, embedQuery, promptRelevance, representQuery, similarity } from '../../../src/content/classify/index.ts'
+import { getNode } from '../../../src/content/taxonomy/taxonomy.ts'
 
 const sportsPage = embedPage({
   title: 'Liverpool win the derby',

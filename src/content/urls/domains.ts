@@ -22,9 +22,19 @@ export function normalizeDomain(input: string): string | null {
   return host.split('.').every((l) => LABEL.test(l)) ? host : null
 }
 
-/** The registrable domain of a host name (the spec's `tld`), or the name itself when it has none. */
+/**
+ * The one domain rule (docs/scraping.md, "Domains"): the registrable domain of a host name or URL is
+ * its public suffix plus one label, by the Public Suffix List including its private section, so
+ * `user.github.io` or `shop.myshopify.com` is a domain of its own (each has its own owner and its own
+ * ads.txt). Null for IP literals and single-label hosts.
+ */
+export function rootDomain(hostOrUrl: string): string | null {
+  return getDomain(hostOrUrl, { allowPrivateDomains: true })
+}
+
+/** The spec's `tld` of a host: its registrable domain, or the host itself (an IP, a bare name) when it has none. */
 export function registrableDomain(host: string): string {
-  return getDomain(host, { allowPrivateDomains: false }) ?? host
+  return rootDomain(host) ?? host.replace(/^\[|\]$/g, '')
 }
 
 /** True when the URL's host is the domain or one of its subdomains ("example.com" matches "www.example.com"). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { classifyPage, primaryLeaf } from '../../../src/curation/classify/index.ts'
-import { getNode, tier1Of } from '../../../src/curation/taxonomy/taxonomy.ts'
+import { classifyPage, primaryLeaf } from '../../../src/content/classify/index.ts'
+import { getNode, tier1Of } from '../../../src/content/taxonomy/taxonomy.ts'
 
 const topTier1 = (title: string, text: string): string | undefined => {
   const r = classifyPage({ title, text })

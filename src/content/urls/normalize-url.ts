@@ -1,4 +1,4 @@
-import { getDomain } from 'tldts'
+import { registrableDomain } from './domains.ts'
 
 /** Longest URL accepted anywhere (submission, search, example URLs). */
 export const maxUrlLength = 2048
@@ -25,9 +25,7 @@ export function normalizeUrl(input: string): NormalizedUrl | { error: string } {
   if (!u.hostname) return { error: 'URL has no host' }
   if (raw.includes('#')) u.hash = ''
   const host = u.hostname
-  // A registrable domain (public suffix list); IP literals and single-label hosts stand for themselves.
-  const tld = getDomain(host, { allowPrivateDomains: false }) ?? host.replace(/^\[|\]$/g, '')
-  return { url: u.href, host, tld }
+  return { url: u.href, host, tld: registrableDomain(host) }
 }
 
 export function isNormalizeError(r: NormalizedUrl | { error: string }): r is { error: string } {
