@@ -1,4 +1,5 @@
 // Turns text fields into keyword evidence per taxonomy node, plus a term-frequency profile.
+import { topicLogits } from '../topics/topic-model.ts'
 import { model, type KeywordModel } from './model.ts'
 import { contentTokens, isGeneric, urlTokens } from './text.ts'
 
@@ -18,6 +19,10 @@ export interface Analysis {
   nodeScores: Map<number, number>
   /** sub-linear term weights of every content token, for term similarity */
   terms: Map<string, number>
+  /** the learned topic model's raw tier-1 scores (src/content/topics), in model class order */
+  topicLogits: Float64Array
+  /** how many of the text's words and word pairs the learned model knows */
+  topicFeatures: number
 }
 
 // A word in the title says more about the page than one more mention in the body.
@@ -84,6 +89,7 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
   eachTerm(description, m, (k) => (get(k).description = true))
   eachTerm(url, m, (k) => (get(k).url = true))
 
+  const topics = topicLogits({ title: fields.title ?? '', description: fields.description ?? '', body: fields.body })
   const strength = strengthFor(body.length)
   const nodeScores = new Map<number, number>()
   for (const [key, o] of occ) {
@@ -97,7 +103,8 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
   }
 
   const terms = new Map<string, number>()
-  if (!withTerms) return { tokenCount: body.length + title.length + description.length, matchedTerms: occ.size, nodeScores, terms }
+  const base = { tokenCount: body.length + title.length + description.length, matchedTerms: occ.size, nodeScores, terms, topicLogits: topics.logits, topicFeatures: topics.known }
+  if (!withTerms) return base
   const tf = new Map<string, Occurrence>()
   const tfGet = (t: string): Occurrence => {
     let o = tf.get(t)
@@ -109,5 +116,5 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
   for (const t of description) if (!isGeneric(t)) tfGet(t).description = true
   for (const [t, o] of tf) terms.set(t, strength(o))
 
-  return { tokenCount: body.length + title.length + description.length, matchedTerms: occ.size, nodeScores, terms }
+  return base
 }

@@ -1,6 +1,7 @@
 // Page classifier: keyword evidence → IAB Content Taxonomy 3.1 categories with scores in 0..1.
 import { children, getNode } from '../taxonomy/taxonomy.ts'
 import { analyze, type Analysis } from './analyze.ts'
+import { softmax, topicModel } from '../topics/topic-model.ts'
 import { model } from './model.ts'
 
 export interface PageInput {
@@ -15,7 +16,11 @@ export interface PageInput {
 export interface ScoredCategory {
   /** taxonomy node id (spec `taxonomy_id`) */
   id: number
-  /** 0..1: how much of the page's topical evidence is for this node (squared shares), damped when the evidence is thin */
+  /**
+   * 0..1: for a tier-1 node, the estimated probability that the page is about it (learned model and
+   * curated vocabulary together); a deeper node gets its tier-1's probability times its share of the
+   * branch's vocabulary evidence
+   */
   score: number
 }
 
@@ -31,21 +36,47 @@ export interface PageClassification {
 export interface ClassifyOptions {
   /** minimum score of a returned category; default 0.1 */
   threshold?: number
-  /** minimum raw evidence for the best tier-1 category; default 3 */
+  /** minimum raw vocabulary evidence for the best tier-1 category; default 3 */
   minEvidence?: number
+  /** words and word pairs the learned model must know, when the vocabulary evidence is short of minEvidence; default 4 */
+  minFeatures?: number
 }
 
 const DEFAULT_THRESHOLD = 0.1
 const DEFAULT_MIN_EVIDENCE = 3
-// Evidence at which confidence reaches 1 − 1/e: about three strong keyword hits.
-const EVIDENCE_SCALE = 6
+const DEFAULT_MIN_FEATURES = 4
+// Below this probability the best category is a guess, not a classification.
+const MIN_TOP_PROBABILITY = 0.2
+// Weight of the curated vocabulary's evidence (log1p) added to the learned model's scores; chosen on
+// the labelled dev pages (docs/taxonomy-and-classification.md, "Ablation").
+const VOCABULARY_WEIGHT = 0.5
 const MAX_CATEGORIES = 10
 const SENSITIVE_MIN_DENSITY = 2.5
 
 export function classifyPage(input: PageInput, options: ClassifyOptions = {}): PageClassification {
   const a = analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url }, false)
   const english = !input.language || input.language.toLowerCase().startsWith('en')
-  return classifyAnalysis(a, { ...options, minEvidence: (options.minEvidence ?? DEFAULT_MIN_EVIDENCE) * (english ? 1 : 2) })
+  const factor = english ? 1 : 2
+  return classifyAnalysis(a, {
+    ...options,
+    minEvidence: (options.minEvidence ?? DEFAULT_MIN_EVIDENCE) * factor,
+    minFeatures: (options.minFeatures ?? DEFAULT_MIN_FEATURES) * factor,
+  })
+}
+
+/**
+ * Probability per topical tier-1 category, highest first: a softmax over the learned model's scores
+ * plus the vocabulary's evidence. Empty when neither knows a word of the text.
+ */
+export function tier1Probabilities(a: Analysis, vocabularyWeight = VOCABULARY_WEIGHT): ScoredCategory[] {
+  const m = topicModel()
+  const evidence = a.nodeScores
+  if (a.topicFeatures === 0 && a.matchedTerms === 0) return []
+  const logits = Float64Array.from(a.topicLogits, (l, i) => l + vocabularyWeight * Math.log1p(evidence.get(m.classIds[i] as number) ?? 0))
+  softmax(logits)
+  const out: ScoredCategory[] = []
+  for (let i = 0; i < logits.length; i++) out.push({ id: m.classIds[i] as number, score: logits[i] as number })
+  return out.sort((x, y) => y.score - x.score)
 }
 
 /** Tier-1 topical evidence, highest first (raw, unnormalised). */
@@ -61,16 +92,15 @@ export function tier1Evidence(a: Analysis): { id: number; evidence: number }[] {
 export function classifyAnalysis(a: Analysis, options: ClassifyOptions = {}): PageClassification {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD
   const minEvidence = options.minEvidence ?? DEFAULT_MIN_EVIDENCE
+  const minFeatures = options.minFeatures ?? DEFAULT_MIN_FEATURES
   const sensitive = sensitiveTopics(a)
-  const roots = tier1Evidence(a)
+  const roots = tier1Probabilities(a)
   const best = roots[0]
-  if (!best || best.evidence < minEvidence || a.matchedTerms < 2) return { categories: [], classified: false, sensitive }
+  const bestEvidence = tier1Evidence(a)[0]?.evidence ?? 0
+  const readable = (bestEvidence >= minEvidence && a.matchedTerms >= 2) || a.topicFeatures >= minFeatures
+  if (!best || best.score < MIN_TOP_PROBABILITY || !readable) return { categories: [], classified: false, sensitive }
 
-  // Squared shares: every page collects some stray evidence for many topics; squaring lets the
-  // dominant topics stand out from that floor without changing their order.
-  const sumSquares = roots.reduce((s, r) => s + r.evidence * r.evidence, 0)
-  const confidence = 1 - Math.exp(-best.evidence / EVIDENCE_SCALE)
-  const categories: { id: number; score: number }[] = []
+  const categories: ScoredCategory[] = []
   const descend = (id: number, rootScore: number, rootEvidence: number): void => {
     for (const c of children(id)) {
       const score = (rootScore * (a.nodeScores.get(c.id) ?? 0)) / rootEvidence
@@ -81,10 +111,10 @@ export function classifyAnalysis(a: Analysis, options: ClassifyOptions = {}): Pa
     }
   }
   for (const r of roots) {
-    const score = ((r.evidence * r.evidence) / sumSquares) * confidence
-    if (score < threshold) break
-    categories.push({ id: r.id, score: round(score) })
-    descend(r.id, score, r.evidence)
+    if (r.score < threshold) break
+    categories.push({ id: r.id, score: round(r.score) })
+    const evidence = a.nodeScores.get(r.id) ?? 0
+    if (evidence > 0) descend(r.id, r.score, evidence)
   }
   categories.sort((x, y) => y.score - x.score || (getNode(x.id)?.tier ?? 0) - (getNode(y.id)?.tier ?? 0))
   return { categories: categories.slice(0, MAX_CATEGORIES), classified: categories.length > 0, sensitive }
