@@ -1,3 +1,4 @@
+import type { Interpretation } from '../../src/content/topics/interpret-prompt.ts'
 import type { LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
 
@@ -37,6 +38,7 @@ export interface SegmentRecord {
   processing_warnings: { code: string; message: string; index?: number; url?: string; reason?: string }[] | null
   url_count: number | null
   taxonomy_id: number | null
+  interpretation?: Interpretation | null
   [k: string]: unknown
 }
 export interface UrlEntry {

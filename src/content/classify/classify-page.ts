@@ -100,6 +100,16 @@ export function classifyAnalysis(a: Analysis, options: ClassifyOptions = {}): Pa
   const readable = (bestEvidence >= minEvidence && a.matchedTerms >= 2) || a.topicFeatures >= minFeatures
   if (!best || best.score < MIN_TOP_PROBABILITY || !readable) return { categories: [], classified: false, sensitive }
 
+  const categories = categoryScores(a, roots, threshold)
+  categories.sort((x, y) => y.score - x.score || (getNode(x.id)?.tier ?? 0) - (getNode(y.id)?.tier ?? 0))
+  return { categories: categories.slice(0, MAX_CATEGORIES), classified: categories.length > 0, sensitive }
+}
+
+/**
+ * Every category at or above the threshold: tier-1 probabilities, and below each tier-1 its
+ * descendants, scored by their share of the branch's vocabulary evidence.
+ */
+export function categoryScores(a: Analysis, roots: readonly ScoredCategory[], threshold: number): ScoredCategory[] {
   const categories: ScoredCategory[] = []
   const descend = (id: number, rootScore: number, rootEvidence: number): void => {
     for (const c of children(id)) {
@@ -116,8 +126,7 @@ export function classifyAnalysis(a: Analysis, options: ClassifyOptions = {}): Pa
     const evidence = a.nodeScores.get(r.id) ?? 0
     if (evidence > 0) descend(r.id, r.score, evidence)
   }
-  categories.sort((x, y) => y.score - x.score || (getNode(x.id)?.tier ?? 0) - (getNode(y.id)?.tier ?? 0))
-  return { categories: categories.slice(0, MAX_CATEGORIES), classified: categories.length > 0, sensitive }
+  return categories
 }
 
 /**

@@ -4,7 +4,7 @@ import type { App } from '../../platform/http/app.ts'
 import type { AppContext } from '../../platform/context.ts'
 import { notFound } from '../../platform/http/errors.ts'
 import { IdParams, IdempotencyHeaders, errorResponses } from '../../platform/http/schemas.ts'
-import { toCsv, wantsCsv } from './csv.ts'
+import { reasonsText, toCsv, wantsCsv } from './csv.ts'
 import { createSegmentRequest, getSegment, listExclusions, listSegmentUrls, listSegments, toRecord } from './repository.ts'
 import type { SegmentRow } from './repository.ts'
 import {
@@ -18,7 +18,7 @@ import {
 import { validateSegmentRequest } from './validate.ts'
 
 const tags = ['curation']
-const csvColumns = ['rank', 'url', 'tld', 'score', 'taxonomy_id', 'level1_name', 'level2_name', 'level3_name', 'source'] as const
+const csvColumns = ['rank', 'url', 'tld', 'score', 'taxonomy_id', 'level1_name', 'level2_name', 'level3_name', 'source', 'reasons'] as const
 
 const record = (row: SegmentRow) => toRecord(row) as unknown as SegmentRequest
 
@@ -110,7 +110,10 @@ export function segmentRoutes(app: App, ctx: AppContext): void {
       const page = await listSegmentUrls(ctx.db, clientId, seg.id, limit, offset)
       if (wantsCsv(req.headers.accept)) {
         reply.header('x-total-count', String(page.total)).type('text/csv; charset=utf-8')
-        return toCsv(csvColumns, page.urls)
+        return toCsv(
+          csvColumns,
+          page.urls.map((u) => ({ ...u, reasons: reasonsText(u.reasons) })),
+        )
       }
       reply.type('application/json; charset=utf-8')
       return { segment_id: seg.id, status: seg.status, total: page.total, limit, offset, urls: page.urls }
