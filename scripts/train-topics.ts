@@ -55,7 +55,7 @@ interface Sample {
 const corpora = loadCorpora()
 const samples: Sample[] = []
 for (const d of corpora.filter((x) => x.split === 'train')) {
-  const label = tier1Index(d.uid)
+  const label = d.uid === null ? undefined : tier1Index(d.uid)
   if (label !== undefined) samples.push({ text: { title: d.title, body: d.body }, label, weight: 1 })
 }
 let priorCount = 0

@@ -35,7 +35,7 @@ export function corpusAccuracy(): CorpusAccuracy[] {
     let classified = 0
     for (const d of items) {
       if (classifyPage({ title: d.title, text: d.body }).classified) classified++
-      const want = ancestry(getNodeByUniqueId(d.uid)?.id ?? -1)[0]?.id
+      const want = ancestry(getNodeByUniqueId(d.uid ?? '')?.id ?? -1)[0]?.id
       for (const v of Object.keys(hits) as Variant[]) {
         const ok = predict(v, d.title, d.body) === want
         if (ok) hits[v]++

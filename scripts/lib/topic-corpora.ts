@@ -17,8 +17,8 @@ export interface LabelledText {
   corpus: CorpusName
   /** the corpus's own class name */
   cls: string
-  /** IAB unique id the class maps to */
-  uid: string
+  /** IAB unique id the class maps to; null for a class that is no content topic (class-map.json) */
+  uid: string | null
   title: string
   body: string
   split: 'train' | 'check'
@@ -33,7 +33,7 @@ function heldOut(text: string): boolean {
 
 const mapOf = (corpus: CorpusName): Record<string, string | null> => classMap[corpus] as Record<string, string | null>
 
-function huffpost(): LabelledText[] {
+function huffpost(all: boolean): LabelledText[] {
   const map = mapOf('huffpost')
   const out: LabelledText[] = []
   const seen = new Set<string>()
@@ -43,8 +43,9 @@ function huffpost(): LabelledText[] {
     if (!m) continue
     const cls = m[2] ?? ''
     const text = (m[3] ?? '').replace(/^"|"$/g, '').replace(/""/g, '"')
-    const uid = map[cls]
-    if (!uid || seen.has(text)) continue
+    const uid = map[cls] ?? null
+    if (uid === null && !all) continue
+    if (seen.has(text)) continue
     seen.add(text)
     out.push({ corpus: 'huffpost', cls, uid, title: text, body: '', split: heldOut(text) ? 'check' : 'train' })
   }
@@ -52,9 +53,9 @@ function huffpost(): LabelledText[] {
   for (const line of v3) {
     if (!line.trim()) continue
     const r = JSON.parse(line) as { category: string; headline: string; short_description: string }
-    const uid = map[r.category]
+    const uid = map[r.category] ?? null
     const key = r.headline.toLowerCase()
-    if (!uid || seen.has(key)) continue
+    if ((uid === null && !all) || seen.has(key)) continue
     seen.add(key)
     out.push({ corpus: 'huffpost', cls: r.category, uid, title: r.headline, body: r.short_description, split: heldOut(key) ? 'check' : 'train' })
   }
@@ -91,15 +92,15 @@ function cleanPost(raw: string): { title: string; body: string } {
   return { title: subject, body }
 }
 
-function newsgroups(): LabelledText[] {
+function newsgroups(all: boolean): LabelledText[] {
   const map = mapOf('20news')
   const out: LabelledText[] = []
   for (const e of tarEntries(gunzipSync(readFileSync(join(topics, '20news-bydate.tar.gz'))))) {
     const m = /^20news-bydate-(train|test)\/([^/]+)\/[^/]+$/.exec(e.name)
     if (!m) continue
     const cls = m[2] ?? ''
-    const uid = map[cls]
-    if (!uid) continue
+    const uid = map[cls] ?? null
+    if (uid === null && !all) continue
     const { title, body } = cleanPost(e.data.toString('latin1'))
     if (body.trim().length < 20) continue
     out.push({ corpus: '20news', cls, uid, title, body, split: m[1] === 'test' ? 'check' : 'train' })
@@ -107,7 +108,7 @@ function newsgroups(): LabelledText[] {
   return out
 }
 
-function dbpedia(): LabelledText[] {
+function dbpedia(all: boolean): LabelledText[] {
   const map = mapOf('dbpedia')
   const classes = readFileSync(join(topics, 'dbpedia14-partial/classes.txt'), 'utf8').split('\n').map((s) => s.trim())
   const out: LabelledText[] = []
@@ -115,14 +116,15 @@ function dbpedia(): LabelledText[] {
     const m = /^(\d+),(.*)$/.exec(line)
     if (!m) continue
     const cls = classes[Number(m[1])] ?? ''
-    const uid = map[cls]
-    if (!uid) continue
+    const uid = map[cls] ?? null
+    if (uid === null && !all) continue
     const text = (m[2] ?? '').replace(/^"|"$/g, '').replace(/\t/g, ' ')
     out.push({ corpus: 'dbpedia', cls, uid, title: '', body: text, split: heldOut(text) ? 'check' : 'train' })
   }
   return out
 }
 
-export function loadCorpora(): LabelledText[] {
-  return [...huffpost(), ...newsgroups(), ...dbpedia()]
+/** The labelled items; `all` keeps the classes mapped to no topic too (distractor pages for benchmarks). */
+export function loadCorpora(all = false): LabelledText[] {
+  return [...huffpost(all), ...newsgroups(all), ...dbpedia(all)]
 }

@@ -68,7 +68,7 @@ export function loadCurationConfig(env: NodeJS.ProcessEnv = process.env): Curati
   if (!/^[A-Z]{3}$/.test(currency)) throw new ConfigError(`CATALOG_CURRENCY must be an ISO 4217 code, got "${currency}"`)
   return {
     maxSegmentUrls: int('CURATION_MAX_SEGMENT_URLS', 10_000, 1, 1_000_000),
-    minScore: num(env, 'CURATION_MIN_SCORE', 0.12, 0, 1),
+    minScore: num(env, 'CURATION_MIN_SCORE', 0.05, 0, 1),
     candidateLimit: int('CURATION_CANDIDATE_LIMIT', 12_000, 100, 1_000_000),
     minWords: int('CURATION_MIN_WORDS', 120, 0),
     mfaThreshold: num(env, 'CURATION_MFA_THRESHOLD', 0.5, 0, 1),

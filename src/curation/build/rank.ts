@@ -131,7 +131,9 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
   const ids = new Set<number>()
   for (const id of await categoryCandidates(db, weights, req.taxonomyId, req.candidateLimit)) ids.add(id)
   // Rare prompt words (names, specific terms) bring the pages that use them, whatever their category.
-  const textTerms = intent ? await rareTerms(db, [...intent.termWeights.keys()]) : []
+  const stats = await termStats(db, intent ? [...intent.termWeights.keys()] : [])
+  const textTerms = rareTerms(stats)
+  const weighted = intent ? weighByRarity(intent, stats) : null
   const textMatches = await textCandidates(db, textTerms, req.taxonomyId)
   for (const id of textMatches.keys()) ids.add(id)
   const blocked = new Set(intent?.interpretation.blocks.categories.map((c) => c.taxonomy_id) ?? [])
@@ -154,7 +156,7 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
     const reasons: UrlReasons = {}
     if (promptUsable && intent) {
       const matched = textMatches.get(p.id)
-      const fit = promptFit(intent, p.embedding, matched ? matched / Math.max(1, textTerms.length) : 0)
+      const fit = promptFit(weighted ?? intent, p.embedding, matched ? matched / Math.max(1, textTerms.length) : 0)
       sum += WEIGHTS.prompt * fit.score
       norm += WEIGHTS.prompt
       if (fit.reasons.categories.length) reasons.categories = fit.reasons.categories
@@ -297,20 +299,48 @@ async function categoryCandidates(db: Queryable, weights: Map<number, number>, t
 
 /** Share of the index a term may appear in and still be searched as text (a name, not a common word). */
 const RARE_TERM_SHARE = 0.02
+/** Document frequencies are counted up to this share of the index; beyond it a term is common. */
+const COMMON_TERM_SHARE = 0.1
 
-/** The terms found in at most RARE_TERM_SHARE of the indexed pages (counted up to that cap, via the GIN index). */
-async function rareTerms(db: Queryable, terms: string[]): Promise<string[]> {
-  if (!terms.length) return []
+export interface TermStats {
+  /** indexed pages */
+  pages: number
+  /** term → pages containing it, counted up to COMMON_TERM_SHARE of the index (via the GIN index) */
+  df: Map<string, number>
+}
+
+async function termStats(db: Queryable, terms: string[]): Promise<TermStats> {
   const { rows: size } = await db.query<{ n: number }>(`SELECT GREATEST(reltuples, 0)::float8 AS n FROM pg_class WHERE oid = 'pages'::regclass`)
   let pages = size[0]?.n ?? 0
   if (pages < 10_000) pages = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pages`)).rows[0]?.n ?? 0
-  const cap = Math.max(3, Math.floor(pages * RARE_TERM_SHARE))
+  if (!terms.length) return { pages, df: new Map() }
+  const cap = Math.max(3, Math.floor(pages * COMMON_TERM_SHARE))
   const { rows } = await db.query<{ term: string; df: number }>(
     `SELECT t.term, (SELECT count(*)::int FROM (SELECT 1 FROM pages p WHERE p.search @@ to_tsquery('simple', t.term || ':*') LIMIT $2 + 1) x) AS df
        FROM unnest($1::text[]) AS t(term)`,
     [terms, cap],
   )
-  return rows.filter((r) => r.df > 0 && r.df <= cap).map((r) => r.term)
+  return { pages, df: new Map(rows.map((r) => [r.term, r.df])) }
+}
+
+/** The terms found in at most RARE_TERM_SHARE of the indexed pages. */
+function rareTerms(stats: TermStats): string[] {
+  const cap = Math.max(3, Math.floor(stats.pages * RARE_TERM_SHARE))
+  return [...stats.df].filter(([, df]) => df > 0 && df <= cap).map(([t]) => t)
+}
+
+/**
+ * The prompt's term weights times each term's inverse document frequency in the index, so a
+ * specific word ("mac") counts more than a common one ("computer"), as in BM25.
+ */
+export function weighByRarity(intent: PromptIntent, stats: TermStats): PromptIntent {
+  const termWeights = new Map<string, number>()
+  const n = Math.max(2, stats.pages)
+  for (const [t, w] of intent.termWeights) {
+    const df = stats.df.get(t) ?? 0
+    termWeights.set(t, w * Math.log(1 + n / (df + 1)))
+  }
+  return { ...intent, termWeights }
 }
 
 /** Pages containing the given stemmed terms (as word prefixes), with how many of the terms each contains. */

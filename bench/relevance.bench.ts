@@ -1,0 +1,256 @@
+// Relevance benchmark (docs/curation.md "Evaluation"): ≥ 30 prompts (fixtures/topics/relevance-prompts.json)
+// against one index built from the labelled dev pages (fixtures/classification, through the real
+// extractor and classifier) and the check split of the topic corpora (fixtures/topics, as small
+// article pages). Each prompt is built into a prompt-only segment by the real builder; its top 20
+// URLs are judged (strict P@20: missing places count as misses). A BM25 ranking over the same
+// extracted text is computed in the same run as the baseline. Prompts are split once into a tuning
+// half and a check half: relevance coefficients are fitted on tuning only (`-- --fit` prints them).
+// Also printed: tier-1 accuracy on each corpus's check split.
+// Run: npm run bench -- relevance   → bench/results/relevance.json
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gunzipSync } from 'node:zlib'
+
+import { contentTokens } from '../src/content/classify/text.ts'
+import type { Embedding } from '../src/content/classify/embed.ts'
+import { interpretPrompt } from '../src/content/topics/interpret-prompt.ts'
+import { FIT_COEFFICIENTS, promptFit } from '../src/content/topics/relevance.ts'
+import { isNormalizeError, normalizeUrl } from '../src/content/urls/normalize-url.ts'
+import { buildSegment, storeBuild } from '../src/curation/build/build-segment.ts'
+import { weighByRarity } from '../src/curation/build/rank.ts'
+import { setCurationConfig } from '../src/curation/config.ts'
+import { createSegmentRequest, getSegment, listSegmentUrls } from '../src/curation/segments/repository.ts'
+import { systemClock } from '../src/platform/clock.ts'
+import { loadConfig } from '../src/platform/config.ts'
+import { createContext } from '../src/platform/context.ts'
+import { migrate } from '../src/platform/db/migrate.ts'
+import { openPglite } from '../src/platform/db/pglite.ts'
+import { createKey } from '../src/platform/keys/keys.ts'
+import { analyzePage } from '../src/scraping/index/analyze-page.ts'
+import { queuePages, savePage } from '../src/scraping/index/pages-repository.ts'
+import { loadCorpora } from '../scripts/lib/topic-corpora.ts'
+import { corpusAccuracy } from './lib/topic-accuracy.ts'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const data = join(root, 'fixtures')
+const fit = process.argv.includes('--fit') || process.env.RELEVANCE_FIT === '1'
+// Corpus items per class in the index: enough for P@20 on a one-class prompt, small enough to build fast.
+const PER_CLASS = 25
+
+interface Label {
+  set: 'scrapinghub' | 'readability'
+  id: string
+  url: string
+  unusable: boolean
+}
+interface Prompt {
+  prompt: string
+  split: 'tuning' | 'check'
+  dev_relevant_ids: string[]
+  classes: string[]
+}
+interface IndexedPage {
+  /** dev page id, or "corpus:class" */
+  label: string
+  text: string
+  embedding: Embedding | null
+}
+
+const prompts = (JSON.parse(readFileSync(join(data, 'topics/relevance-prompts.json'), 'utf8')) as { prompts: Prompt[] }).prompts
+const labels = (JSON.parse(readFileSync(join(data, 'classification/dev-labels.json'), 'utf8')) as Label[]).filter((l) => !l.unusable)
+const gunzip = (p: string): string => gunzipSync(readFileSync(p)).toString('utf8')
+const devHtml = (l: Label): string =>
+  l.set === 'scrapinghub'
+    ? gunzip(join(data, 'extraction/scrapinghub/html', `${l.id}.html.gz`))
+    : gunzip(join(data, 'extraction/readability-test-pages', l.id, 'source.html.gz'))
+const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+const articleHtml = (title: string, body: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><article><h1>${escape(title)}</h1>` +
+  body
+    .split(/\n\s*\n/)
+    .map((p) => `<p>${escape(p.trim())}</p>`)
+    .join('') +
+  '</article></body></html>'
+
+const db = await openPglite()
+await migrate(db)
+const now = new Date()
+const byUrl = new Map<string, IndexedPage>()
+const pages: IndexedPage[] = []
+let n = 0
+async function index(rawUrl: string, html: string, label: string): Promise<void> {
+  const u = normalizeUrl(rawUrl)
+  if (isNormalizeError(u)) throw new Error(`${label}: ${u.error}`)
+  const ids = await queuePages(db, [u], now)
+  const analyzed = analyzePage({
+    url: u.url,
+    finalUrl: u.url,
+    status: 200,
+    contentType: 'text/html; charset=utf-8',
+    html,
+    encoding: 'utf8',
+    headers: {},
+    truncated: false,
+    error: null,
+    fetchedAt: now.toISOString(),
+    elapsedMs: 0,
+  })
+  await savePage(db, ids.get(u.url)!, analyzed)
+  const page = { label, text: `${analyzed.title ?? ''}\n${analyzed.full_text ?? ''}`, embedding: analyzed.embedding }
+  byUrl.set(u.url, page)
+  pages.push(page)
+}
+
+const seen = new Set<string>()
+for (const l of labels) {
+  n++
+  let raw = l.url || `https://devpage${n}.example/`
+  if (seen.has(raw)) raw = `${raw}${raw.includes('?') ? '&' : '?'}dev=${n}`
+  seen.add(raw)
+  await index(raw, devHtml(l), l.id)
+}
+// Neutral URLs: a class name in the path would give the label away to the classifier.
+const perClass = new Map<string, number>()
+for (const d of loadCorpora(true)) {
+  if (d.split !== 'check') continue
+  const key = `${d.corpus}:${d.cls}`
+  const k = perClass.get(key) ?? 0
+  if (k >= PER_CLASS) continue
+  perClass.set(key, k + 1)
+  n++
+  await index(`https://site${n}.example/article/${n}`, articleHtml(d.title || d.body.slice(0, 80), d.body || d.title), key)
+}
+console.log(`indexed ${labels.length} dev pages and ${n - labels.length} corpus pages (${perClass.size} classes × ≤ ${PER_CLASS})`)
+
+const ctx = createContext(db, systemClock, loadConfig({}))
+// Corpus items are headlines and abstracts: the thin-content floor would drop most of them.
+const cfg = setCurationConfig(ctx, { minWords: 0 })
+const key = await createKey(db, { name: 'relevance', now })
+
+const isRelevant = (p: Prompt, page: IndexedPage | undefined): boolean => !!page && (p.dev_relevant_ids.includes(page.label) || p.classes.includes(page.label))
+
+// BM25 over the same extracted text (k1 1.2, b 0.75).
+const docs = pages.map((p) => {
+  const tf = new Map<string, number>()
+  const toks = contentTokens(p.text)
+  for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + 1)
+  return { page: p, tf, len: toks.length }
+})
+const avgLen = docs.reduce((s, d) => s + d.len, 0) / docs.length
+const df = new Map<string, number>()
+for (const d of docs) for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1)
+function bm25Top(prompt: string, k: number): IndexedPage[] {
+  const q = [...new Set(contentTokens(prompt))]
+  const scored = docs.map((d) => {
+    let s = 0
+    for (const t of q) {
+      const f = d.tf.get(t) ?? 0
+      if (!f) continue
+      const idf = Math.log(1 + (docs.length - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5))
+      s += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.len) / avgLen))
+    }
+    return { page: d.page, s }
+  })
+  return scored
+    .filter((x) => x.s > 0)
+    .sort((a, b) => b.s - a.s)
+    .slice(0, k)
+    .map((x) => x.page)
+}
+
+interface Row {
+  prompt: string
+  split: string
+  relevant: number
+  segment_urls: number
+  p_at_20_strict: number
+  bm25_p_at_20: number
+  max_p_at_20: number
+  warnings: string[]
+}
+const rows: Row[] = []
+for (const p of prompts) {
+  const seg = await db.transaction((tx) =>
+    createSegmentRequest(tx, key.client_id, { name: null, prompt: p.prompt, exampleUrls: [], taxonomy: null, extraHops: null, blockTlds: null, blockKeywords: null }, now),
+  )
+  const row = (await getSegment(db, key.client_id, seg.id))!
+  const out = await buildSegment(ctx, row, cfg)
+  await db.transaction((tx) => storeBuild(tx, row, out, now))
+  const { urls } = await listSegmentUrls(db, key.client_id, seg.id, 20, 0)
+  const relevant = pages.filter((x) => isRelevant(p, x)).length
+  const hits = urls.filter((u) => isRelevant(p, byUrl.get(u.url))).length
+  const bm = bm25Top(p.prompt, 20).filter((x) => isRelevant(p, x)).length
+  const r: Row = {
+    prompt: p.prompt,
+    split: p.split,
+    relevant,
+    segment_urls: out.kept.length,
+    p_at_20_strict: hits / 20,
+    bm25_p_at_20: bm / 20,
+    max_p_at_20: Math.min(20, relevant) / 20,
+    warnings: out.warnings.map((w) => w.code),
+  }
+  rows.push(r)
+  if (process.env.RELEVANCE_DEBUG && p.prompt.includes(process.env.RELEVANCE_DEBUG)) {
+    console.log(JSON.stringify(row.interpretation))
+    for (const u of urls.slice(0, 12)) console.log(`   ${isRelevant(p, byUrl.get(u.url)) ? '+' : '-'} ${u.score.toFixed(3)} ${byUrl.get(u.url)?.label.slice(0, 30)} ${JSON.stringify(u.reasons)}`)
+  }
+  console.log(
+    `${p.split.padEnd(6)} P@20 ${r.p_at_20_strict.toFixed(2)}  BM25 ${r.bm25_p_at_20.toFixed(2)}  max ${r.max_p_at_20.toFixed(2)}  n=${String(relevant).padEnd(3)} urls=${String(r.segment_urls).padEnd(5)} ${p.prompt}` +
+      (r.warnings.length ? `  [${r.warnings.join(', ')}]` : ''),
+  )
+}
+const mean = (split: string, k: 'p_at_20_strict' | 'bm25_p_at_20' | 'max_p_at_20'): number => {
+  const xs = rows.filter((r) => r.split === split)
+  return xs.reduce((s, r) => s + r[k], 0) / xs.length
+}
+const summary = Object.fromEntries(
+  ['tuning', 'check'].map((s) => [s, { prompts: rows.filter((r) => r.split === s).length, p_at_20_strict: mean(s, 'p_at_20_strict'), bm25_p_at_20: mean(s, 'bm25_p_at_20'), max_p_at_20: mean(s, 'max_p_at_20') }]),
+)
+for (const [s, v] of Object.entries(summary)) {
+  console.log(`${s} half (${v.prompts} prompts): mean strict P@20 ${v.p_at_20_strict.toFixed(3)}  BM25 ${v.bm25_p_at_20.toFixed(3)}  (+${(v.p_at_20_strict - v.bm25_p_at_20).toFixed(3)})  ceiling ${v.max_p_at_20.toFixed(3)}`)
+}
+
+if (fit) fitCoefficients()
+
+const accuracy = corpusAccuracy()
+console.log('tier-1 top-1 on check splits (shipped / model only / vocabulary only):')
+for (const a of accuracy) console.log(`  ${a.corpus.padEnd(9)} n=${a.items}  ${a.top1.shipped.toFixed(3)} / ${a.top1['model only'].toFixed(3)} / ${a.top1['vocabulary only'].toFixed(3)}  classified ${a.classified.toFixed(3)}`)
+
+await db.close()
+const outFile = join(root, 'bench/results/relevance.json')
+mkdirSync(dirname(outFile), { recursive: true })
+writeFileSync(outFile, `${JSON.stringify({ generated_at: new Date().toISOString(), pages: pages.length, coefficients: FIT_COEFFICIENTS, summary, prompts: rows, tier1: accuracy }, null, 2)}\n`)
+console.log(`wrote ${outFile}`)
+
+/** Logistic regression of relevance on the prompt-fit measurements, over every page × tuning prompt. */
+function fitCoefficients(): void {
+  const xs: [number, number, number][] = []
+  const ys: number[] = []
+  for (const p of prompts.filter((x) => x.split === 'tuning')) {
+    const base = interpretPrompt(p.prompt)
+    const intent = weighByRarity(base, { pages: docs.length, df: new Map([...base.termWeights.keys()].map((t) => [t, df.get(t) ?? 0])) })
+    for (const page of pages) {
+      if (!page.embedding) continue
+      const f = promptFit(intent, page.embedding)
+      xs.push([f.topic, f.detail, f.terms])
+      ys.push(isRelevant(p, page) ? 1 : 0)
+    }
+  }
+  const w = [0, 0, 0, 0]
+  for (let it = 0; it < 20000; it++) {
+    const g = [0, 0, 0, 0]
+    for (let i = 0; i < xs.length; i++) {
+      const x = xs[i]!
+      const z = w[0]! + w[1]! * x[0] + w[2]! * x[1] + w[3]! * x[2]
+      const e = 1 / (1 + Math.exp(-z)) - ys[i]!
+      g[0]! += e
+      g[1]! += e * x[0]
+      g[2]! += e * x[1]
+      g[3]! += e * x[2]
+    }
+    for (let j = 0; j < 4; j++) w[j] = w[j]! - (8 * g[j]!) / xs.length
+  }
+  console.log(`fitted on ${xs.length} (page, tuning prompt) pairs: { intercept: ${w[0]!.toFixed(2)}, topic: ${w[1]!.toFixed(2)}, detail: ${w[2]!.toFixed(2)}, terms: ${w[3]!.toFixed(2)} }`)
+}
