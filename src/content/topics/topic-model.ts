@@ -19,6 +19,13 @@ export interface TopicModel {
   weights: Map<string, Float64Array>
 }
 
+/**
+ * Version of the page classifier (learned model + vocabulary). Pages classified by an older one are
+ * reclassified in the background (src/scraping/index/reclassify.ts); bump it when the model changes.
+ * 1: the keyword vocabulary alone; 2: the learned model.
+ */
+export const CLASSIFIER_VERSION = 2
+
 let cached: TopicModel | undefined
 
 export function topicModel(): TopicModel {

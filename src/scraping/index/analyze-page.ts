@@ -1,5 +1,5 @@
 import { classifyPage, embedPage, primaryLeaf } from '../../content/classify/index.ts'
-import type { Embedding, ScoredCategory } from '../../content/classify/index.ts'
+import type { Embedding, PageInput, ScoredCategory } from '../../content/classify/index.ts'
 import { extractPage } from '../extract/extract-page.ts'
 import type { PageMetadata, PageSignals } from '../extract/extract-page.ts'
 import type { FetchOutcome } from '../fetch/fetcher.ts'
@@ -85,8 +85,8 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
   if (!language) errors.push('E005')
   else if (!supportedLanguages.has(language)) errors.push('E006')
   const input = { title, text: full_text, url: f.finalUrl, ...(metadata.meta_description ? { metaDescription: metadata.meta_description } : {}), ...(language ? { language } : {}) }
-  const classification = classifyPage(input)
-  if (!classification.classified) errors.push('E007')
+  const topics = classifyForIndex(input)
+  if (!topics.classified) errors.push('E007')
   if (f.truncated) errors.push('E008')
   return {
     ...common,
@@ -95,10 +95,21 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
     full_text,
     language,
     word_count,
+    categories: topics.categories,
+    primary_category: topics.primary_category,
+    embedding: topics.embedding,
+    simhash: simhash(full_text),
+  }
+}
+
+/** What the index keeps of a page's topics: every category with its score, the leaf, the embedding. */
+export function classifyForIndex(input: PageInput): Pick<AnalyzedPage, 'categories' | 'primary_category' | 'embedding'> & { classified: boolean } {
+  const classification = classifyPage(input)
+  return {
+    classified: classification.classified,
     categories: classification.categories,
     primary_category: primaryLeaf(classification),
     embedding: embedPage(input),
-    simhash: simhash(full_text),
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts'
+import { CLASSIFIER_VERSION } from '../../content/topics/topic-model.ts'
 import type { AnalyzedPage } from './analyze-page.ts'
 import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
 
@@ -109,7 +110,7 @@ export async function savePages(q: Queryable, entries: readonly { id: number; pa
            title = i.title, full_text = i.full_text, language = i.language, word_count = i.word_count,
            metadata = i.metadata, published_date = i.published_date, last_updated_date = i.last_updated_date,
            categories = i.categories, primary_category = i.primary_category, embedding = i.embedding,
-           signals = i.signals, simhash = i.simhash, links = i.links
+           signals = i.signals, simhash = i.simhash, links = i.links, classifier_version = $2
          FROM input i WHERE p.id = i.id RETURNING p.id),
      wanted AS (
        SELECT i.id AS page_id, (c ->> 'id')::integer AS taxonomy_id, (c ->> 'score')::real AS score
@@ -121,7 +122,7 @@ export async function savePages(q: Queryable, entries: readonly { id: number; pa
      INSERT INTO page_categories (taxonomy_id, page_id, score)
      SELECT w.taxonomy_id, w.page_id, w.score FROM wanted w WHERE w.page_id IN (SELECT id FROM saved)
      ON CONFLICT (taxonomy_id, page_id) DO UPDATE SET score = EXCLUDED.score`,
-    [JSON.stringify(rows, textSafe)],
+    [JSON.stringify(rows, textSafe), CLASSIFIER_VERSION],
   )
 }
 
