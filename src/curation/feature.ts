@@ -1,6 +1,7 @@
 import type { AppContext } from '../platform/context.ts'
 import type { Feature } from '../platform/http/app.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
+import { associationsJob } from './build/associations.ts'
 import { buildJob } from './build/build-segment.ts'
 import { catalogJob } from './catalog/refresh.ts'
 import { catalogRoutes } from './catalog/routes.ts'
@@ -25,7 +26,7 @@ export const curationFeature: Feature = {
   },
 }
 
-/** Curation's jobs: segment builds, optimizations, segment performance reports, and the periodic catalog refresh. */
+/** Curation's jobs: segment builds, optimizations, segment performance reports, the periodic catalog refresh and term associations. */
 export function curationJobs(ctx: AppContext): JobHandler<never>[] {
-  return [buildJob(ctx), optimizeJob(ctx), segmentReportJob(ctx), catalogJob(ctx)] as JobHandler<never>[]
+  return [buildJob(ctx), optimizeJob(ctx), segmentReportJob(ctx), catalogJob(ctx), associationsJob(ctx)] as JobHandler<never>[]
 }

@@ -25,7 +25,7 @@ export interface Interpretation {
   categories: InterpretedCategory[]
   /** content words searched in pages (as written, lower-cased) */
   terms: string[]
-  /** related terms learned from the index, searched with less weight */
+  /** related terms (stemmed) learned from the index for the prompt's unknown words, searched with less weight */
   expansions: string[]
   /** audience and demographic words: content cannot target them (activation can) */
   audience: string[]
@@ -82,7 +82,15 @@ const BLOCK_MIN_PROBABILITY = 0.3
 const MAX_TIED_SIBLINGS = 2
 const CATEGORY_FLOOR = 0.1
 
-/** What the prompt asks for; pure, so the same prompt always reads the same way. */
+/** Words the index associates with a prompt word count for less than the prompt's own words. */
+const EXPANSION_WEIGHT = 0.5
+/** Term weight of a word neither the model nor the vocabulary knows: likely a name, so specific. */
+export const UNKNOWN_WORD_WEIGHT = 1.5
+
+/**
+ * What the prompt asks for; pure, so the same prompt always reads the same way. `expansions`:
+ * stemmed terms the index associates with the prompt's unknown words (curation/build/associations.ts).
+ */
 export function interpretPrompt(prompt: string, expansions: readonly string[] = []): PromptIntent {
   const ignored: IgnoredWord[] = []
   const audience: string[] = []
@@ -165,13 +173,12 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   // A word neither the model nor the vocabulary knows is likely a name (a team, a product): specific.
   for (const s of termWeights.keys()) {
     const known = analyze({ body: surface.get(s) ?? s }, false)
-    if (known.topicFeatures === 0 && known.matchedTerms === 0) termWeights.set(s, 1.5)
+    if (known.topicFeatures === 0 && known.matchedTerms === 0) termWeights.set(s, UNKNOWN_WORD_WEIGHT)
   }
   for (const e of expansions) {
-    const s = stem(e.toLowerCase())
-    if (!termWeights.has(s)) {
-      termWeights.set(s, 0.5)
-      surface.set(s, e)
+    if (!termWeights.has(e)) {
+      termWeights.set(e, EXPANSION_WEIGHT)
+      surface.set(e, e)
     }
   }
 

@@ -73,6 +73,7 @@ export async function buildSegment(ctx: AppContext, seg: SegmentRow, cfg: Curati
 
   const ranking = await rankCandidates(ctx.db, {
     prompt: seg.prompt,
+    expansions: seg.interpretation?.expansions ?? [],
     taxonomyId: seg.taxonomy_given ? seg.taxonomy_id : null,
     seedPageIds: seedIds,
     extraCandidates: extra,
@@ -107,7 +108,7 @@ export async function buildSegment(ctx: AppContext, seg: SegmentRow, cfg: Curati
   }
 
   // Words the prompt excludes ("excluding gambling") block like block_keywords.
-  const intent = seg.prompt ? interpretPrompt(seg.prompt) : null
+  const intent = seg.prompt ? interpretPrompt(seg.prompt, seg.interpretation?.expansions ?? []) : null
   const promptBlocks = intent?.interpretation.blocks.terms ?? []
   const rules = await loadBlockRules(ctx.db, { ...seg, block_keywords: [...(seg.block_keywords ?? []), ...promptBlocks] }, ranking.taxonomyId)
   const data = await loadQualityData(ctx.db, ranking.ranked, rules)

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../platform/db/db.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
 import { getNode } from '../../content/taxonomy/taxonomy.ts'
-import { interpretPrompt, type Interpretation } from '../../content/topics/interpret-prompt.ts'
+import { interpretPrompt, UNKNOWN_WORD_WEIGHT, type Interpretation } from '../../content/topics/interpret-prompt.ts'
+import { expansionsFor } from '../build/associations.ts'
 import type { UrlReasons } from '../quality/filters.ts'
 import type { SegmentInput } from './validate.ts'
 
@@ -57,8 +58,17 @@ export function toRecord(row: SegmentRow) {
 }
 
 /** Creates the request and enqueues its build in the same transaction. */
+/** How the prompt reads, with the index's associations for the words the model does not know. */
+export async function readPrompt(db: Queryable, prompt: string): Promise<Interpretation> {
+  const first = interpretPrompt(prompt)
+  const unknown = [...first.termWeights].filter(([, w]) => w >= UNKNOWN_WORD_WEIGHT).map(([t]) => t)
+  const expansions = await expansionsFor(db, unknown)
+  return expansions.length ? interpretPrompt(prompt, expansions).interpretation : first.interpretation
+}
+
 export async function createSegmentRequest(tx: Queryable, clientId: number, input: SegmentInput, now: Date): Promise<SegmentRow> {
   const t = input.taxonomy
+  const interpretation = input.prompt ? await readPrompt(tx, input.prompt) : null
   const { rows } = await tx.query<SegmentRow>(
     `INSERT INTO segment_requests (client_id, name, prompt, taxonomy_id, level1_name, level2_name, level3_name, taxonomy_given,
         example_urls, extra_hops_count, block_tlds, block_keywords, created_date, last_updated_date, interpretation)
@@ -78,7 +88,7 @@ export async function createSegmentRequest(tx: Queryable, clientId: number, inpu
       input.blockTlds,
       input.blockKeywords,
       now,
-      input.prompt ? JSON.stringify(interpretPrompt(input.prompt).interpretation) : null,
+      interpretation === null ? null : JSON.stringify(interpretation),
     ],
   )
   const row = rows[0]!
