@@ -57,7 +57,7 @@ const AUDIENCE = new Set(
    genz gen senior seniors retiree retirees professional professionals decision makers maker executive executives income affluent wealthy
    rich earner earners household households demographic demographics aged age ages year years old young older younger interested interest
    interests following follow follows looking researching research engaged savvy avid keen passionate curious reading read watching watch
-   target targeting targeted segment segments prospect prospects intender intenders who likes like love loves want wants planning plan
+   target targeting targeted segment segments prospect prospects intender intenders likes like love loves want wants planning plan
    middle class high low upper lower parents-to-be singles single married`.split(/\s+/),
 )
 
