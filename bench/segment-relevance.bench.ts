@@ -12,9 +12,8 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 
-import { buildSegment, storeBuild } from '../src/curation/build/build-segment.ts'
 import { setCurationConfig } from '../src/curation/config.ts'
-import { createSegmentRequest, getSegment, listSegmentUrls } from '../src/curation/segments/repository.ts'
+import { buildPromptSegment, fetched } from './lib/prompt-segments.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
 import { createContext } from '../src/platform/context.ts'
@@ -62,19 +61,7 @@ for (const l of labels) {
   const u = normalizeUrl(raw)
   if (isNormalizeError(u)) throw new Error(`${l.id}: ${u.error}`)
   const ids = await queuePages(db, [u], now)
-  const analyzed = analyzePage({
-    url: u.url,
-    finalUrl: u.url,
-    status: 200,
-    contentType: 'text/html; charset=utf-8',
-    html: htmlOf(l),
-    encoding: 'utf8',
-    headers: {},
-    truncated: false,
-    error: null,
-    fetchedAt: now.toISOString(),
-    elapsedMs: 0,
-  })
+  const analyzed = analyzePage(fetched(u.url, htmlOf(l), now))
   await savePage(db, ids.get(u.url)!, analyzed)
   idOfUrl.set(u.url, l.id)
 }
@@ -97,13 +84,7 @@ interface Row {
 }
 const rows: Row[] = []
 for (const p of prompts) {
-  const seg = await db.transaction((tx) =>
-    createSegmentRequest(tx, key.client_id, { name: null, prompt: p.prompt, exampleUrls: [], taxonomy: null, extraHops: null, blockTlds: null, blockKeywords: null }, now),
-  )
-  const row = (await getSegment(db, key.client_id, seg.id))!
-  const out = await buildSegment(ctx, row, cfg)
-  await db.transaction((tx) => storeBuild(tx, row, out, now))
-  const { urls } = await listSegmentUrls(db, key.client_id, seg.id, 10_000, 0)
+  const { out, urls } = await buildPromptSegment(ctx, cfg, key.client_id, p.prompt, now, 10_000)
   const relevant = new Set(p.dev_relevant_ids)
   const isRelevant = (url: string) => relevant.has(idOfUrl.get(url) ?? '')
   const top = urls.slice(0, 20)

@@ -76,7 +76,10 @@ export function promptFit(intent: PromptIntent, page: Embedding, textShare = 0, 
   terms = Math.max(termNorm > 0 ? terms / termNorm : 0, TEXT_MATCH_WEIGHT * textShare)
 
   const k = coefficients
-  const z = k.intercept + k.topic * topic + k.detail * detail + k.terms * terms
+  // Without a recognised topic the prompt has only its words: a page using them is taken to be on
+  // its topic, else no page could ever score as likely.
+  const onTopic = intent.categories.length ? topic : terms
+  const z = k.intercept + k.topic * onTopic + k.detail * detail + k.terms * terms
   const score = 1 / (1 + Math.exp(-z))
   matched.sort((a, b) => b.contribution - a.contribution)
   return {

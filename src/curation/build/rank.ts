@@ -132,7 +132,8 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
   for (const id of await categoryCandidates(db, weights, req.taxonomyId, req.candidateLimit)) ids.add(id)
   // Rare prompt words (names, specific terms) bring the pages that use them, whatever their category.
   const stats = await termStats(db, intent ? [...intent.termWeights.keys()] : [])
-  const textTerms = rareTerms(stats)
+  // A prompt without a recognised topic has only its words: search them all, not only the rare ones.
+  const textTerms = intent && !intent.categories.length ? [...stats.df].filter(([, df]) => df > 0).map(([t]) => t) : rareTerms(stats)
   const weighted = intent ? weighByRarity(intent, stats) : null
   const textMatches = await textCandidates(db, textTerms, req.taxonomyId)
   for (const id of textMatches.keys()) ids.add(id)

@@ -1,0 +1,41 @@
+// Shared by the relevance benchmarks: a fetched page as the crawler hands it to analyzePage, and a
+// prompt-only segment built and stored by the real builder (as the curation.build job does).
+import { buildSegment, storeBuild, type BuildOutcome } from '../../src/curation/build/build-segment.ts'
+import type { CurationConfig } from '../../src/curation/config.ts'
+import { createSegmentRequest, getSegment, listSegmentUrls } from '../../src/curation/segments/repository.ts'
+import type { AppContext } from '../../src/platform/context.ts'
+import type { FetchOutcome } from '../../src/scraping/fetch/fetcher.ts'
+
+export function fetched(url: string, html: string, at: Date): FetchOutcome {
+  return {
+    url,
+    finalUrl: url,
+    status: 200,
+    contentType: 'text/html; charset=utf-8',
+    html,
+    encoding: 'utf8',
+    headers: {},
+    truncated: false,
+    error: null,
+    fetchedAt: at.toISOString(),
+    elapsedMs: 0,
+  }
+}
+
+export async function buildPromptSegment(
+  ctx: AppContext,
+  cfg: CurationConfig,
+  clientId: number,
+  prompt: string,
+  now: Date,
+  limit: number,
+): Promise<{ out: BuildOutcome; urls: Awaited<ReturnType<typeof listSegmentUrls>>['urls'] }> {
+  const seg = await ctx.db.transaction((tx) =>
+    createSegmentRequest(tx, clientId, { name: null, prompt, exampleUrls: [], taxonomy: null, extraHops: null, blockTlds: null, blockKeywords: null }, now),
+  )
+  const row = (await getSegment(ctx.db, clientId, seg.id))!
+  const out = await buildSegment(ctx, row, cfg)
+  await ctx.db.transaction((tx) => storeBuild(tx, row, out, now))
+  const { urls } = await listSegmentUrls(ctx.db, clientId, seg.id, limit, 0)
+  return { out, urls }
+}
