@@ -128,6 +128,16 @@ describeEachEngine('segment requests API', (getDb) => {
     expect(body.message).toMatch(named)
   })
 
+  it.each([
+    ['at the maximum length', `sports ${'results and transfer news for football fans, '.repeat(44)}`.slice(0, 2000)],
+    ['in another language', 'Fußballfans in Deutschland, die Spielberichte lesen'],
+    ['made of names the model does not know', 'zorblatt quuxify'],
+  ])('a prompt %s builds: complete, with a reason when nothing fits', async (_name, prompt) => {
+    const seg = await t.build(a.headers, { prompt })
+    expect(seg.status).toBe('complete')
+    if (!seg.url_count) expect([...(seg.processing_errors ?? []), ...(seg.processing_warnings ?? [])].length).toBeGreaterThan(0)
+  })
+
   it('pages through URLs with a stable order; CSV on Accept: text/csv', async () => {
     const all = await t.urls(a.headers, built.id)
     const first = json<{ total: number; urls: { url: string }[] }>(await t.get(a.headers, `${path}/${built.id}/urls?limit=5`))
