@@ -54,14 +54,22 @@ const MAX_CATEGORIES = 10
 const SENSITIVE_MIN_DENSITY = 2.5
 
 export function classifyPage(input: PageInput, options: ClassifyOptions = {}): PageClassification {
-  const a = analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url }, false)
-  const english = !input.language || input.language.toLowerCase().startsWith('en')
-  const factor = english ? 1 : 2
-  return classifyAnalysis(a, {
+  return classifyAnalysis(readPage(input, false), languageOptions(input, options))
+}
+
+/** The analysis of a page's fields (title, description, URL words count extra); `withTerms` as for analyze. */
+export function readPage(input: PageInput, withTerms = true): Analysis {
+  return analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url }, withTerms)
+}
+
+/** The vocabulary and the model are English: a page in another language must show twice the evidence. */
+export function languageOptions(input: PageInput, options: ClassifyOptions = {}): ClassifyOptions {
+  const factor = !input.language || input.language.toLowerCase().startsWith('en') ? 1 : 2
+  return {
     ...options,
     minEvidence: (options.minEvidence ?? DEFAULT_MIN_EVIDENCE) * factor,
     minFeatures: (options.minFeatures ?? DEFAULT_MIN_FEATURES) * factor,
-  })
+  }
 }
 
 /**

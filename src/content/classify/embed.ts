@@ -4,7 +4,7 @@
 // classifier, so a prompt and a page meet in the taxonomy even when they share no word.
 import { getNode } from '../taxonomy/taxonomy.ts'
 import { analyze, type Analysis } from './analyze.ts'
-import { categoryScores, classifyAnalysis, tier1Probabilities, type PageInput, type ScoredCategory } from './classify-page.ts'
+import { categoryScores, classifyAnalysis, languageOptions, readPage, tier1Probabilities, type PageClassification, type PageInput, type ScoredCategory } from './classify-page.ts'
 import { model } from './model.ts'
 
 export interface Embedding {
@@ -31,7 +31,13 @@ const FEATURE_SCALE = 12
 const TIER_FACTOR = [0, 1, 1, 0.6, 0.4] as const
 
 export function embedPage(input: PageInput): Embedding {
-  return embedAnalysis(analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url }))
+  return embedAnalysis(readPage(input))
+}
+
+/** classifyPage and embedPage from one reading of the page (the index needs both). */
+export function classifyAndEmbed(input: PageInput): { classification: PageClassification; embedding: Embedding } {
+  const a = readPage(input)
+  return { classification: classifyAnalysis(a, languageOptions(input)), embedding: embedAnalysis(a) }
 }
 
 export function embedQuery(text: string): Embedding {

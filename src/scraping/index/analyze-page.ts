@@ -1,4 +1,4 @@
-import { classifyPage, embedPage, primaryLeaf } from '../../content/classify/index.ts'
+import { classifyAndEmbed, primaryLeaf } from '../../content/classify/index.ts'
 import type { Embedding, PageInput, ScoredCategory } from '../../content/classify/index.ts'
 import { extractPage } from '../extract/extract-page.ts'
 import type { PageMetadata, PageSignals } from '../extract/extract-page.ts'
@@ -104,13 +104,8 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
 
 /** What the index keeps of a page's topics: every category with its score, the leaf, the embedding. */
 export function classifyForIndex(input: PageInput): Pick<AnalyzedPage, 'categories' | 'primary_category' | 'embedding'> & { classified: boolean } {
-  const classification = classifyPage(input)
-  return {
-    classified: classification.classified,
-    categories: classification.categories,
-    primary_category: primaryLeaf(classification),
-    embedding: embedPage(input),
-  }
+  const { classification, embedding } = classifyAndEmbed(input)
+  return { classified: classification.classified, categories: classification.categories, primary_category: primaryLeaf(classification), embedding }
 }
 
 const emptyMetadata: PageMetadata = {
