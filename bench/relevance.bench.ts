@@ -10,7 +10,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { gunzipSync } from 'node:zlib'
 
 import { contentTokens } from '../src/content/classify/text.ts'
 import type { Embedding } from '../src/content/classify/embed.ts'
@@ -19,7 +18,7 @@ import { FIT_COEFFICIENTS, promptFit } from '../src/content/topics/relevance.ts'
 import { isNormalizeError, normalizeUrl } from '../src/content/urls/normalize-url.ts'
 import { weighByRarity } from '../src/curation/build/rank.ts'
 import { setCurationConfig } from '../src/curation/config.ts'
-import { buildPromptSegment, fetched } from './lib/prompt-segments.ts'
+import { buildPromptSegment, devHtml, fetched, usableDevPages } from './lib/prompt-segments.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
 import { createContext } from '../src/platform/context.ts'
@@ -37,12 +36,6 @@ const fit = process.argv.includes('--fit') || process.env.RELEVANCE_FIT === '1'
 // Corpus items per class in the index: enough for P@20 on a one-class prompt, small enough to build fast.
 const PER_CLASS = 25
 
-interface Label {
-  set: 'scrapinghub' | 'readability'
-  id: string
-  url: string
-  unusable: boolean
-}
 interface Prompt {
   prompt: string
   split: 'tuning' | 'check'
@@ -57,12 +50,7 @@ interface IndexedPage {
 }
 
 const prompts = (JSON.parse(readFileSync(join(data, 'topics/relevance-prompts.json'), 'utf8')) as { prompts: Prompt[] }).prompts
-const labels = (JSON.parse(readFileSync(join(data, 'classification/dev-labels.json'), 'utf8')) as Label[]).filter((l) => !l.unusable)
-const gunzip = (p: string): string => gunzipSync(readFileSync(p)).toString('utf8')
-const devHtml = (l: Label): string =>
-  l.set === 'scrapinghub'
-    ? gunzip(join(data, 'extraction/scrapinghub/html', `${l.id}.html.gz`))
-    : gunzip(join(data, 'extraction/readability-test-pages', l.id, 'source.html.gz'))
+const labels = usableDevPages()
 const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 const articleHtml = (title: string, body: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><article><h1>${escape(title)}</h1>` +

@@ -10,10 +10,9 @@
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { gunzipSync } from 'node:zlib'
 
 import { setCurationConfig } from '../src/curation/config.ts'
-import { buildPromptSegment, fetched } from './lib/prompt-segments.ts'
+import { buildPromptSegment, devHtml, fetched, usableDevPages } from './lib/prompt-segments.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
 import { createContext } from '../src/platform/context.ts'
@@ -27,24 +26,13 @@ import { queuePages, savePage } from '../src/scraping/index/pages-repository.ts'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const data = join(root, 'fixtures')
 
-interface Label {
-  set: 'scrapinghub' | 'readability'
-  id: string
-  url: string
-  unusable: boolean
-}
 interface Prompt {
   prompt: string
   dev_relevant_ids: string[]
 }
 
-const labels = (JSON.parse(readFileSync(join(data, 'classification/dev-labels.json'), 'utf8')) as Label[]).filter((l) => !l.unusable)
+const labels = usableDevPages()
 const prompts = JSON.parse(readFileSync(join(data, 'classification/prompts.json'), 'utf8')) as Prompt[]
-const gunzip = (p: string): string => gunzipSync(readFileSync(p)).toString('utf8')
-const htmlOf = (l: Label): string =>
-  l.set === 'scrapinghub'
-    ? gunzip(join(data, 'extraction/scrapinghub/html', `${l.id}.html.gz`))
-    : gunzip(join(data, 'extraction/readability-test-pages', l.id, 'source.html.gz'))
 
 const db = await openPglite()
 await migrate(db)
@@ -61,7 +49,7 @@ for (const l of labels) {
   const u = normalizeUrl(raw)
   if (isNormalizeError(u)) throw new Error(`${l.id}: ${u.error}`)
   const ids = await queuePages(db, [u], now)
-  const analyzed = analyzePage(fetched(u.url, htmlOf(l), now))
+  const analyzed = analyzePage(fetched(u.url, devHtml(l), now))
   await savePage(db, ids.get(u.url)!, analyzed)
   idOfUrl.set(u.url, l.id)
 }

@@ -1,10 +1,35 @@
-// Shared by the relevance benchmarks: a fetched page as the crawler hands it to analyzePage, and a
-// prompt-only segment built and stored by the real builder (as the curation.build job does).
+// Shared by the relevance benchmarks: the usable labelled dev pages (fixtures/classification) and
+// their HTML, a fetched page as the crawler hands it to analyzePage, and a prompt-only segment built
+// and stored by the real builder (as the curation.build job does).
+import { readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gunzipSync } from 'node:zlib'
 import { buildSegment, storeBuild, type BuildOutcome } from '../../src/curation/build/build-segment.ts'
 import type { CurationConfig } from '../../src/curation/config.ts'
 import { createSegmentRequest, getSegment, listSegmentUrls } from '../../src/curation/segments/repository.ts'
 import type { AppContext } from '../../src/platform/context.ts'
 import type { FetchOutcome } from '../../src/scraping/fetch/fetcher.ts'
+
+const data = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'fixtures')
+
+export interface DevLabel {
+  set: 'scrapinghub' | 'readability'
+  id: string
+  url: string
+  unusable: boolean
+}
+
+/** The dev pages not marked unusable. */
+export function usableDevPages(): DevLabel[] {
+  return (JSON.parse(readFileSync(join(data, 'classification/dev-labels.json'), 'utf8')) as DevLabel[]).filter((l) => !l.unusable)
+}
+
+const gunzip = (p: string): string => gunzipSync(readFileSync(p)).toString('utf8')
+export const devHtml = (l: DevLabel): string =>
+  l.set === 'scrapinghub'
+    ? gunzip(join(data, 'extraction/scrapinghub/html', `${l.id}.html.gz`))
+    : gunzip(join(data, 'extraction/readability-test-pages', l.id, 'source.html.gz'))
 
 export function fetched(url: string, html: string, at: Date): FetchOutcome {
   return {
