@@ -35,11 +35,12 @@ declare module 'fastify' {
     /** Routes under /v1 that need no API key (the OpenAPI document). */
     public?: boolean
     /**
-     * The handler deals with text no database can store in its own way (the pixel collector
-     * answers a GIF whatever it gets; a scrape job reports such an entry as an invalid URL instead
-     * of refusing the whole batch), so the platform's check of request text does not apply.
+     * The handler deals with text no database can store in its own way, so the platform's check of
+     * request text does not apply: `true` for the whole request (the pixel collector answers a GIF
+     * whatever it gets), or the dotted path of the one value the handler checks itself (a scrape
+     * job reports an unstorable entry of `body.urls` as an invalid URL instead of refusing the batch).
      */
-    rawInput?: boolean
+    rawInput?: true | string
   }
 }
 
@@ -155,9 +156,10 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   // Text no database can store (U+0000, lone surrogates) is refused here for every route, in path
   // params, query and body alike, before any feature sees it.
   app.addHook('preValidation', async (req) => {
-    if (req.routeOptions.config.rawInput) return
+    const raw = req.routeOptions.config.rawInput
+    if (raw === true) return
     const bad =
-      findBadText(req.params, 'path') ?? findBadText(req.query, 'query') ?? findBadText(req.body, 'body')
+      findBadText(req.params, 'path', raw) ?? findBadText(req.query, 'query', raw) ?? findBadText(req.body, 'body', raw)
     if (bad) throw new ApiError(400, 'invalid_request', `${bad.path} ${bad.problem}`, [{ path: bad.path, message: bad.problem }])
   })
 

@@ -38,7 +38,7 @@ export function jobRoutes(app: App, ctx: AppContext): void {
     {
       bodyLimit: jobBodyLimit,
       // One unstorable entry among a million is reported as an invalid URL, not a 400 for all of them.
-      config: { idempotent: true, rawInput: true },
+      config: { idempotent: true, rawInput: 'body.urls' },
       schema: {
         tags: ['scraping'],
         summary: 'Submit URLs for scraping (1 to 1,000,000)',

@@ -137,6 +137,16 @@ describeEachEngine('scrape jobs API', (getDb) => {
     await clearUnfinished()
   })
 
+  it('refuses unstorable text anywhere else in the body with 400, like every other route', async () => {
+    for (const body of [{ urls: ['https://ok.example.com/'], 'x\u0000': 1 }, { urls: ['https://ok.example.com/'], note: '\uD800' }]) {
+      const res = await post(a.headers, body)
+      expect(res.statusCode).toBe(400)
+      expect(json<{ error: string; message: string }>(res)).toMatchObject({ error: 'invalid_request' })
+    }
+    const { rows } = await t.ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM scrape_jobs WHERE status IN ('pending', 'processing')`)
+    expect(rows[0]!.n).toBe(0)
+  })
+
   it('accepts a body above the default 1 MiB limit on this route', async () => {
     const urls = urlsOf(30_000, 'a-rather-long-host-name-for-a-bigger-body.example.com')
     const body = JSON.stringify({ urls })
