@@ -17,19 +17,17 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 
 import { buildSegment, storeBuild } from '../src/curation/build/build-segment.ts'
-import { setCurationConfig } from '../src/curation/config.ts'
 import type { SegmentInput } from '../src/curation/segments/validate.ts'
 import { createSegmentRequest, getSegment } from '../src/curation/segments/repository.ts'
 import { getNode } from '../src/content/taxonomy/taxonomy.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
-import { createContext } from '../src/platform/context.ts'
+import { createServiceContext } from '../src/context.ts'
 import type { Db } from '../src/platform/db/db.ts'
 import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
 import { openPostgres } from '../src/platform/db/postgres.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
-import { closeScraper } from '../src/scraping/scraper.ts'
 import { insertPages, insertTraffic, syntheticIndex } from './lib/synthetic-pages.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -156,8 +154,8 @@ interface Result {
 }
 const results: Result[] = []
 for (const e of engines) {
-  const ctx = createContext(e.db, systemClock, loadConfig({}))
-  const cfg = setCurationConfig(ctx, {})
+  const ctx = await createServiceContext(e.db, systemClock, loadConfig({}))
+  const cfg = ctx.config.curation
   const key = await createKey(e.db, { name: 'bench', now })
   const baselines: number[] = []
   for (let i = 0; i < 3; i++) baselines.push((await timed(() => e.db.query('SELECT count(*) FROM pages')))[1])
@@ -189,7 +187,7 @@ for (const e of engines) {
   }
   results.push(res)
   console.log(`${e.name}: baseline SELECT count(*) ${baseline.toFixed(1)} ms; builds median ${(res.median_build_ms / 1000).toFixed(2)} s, max ${(res.max_build_ms / 1000).toFixed(2)} s (limit ${LIMIT_MS / 1000} s) → ${res.within_limit ? 'OK' : 'TOO SLOW'}`)
-  await closeScraper(ctx)
+  await ctx.scraper.close()
 }
 for (const e of engines) await e.close()
 

@@ -13,11 +13,10 @@ import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 
 import { buildSegment, storeBuild } from '../src/curation/build/build-segment.ts'
-import { setCurationConfig } from '../src/curation/config.ts'
 import { createSegmentRequest, getSegment, listSegmentUrls } from '../src/curation/segments/repository.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
-import { createContext } from '../src/platform/context.ts'
+import { createServiceContext } from '../src/context.ts'
 import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
@@ -80,8 +79,8 @@ for (const l of labels) {
 }
 console.log(`indexed ${labels.length} usable dev pages`)
 
-const ctx = createContext(db, systemClock, loadConfig({}))
-const cfg = setCurationConfig(ctx, {})
+const ctx = await createServiceContext(db, systemClock, loadConfig({}))
+const cfg = ctx.config.curation
 const key = await createKey(db, { name: 'relevance', now })
 interface Row {
   prompt: string

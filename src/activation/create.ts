@@ -1,7 +1,6 @@
-import type { AppContext } from '../platform/context.ts'
+import type { ActivationContext } from './context.ts'
 import { ApiError, unprocessable } from '../platform/http/errors.ts'
 import { enqueue } from '../platform/jobs/queue.ts'
-import { connectorFor } from './connectors/index.ts'
 import type { ActivationRow } from './repository.ts'
 import { insertActivation, segmentStatuses } from './repository.ts'
 import type { CreateActivationBody } from './schemas.ts'
@@ -11,7 +10,7 @@ import { validateActivation } from './validate.ts'
  * Creates an activation (spec 4.2) and enqueues its processing in the same transaction. Used by
  * REST and by the AdCP activate_signal tool.
  */
-export async function createActivation(ctx: AppContext, clientId: number, body: CreateActivationBody): Promise<ActivationRow> {
+export async function createActivation(ctx: ActivationContext, clientId: number, body: CreateActivationBody): Promise<ActivationRow> {
   const now = ctx.clock.now()
   const valid = validateActivation(body, now.toISOString().slice(0, 10))
   const statuses = await segmentStatuses(ctx.db, clientId, valid.segment_ids)
@@ -27,7 +26,7 @@ export async function createActivation(ctx: AppContext, clientId: number, body: 
     )
   }
   return ctx.db.transaction(async (tx) => {
-    const row = await insertActivation(tx, clientId, valid, connectorFor(ctx).name, now)
+    const row = await insertActivation(tx, clientId, valid, ctx.connector.name, now)
     await enqueue(tx, 'activation.issue', { id: row.id }, { now })
     return row
   })

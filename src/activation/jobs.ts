@@ -1,10 +1,9 @@
-import type { AppContext } from '../platform/context.ts'
+import type { ActivationContext } from './context.ts'
 import type { Queryable } from '../platform/db/db.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
 import { PermanentJobError } from '../platform/jobs/handler.ts'
 import { enqueue } from '../platform/jobs/queue.ts'
 import { ConnectorError } from './connectors/connector.ts'
-import { connectorFor } from './connectors/index.ts'
 import { runLifecycle } from './lifecycle.ts'
 import { propagateChanges } from './propagate.ts'
 import { loadActivation } from './repository.ts'
@@ -13,7 +12,7 @@ import { shapeTargeting } from './targeting.ts'
 type ById = { id: number }
 
 /** pending → processing: shapes the targeting and asks the SSP connector for a Deal ID. */
-function issueJob(ctx: AppContext): JobHandler<ById> {
+function issueJob(ctx: ActivationContext): JobHandler<ById> {
   return {
     kind: 'activation.issue',
     maxAttempts: 5,
@@ -21,7 +20,7 @@ function issueJob(ctx: AppContext): JobHandler<ById> {
       const a = await loadActivation(ctx.db, id)
       if (!a || a.status !== 'pending' && a.status !== 'processing') return
       await ctx.db.query(`UPDATE activations SET status = 'processing' WHERE id = $1 AND status = 'pending'`, [id])
-      const connector = connectorFor(ctx)
+      const connector = ctx.connector
       const shaped = await shapeTargeting(ctx.db, a)
       const { rows } = await ctx.db.query(
         'SELECT 1 FROM ssp_connections WHERE client_id = $1 AND connector = $2 AND dsp = $3 AND buyer_seat = $4',
@@ -61,7 +60,7 @@ function issueJob(ctx: AppContext): JobHandler<ById> {
 }
 
 /** processing → complete once the SSP's sync latency has passed: the deal is live. */
-function completeJob(ctx: AppContext): JobHandler<ById> {
+function completeJob(ctx: ActivationContext): JobHandler<ById> {
   return {
     kind: 'activation.complete',
     async run({ id }, job) {
@@ -115,7 +114,7 @@ async function failActivation(tx: Queryable, id: number, reason: string): Promis
   )
 }
 
-export function activationJobs(ctx: AppContext): JobHandler<never>[] {
+export function activationJobs(ctx: ActivationContext): JobHandler<never>[] {
   return [
     issueJob(ctx),
     completeJob(ctx),

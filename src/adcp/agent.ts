@@ -2,7 +2,7 @@
  * What every tool handler gets: the platform context, the caller, and where the service is reached
  * (for the agent_url in signal ids). Shared by the HTTP and the stdio transports.
  */
-import type { AppContext } from '../platform/context.ts'
+import type { AdcpContext } from './context.ts'
 import type { Principal } from '../platform/keys/keys.ts'
 import { DomainError, adcpVersion } from './results.ts'
 
@@ -12,7 +12,7 @@ export interface AgentLogger {
 }
 
 export interface AgentDeps {
-  ctx: AppContext
+  ctx: AdcpContext
   /** The caller, checked on every tool call (stdio re-checks the key, so a revoked key stops working). */
   principal(): Promise<Principal>
   /** The service's base URL (PUBLIC_URL, else the request's origin); the MCP endpoint is `${baseUrl}/mcp`. */

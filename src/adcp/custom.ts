@@ -9,7 +9,7 @@ import { derivedTaxonomy } from '../curation/build/rank.ts'
 import { representQuery } from '../content/classify/index.ts'
 import { createSegmentRequest } from '../curation/segments/repository.ts'
 import { getNode } from '../content/taxonomy/taxonomy.ts'
-import type { AppContext } from '../platform/context.ts'
+import type { AdcpContext } from './context.ts'
 import type { Queryable } from '../platform/db/db.ts'
 import { DomainError } from './results.ts'
 import type { ParsedSignalId } from './signal-ids.ts'
@@ -58,7 +58,7 @@ export async function saveProposal(db: Queryable, clientId: number, p: Omit<Agen
  * time. A custom id the agent never proposed to this client is still built: its category is in the
  * id, and the category's name becomes the prompt.
  */
-export async function customSegment(ctx: AppContext, clientId: number, parsed: Extract<ParsedSignalId, { kind: 'custom' }>): Promise<{ segmentId: number; row: AgentSignalRow }> {
+export async function customSegment(ctx: AdcpContext, clientId: number, parsed: Extract<ParsedSignalId, { kind: 'custom' }>): Promise<{ segmentId: number; row: AgentSignalRow }> {
   const now = ctx.clock.now()
   return ctx.db.transaction(async (tx) => {
     const node = parsed.taxonomyId === null ? undefined : getNode(parsed.taxonomyId)

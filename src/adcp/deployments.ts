@@ -9,10 +9,8 @@
  *  - agent (a sales agent): live once activated and the segment is complete; the sales agent
  *    targets it by the key-value `curata_segment=<segment id>`.
  */
-import { connectorFor } from '../activation/connectors/index.ts'
 import { segmentStatuses } from '../activation/repository.ts'
-import type { AppContext } from '../platform/context.ts'
-import { adcpConfigFor } from './config.ts'
+import type { AdcpContext } from './context.ts'
 import type { Target } from './destinations.ts'
 
 export interface Deployment {
@@ -69,9 +67,9 @@ interface AdcpActivationRow {
 export const agentKey = 'curata_segment'
 
 /** Everything needed to describe deployments of some signals for some destinations, in four queries. */
-export async function loadDeploymentState(ctx: AppContext, clientId: number, signals: DeployableSignal[]) {
+export async function loadDeploymentState(ctx: AdcpContext, clientId: number, signals: DeployableSignal[]) {
   const segments = [...new Set(signals.flatMap((s) => (s.segment_id === null ? [] : [s.segment_id])))]
-  const connector = connectorFor(ctx)
+  const connector = ctx.connector
   const [activations, known, adcp, statuses] = await Promise.all([
     segments.length
       ? ctx.db.query<ActivationState>(
@@ -116,9 +114,9 @@ export function platformDeployment(a: ActivationState | undefined, target: Extra
 }
 
 /** Deployments of each signal for each target, in target order. */
-export function describeDeployments(ctx: AppContext, state: DeploymentState, signals: DeployableSignal[], targets: Target[]): Map<string, Deployment[]> {
+export function describeDeployments(ctx: AdcpContext, state: DeploymentState, signals: DeployableSignal[], targets: Target[]): Map<string, Deployment[]> {
   const now = ctx.clock.now()
-  const cfg = adcpConfigFor(ctx)
+  const cfg = ctx.config.adcp
   const latency = ctx.config.activation
   const knownSeats = new Set(state.known.map((k) => `${k.dsp}\u0000${k.buyer_seat}`))
   const knownDsps = new Set(state.known.map((k) => k.dsp))

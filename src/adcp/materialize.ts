@@ -9,14 +9,13 @@
 import { refreshSegmentStats } from '../curation/build/store.ts'
 import type { CatalogEntry } from '../curation/catalog/list.ts'
 import { catalogSegmentUrls } from '../curation/catalog/list.ts'
-import { curationConfigFor } from '../curation/config.ts'
 import { getNode } from '../content/taxonomy/taxonomy.ts'
-import type { AppContext } from '../platform/context.ts'
+import type { AdcpContext } from './context.ts'
 import { DomainError } from './results.ts'
 
-export async function materializeCatalogSignal(ctx: AppContext, clientId: number, entry: CatalogEntry): Promise<number> {
+export async function materializeCatalogSignal(ctx: AdcpContext, clientId: number, entry: CatalogEntry): Promise<number> {
   const now = ctx.clock.now()
-  const config = curationConfigFor(ctx)
+  const config = ctx.config.curation
   return ctx.db.transaction(async (tx) => {
     await tx.query(
       `INSERT INTO adcp_signals (client_id, signal_id, kind, name, description, taxonomy_id, created_at)

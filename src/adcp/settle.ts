@@ -9,7 +9,7 @@
  * settle the same one.
  */
 import { createActivation } from '../activation/create.ts'
-import type { AppContext } from '../platform/context.ts'
+import type { AdcpContext } from './context.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
 import type { StoredDestination } from './deployments.ts'
@@ -18,7 +18,7 @@ export const settleKind = 'adcp.settle'
 const holdMs = 60_000
 
 /** The activation of a segment on a DSP seat: the one standing, else a new one. */
-export async function ensureDeal(ctx: AppContext, clientId: number, segmentId: number, dsp: string, seat: string, geo: string[] | null): Promise<number> {
+export async function ensureDeal(ctx: AdcpContext, clientId: number, segmentId: number, dsp: string, seat: string, geo: string[] | null): Promise<number> {
   const { rows } = await ctx.db.query<{ id: number }>(
     `SELECT id FROM activations
       WHERE client_id = $1 AND $2 = ANY(segment_ids) AND dsp = $3 AND buyer_seat = $4
@@ -36,7 +36,7 @@ export async function ensureDeal(ctx: AppContext, clientId: number, segmentId: n
  * deal the activation module refuses (a 4xx: the segment is gone, a rule it checks) is recorded on
  * its destination as `error`.
  */
-export async function createDeals(ctx: AppContext, clientId: number, segmentId: number, destinations: StoredDestination[], geo: string[] | null): Promise<StoredDestination[]> {
+export async function createDeals(ctx: AdcpContext, clientId: number, segmentId: number, destinations: StoredDestination[], geo: string[] | null): Promise<StoredDestination[]> {
   const out: StoredDestination[] = []
   for (const d of destinations) {
     if (d.type !== 'platform' || d.activation_id !== null || d.error || !d.dsp || !d.account) {
@@ -62,7 +62,7 @@ interface PendingRow {
 }
 
 /** Settles pending activations whose segment is complete (all, or one client's, or one). Returns how many. */
-export async function settlePending(ctx: AppContext, scope: { clientId?: number; id?: number } = {}): Promise<number> {
+export async function settlePending(ctx: AdcpContext, scope: { clientId?: number; id?: number } = {}): Promise<number> {
   const now = ctx.clock.now()
   const { rows } = await ctx.db.query<{ id: number }>(
     `SELECT a.id FROM adcp_activations a JOIN segment_requests s ON s.id = a.segment_id AND s.client_id = a.client_id
@@ -91,6 +91,6 @@ export async function settlePending(ctx: AppContext, scope: { clientId?: number;
   return settled
 }
 
-export function adcpJobs(ctx: AppContext): JobHandler<never>[] {
+export function adcpJobs(ctx: AdcpContext): JobHandler<never>[] {
   return [{ kind: settleKind, everyMs: 15_000, run: () => settlePending(ctx) }] as JobHandler<never>[]
 }

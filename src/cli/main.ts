@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
 
-import type { McpCommandOptions } from '../adcp/stdio.ts'
+import type { McpCommandOptions } from './mcp.ts'
 import { allRoles, ConfigError, loadConfig } from '../platform/config.ts'
 import type { Role } from '../platform/config.ts'
 import { DataDirLockedError, lockOwner } from '../platform/db/data-dir-lock.ts'
@@ -50,7 +50,7 @@ program
   .description('the AdCP signals agent over MCP on stdio, for local agents (key: CURATA_API_KEY or --api-key)')
   .option('--api-key <key>', 'API key (default: the CURATA_API_KEY environment variable)')
   .option('--url <url>', "relay to a running server's MCP endpoint, e.g. http://127.0.0.1:8080/mcp")
-  .action(async (o: McpCommandOptions) => (await import('../adcp/stdio.ts')).runMcpStdio(loadConfig(), o))
+  .action(async (o: McpCommandOptions) => (await import('./mcp.ts')).runMcpStdio(loadConfig(), o))
 
 program
   .command('migrate')

@@ -1,4 +1,4 @@
-import type { AppContext } from '../platform/context.ts'
+import type { CurationContext } from './context.ts'
 import type { Feature } from '../platform/http/app.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
 import { buildJob } from './build/build-segment.ts'
@@ -13,7 +13,7 @@ import { segmentRoutes } from './segments/routes.ts'
 import { taxonomyRoutes } from './taxonomy/routes.ts'
 
 /** Segment curation (docs/curation.md): routes under /v1/curation. */
-export const curationFeature: Feature = {
+export const curationFeature: Feature<CurationContext> = {
   prefix: '/v1/curation',
   routes(app, ctx) {
     taxonomyRoutes(app)
@@ -26,6 +26,6 @@ export const curationFeature: Feature = {
 }
 
 /** Curation's jobs: segment builds, optimizations, segment performance reports, and the periodic catalog refresh. */
-export function curationJobs(ctx: AppContext): JobHandler<never>[] {
+export function curationJobs(ctx: CurationContext): JobHandler<never>[] {
   return [buildJob(ctx), optimizeJob(ctx), segmentReportJob(ctx), catalogJob(ctx)] as JobHandler<never>[]
 }

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { App, Feature } from '../platform/http/app.ts'
 import { ApiError, badRequest, checkDateRange, notFound, unprocessable } from '../platform/http/errors.ts'
 import { IdParams, IdempotencyHeaders, errorResponses } from '../platform/http/schemas.ts'
-import type { AppContext } from '../platform/context.ts'
+import type { PixelContext } from './context.ts'
 import {
   createPixelCampaign,
   getPixelCampaign,
@@ -33,7 +33,7 @@ export const LOG_BODY_LIMIT = 50 * 1024 * 1024
 const LOG_TYPES = ['text/plain', 'application/x-ndjson', 'application/jsonl', 'application/jsonlines', 'application/x-jsonlines']
 
 /** Pixel campaigns, tag code, server-log ingest and publisher reports (spec 2.4, 2.6, 4.5, 4.6). */
-export const pixelFeature: Feature = {
+export const pixelFeature: Feature<PixelContext> = {
   prefix: '/v1/pixel',
   async routes(app, ctx) {
     campaignRoutes(app, ctx)
@@ -42,7 +42,7 @@ export const pixelFeature: Feature = {
   },
 }
 
-function campaignRoutes(app: App, ctx: AppContext): void {
+function campaignRoutes(app: App, ctx: PixelContext): void {
   app.post(
     '/campaigns',
     {
@@ -117,7 +117,7 @@ function campaignRoutes(app: App, ctx: AppContext): void {
 }
 
 // Its own scope: the access-log content types and the 50 MiB limit apply to this route only.
-function logRoutes(app: App, ctx: AppContext): void {
+function logRoutes(app: App, ctx: PixelContext): void {
   const unsupported = Symbol('unsupported')
   app.removeAllContentTypeParsers()
   app.addContentTypeParser(LOG_TYPES, { parseAs: 'string', bodyLimit: LOG_BODY_LIMIT }, (_req, body, done) => done(null, body))
@@ -150,7 +150,7 @@ function logRoutes(app: App, ctx: AppContext): void {
   )
 }
 
-function reportRoutes(app: App, ctx: AppContext): void {
+function reportRoutes(app: App, ctx: PixelContext): void {
   app.post(
     '/reports/publisher',
     {
@@ -205,7 +205,7 @@ function reportRoutes(app: App, ctx: AppContext): void {
   )
 }
 
-async function ownCampaign(ctx: AppContext, clientId: number, id: number): Promise<PixelCampaignRow> {
+async function ownCampaign(ctx: PixelContext, clientId: number, id: number): Promise<PixelCampaignRow> {
   const row = await getPixelCampaign(ctx.db, clientId, id)
   if (!row) throw notFound('campaign')
   return row

@@ -46,31 +46,6 @@ export interface ScraperOptions {
   adsTxtPorts?: { https?: number; http?: number }
 }
 
-const scrapers = new WeakMap<AppContext, Scraper>()
-
-/** The process's scraper: one fetcher per process, so robots caches and the global limit are shared; per-host limits are shared by all processes. */
-export function scraperFor(ctx: AppContext): Scraper {
-  let s = scrapers.get(ctx)
-  if (!s) {
-    s = createScraper(ctx)
-    scrapers.set(ctx, s)
-  }
-  return s
-}
-
-/** Replaces the process's scraper with one built with `opts` (tests and benchmark workers). */
-export async function configureScraper(ctx: AppContext, opts: ScraperOptions): Promise<Scraper> {
-  await closeScraper(ctx)
-  const s = createScraper(ctx, opts)
-  scrapers.set(ctx, s)
-  return s
-}
-
-export async function closeScraper(ctx: AppContext): Promise<void> {
-  await scrapers.get(ctx)?.close()
-  scrapers.delete(ctx)
-}
-
 const HOST_LEASE_MARGIN_MS = 10_000
 
 // ads.txt files fetched at once by one indexUrls call.
@@ -93,7 +68,12 @@ async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<unkno
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane))
 }
 
-function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scraper {
+/**
+ * The process's scraper, built once at start-up and passed in the context: one fetcher per
+ * process, so robots caches and the global limit are shared; per-host limits are shared by all
+ * processes.
+ */
+export function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scraper {
   const { scrape } = ctx.config
   const now = () => ctx.clock.now().getTime()
   const config = fetcherConfig({

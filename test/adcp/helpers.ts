@@ -11,20 +11,18 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 
 import { activationJobs } from '../../src/activation/jobs.ts'
-import { setAdcpConfig } from '../../src/adcp/config.ts'
-import type { AdcpConfig } from '../../src/adcp/config.ts'
 import { buildJob } from '../../src/curation/build/build-segment.ts'
 import { refreshCatalog } from '../../src/curation/catalog/refresh.ts'
-import { setCurationConfig } from '../../src/curation/config.ts'
 import { allNodes } from '../../src/content/taxonomy/taxonomy.ts'
 import { ManualClock } from '../../src/platform/clock.ts'
-import type { Config } from '../../src/platform/config.ts'
+import type { AdcpConfig, Config } from '../../src/platform/config.ts'
 import type { Db } from '../../src/platform/db/db.ts'
 import type { JobHandler } from '../../src/platform/jobs/handler.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
 import type { TestApp } from '../helpers/app.ts'
-import { createTestApp } from '../helpers/app.ts'
+import { configure, createTestApp } from '../helpers/app.ts'
+import type { DeepPartial } from '../helpers/app.ts'
 import { waitFor } from '../helpers/wait.ts'
 import { indexTopic } from '../curation/fixtures.ts'
 
@@ -37,7 +35,7 @@ export interface Agent extends TestApp {
 
 export async function startAgent(
   db: Db,
-  opts: { latencySeconds?: number; adcp?: Partial<AdcpConfig>; config?: Partial<Config> } = {},
+  opts: { latencySeconds?: number; adcp?: Partial<AdcpConfig>; config?: DeepPartial<Config> } = {},
 ): Promise<Agent> {
   const clock = new ManualClock('2026-11-22T10:00:00Z')
   const seconds = opts.latencySeconds ?? 0
@@ -45,8 +43,7 @@ export async function startAgent(
     clock,
     config: { rateLimitPerMinute: 100_000, activation: { connector: 'sandbox', sandboxKnownConnectionSeconds: seconds, sandboxNewConnectionSeconds: seconds }, ...opts.config },
   })
-  setCurationConfig(t.ctx, { minWords: 60, catalog: { minPages: 3 } })
-  setAdcpConfig(t.ctx, { activationWaitMs: 5000, ...opts.adcp })
+  configure(t.ctx, { curation: { minWords: 60, catalog: { minPages: 3 } }, adcp: { activationWaitMs: 5000, ...opts.adcp } })
   const worker = createWorker({
     db,
     clock,

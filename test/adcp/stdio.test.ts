@@ -12,7 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 import { activationJobs } from '../../src/activation/jobs.ts'
-import { runMcpStdio } from '../../src/adcp/stdio.ts'
+import { runMcpStdio } from '../../src/cli/mcp.ts'
 import { loadConfig } from '../../src/platform/config.ts'
 import { systemClock } from '../../src/platform/clock.ts'
 import { lockOwner } from '../../src/platform/db/data-dir-lock.ts'
@@ -58,10 +58,10 @@ describe('curata mcp on the embedded data dir', () => {
 
   it('refuses to start without a key, or with a wrong one, and leaves the data dir free', async () => {
     const config = loadConfig({ DATA_DIR: dataDir })
-    await expect(runMcpStdio(config, {}, {})).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
-    await expect(runMcpStdio(config, { apiKey: '   ' }, { CURATA_API_KEY: '' })).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
-    await expect(runMcpStdio(config, { apiKey: `cur_${'y'.repeat(43)}` }, {})).rejects.toThrow(/invalid or revoked/)
-    await expect(runMcpStdio(config, {}, { CURATA_API_KEY: 'not-a-key' })).rejects.toThrow(/invalid or revoked/)
+    await expect(runMcpStdio(config, {})).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
+    await expect(runMcpStdio(loadConfig({ DATA_DIR: dataDir, CURATA_API_KEY: '' }), { apiKey: '   ' })).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
+    await expect(runMcpStdio(config, { apiKey: `cur_${'y'.repeat(43)}` })).rejects.toThrow(/invalid or revoked/)
+    await expect(runMcpStdio(loadConfig({ DATA_DIR: dataDir, CURATA_API_KEY: 'not-a-key' }), {})).rejects.toThrow(/invalid or revoked/)
     // The refused start closed the database: nothing holds the data dir (the next test opens it).
     expect(lockOwner(dataDir)).toBeNull()
   })
@@ -119,8 +119,8 @@ describe.skipIf(!postgresAvailable())('curata mcp on PostgreSQL [postgres]', () 
 
   it('refuses to start without a key, or with a wrong one', async () => {
     const config = loadConfig({ DATABASE_URL: url() })
-    await expect(runMcpStdio(config, {}, {})).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
-    await expect(runMcpStdio(config, { apiKey: `cur_${'y'.repeat(43)}` }, {})).rejects.toThrow(/invalid or revoked/)
+    await expect(runMcpStdio(config, {})).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
+    await expect(runMcpStdio(config, { apiKey: `cur_${'y'.repeat(43)}` })).rejects.toThrow(/invalid or revoked/)
   })
 
   it('finds and activates a signal over stdio', async () => {

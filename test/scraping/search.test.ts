@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import { ManualClock } from '../../src/platform/clock.ts'
-import { closeScraper } from '../../src/scraping/scraper.ts'
 import type { TestApp } from '../helpers/app.ts'
 import { createTestApp, json } from '../helpers/app.ts'
 import { describeEachEngine } from '../helpers/db.ts'
@@ -27,7 +26,7 @@ describeEachEngine('GET and POST /v1/scraping/search', (getDb) => {
     headers = (await t.client()).headers
   })
   afterAll(async () => {
-    await closeScraper(t.ctx)
+    await t.ctx.scraper.close()
     await t.close()
     await web.close()
   })

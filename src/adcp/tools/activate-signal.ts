@@ -12,12 +12,10 @@ import { segmentStatuses } from '../../activation/repository.ts'
 import { CreateActivationBody } from '../../activation/schemas.ts'
 import { validateActivation } from '../../activation/validate.ts'
 import { listCatalog } from '../../curation/catalog/list.ts'
-import { curationConfigFor } from '../../curation/config.ts'
-import type { AppContext } from '../../platform/context.ts'
+import type { AdcpContext } from '../context.ts'
 import { ApiError } from '../../platform/http/errors.ts'
 import type { AgentDeps } from '../agent.ts'
 import { negotiateVersion } from '../agent.ts'
-import { adcpConfigFor } from '../config.ts'
 import { loadContext, newContextId, saveContext, touchContext } from '../context-store.ts'
 import { customSegment } from '../custom.ts'
 import type { StoredDestination } from '../deployments.ts'
@@ -38,7 +36,7 @@ const notFound = (id: string) =>
   new DomainError('SIGNAL_NOT_FOUND', `signal ${id} does not exist (for this client); take a signal_agent_segment_id from get_signals`, 'correctable', 'signal_agent_segment_id')
 
 /** The client-owned segment behind a signal (made on first activation for marketplace and custom signals). */
-async function segmentFor(ctx: AppContext, clientId: number, parsed: ParsedSignalId): Promise<{ segmentId: number; name: string }> {
+async function segmentFor(ctx: AdcpContext, clientId: number, parsed: ParsedSignalId): Promise<{ segmentId: number; name: string }> {
   if (parsed.kind === 'segment') {
     const status = (await segmentStatuses(ctx.db, clientId, [parsed.segmentId])).get(parsed.segmentId)
     if (!status) throw notFound(parsed.id)
@@ -52,14 +50,14 @@ async function segmentFor(ctx: AppContext, clientId: number, parsed: ParsedSigna
     const { segmentId, row } = await customSegment(ctx, clientId, parsed)
     return { segmentId, name: row.name }
   }
-  const { entries } = await listCatalog(ctx.db, clientId, { type: parsed.kind === 'iab' ? 'public' : 'seasonal', now: ctx.clock.now(), config: curationConfigFor(ctx) })
+  const { entries } = await listCatalog(ctx.db, clientId, { type: parsed.kind === 'iab' ? 'public' : 'seasonal', now: ctx.clock.now(), config: ctx.config.curation })
   const entry = entries.find((e) => e.id === parsed.id)
   if (!entry) throw notFound(parsed.id)
   return { segmentId: await materializeCatalogSignal(ctx, clientId, entry), name: entry.name }
 }
 
 /** Checks each platform destination with the activation module's own rules before anything is created. */
-function checkDeal(ctx: AppContext, targets: Target[], geo: string[] | null): void {
+function checkDeal(ctx: AdcpContext, targets: Target[], geo: string[] | null): void {
   const today = ctx.clock.now().toISOString().slice(0, 10)
   targets.forEach((t, i) => {
     if (t.type !== 'platform') return
@@ -84,7 +82,7 @@ async function waitUntil(done: () => Promise<boolean>, ms: number): Promise<void
   while (!(await done()) && Date.now() < deadline) await pause(50)
 }
 
-async function loadRecord(ctx: AppContext, clientId: number, where: { id: number } | { key: string }): Promise<ActivationRecord | null> {
+async function loadRecord(ctx: AdcpContext, clientId: number, where: { id: number } | { key: string }): Promise<ActivationRecord | null> {
   const { rows } =
     'id' in where
       ? await ctx.db.query<ActivationRecord>(`SELECT ${columns} FROM adcp_activations WHERE id = $1 AND client_id = $2`, [where.id, clientId])
@@ -170,7 +168,7 @@ export async function activateSignal(deps: AgentDeps, input: ActivateSignalInput
   if (earlier) await touchContext(ctx.db, clientId, earlier.id, now)
   else await saveContext(ctx.db, clientId, { id: contextId, request: { signal_spec: null, destinations, countries: geo }, signal_ids: [parsed.id] }, now)
 
-  const wait = adcpConfigFor(ctx).activationWaitMs
+  const wait = ctx.config.adcp.activationWaitMs
   if (complete) {
     const made = await createDeals(ctx, clientId, segmentId, stored, geo)
     await ctx.db.query(`UPDATE adcp_activations SET destinations = $2::jsonb WHERE id = $1`, [record.id, JSON.stringify(made)])

@@ -3,11 +3,9 @@
  * with the current state of the same activations): per destination the deployment (3.x) and the
  * spec's activation object (Deal ID, status activating / deployed / failed, estimate).
  */
-import { connectorFor } from '../../activation/connectors/index.ts'
 import { resolveDsp } from '../../activation/registry.ts'
 import { segmentStatuses } from '../../activation/repository.ts'
 import type { AgentDeps } from '../agent.ts'
-import { adcpConfigFor } from '../config.ts'
 import { newContextId } from '../context-store.ts'
 import type { ActivationState, Deployment, StoredDestination } from '../deployments.ts'
 import { agentDeployment, platformDeployment } from '../deployments.ts'
@@ -36,7 +34,7 @@ interface RenderExtra {
 export async function render(deps: AgentDeps, clientId: number, record: ActivationRecord, version: string, extra: RenderExtra) {
   const { ctx } = deps
   const now = ctx.clock.now()
-  const connector = connectorFor(ctx)
+  const connector = ctx.connector
   const ids = record.destinations.flatMap((d) => (d.activation_id === null ? [] : [d.activation_id]))
   const [acts, known, statuses] = await Promise.all([
     ctx.db.query<ActivationState & { failure_reason: string | null }>(
@@ -49,7 +47,7 @@ export async function render(deps: AgentDeps, clientId: number, record: Activati
   ])
   const byId = new Map(acts.rows.map((a) => [a.id, a]))
   const complete = statuses.get(record.segment_id) === 'complete'
-  const build = complete ? 0 : adcpConfigFor(ctx).customBuildMinutes
+  const build = complete ? 0 : ctx.config.adcp.customBuildMinutes
   const latency = ctx.config.activation
   const deployments: Deployment[] = []
   const activations = record.destinations.map((d) => {

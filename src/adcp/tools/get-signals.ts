@@ -3,7 +3,6 @@
  * signal_ids / signal_refs, or — with neither — the whole catalog (AdCP 3.1 "wholesale" discovery).
  * Each signal carries one deployment per requested destination (deployments.ts).
  */
-import { connectorFor } from '../../activation/connectors/index.ts'
 import type { AgentDeps } from '../agent.ts'
 import { dataProviderName, negotiateVersion } from '../agent.ts'
 import { loadContext, newContextId, saveContext } from '../context-store.ts'
@@ -125,7 +124,7 @@ export async function getSignals(deps: AgentDeps, input: GetSignalsInput) {
     cache_scope: input.account === undefined ? 'public' : 'account',
     signals,
     pagination: { has_more: hasMore, ...(hasMore ? { cursor: encodeCursor(offset + pageSize) } : {}), total_count: list.length },
-    sandbox: connectorFor(ctx).sandbox,
+    sandbox: ctx.connector.sandbox,
     ...(input.context ? { context: input.context } : {}),
   }
 }

@@ -8,15 +8,14 @@
  *  4. the URL list, exclusions, warnings and errors are stored with the job's completion.
  * A build that cannot produce a segment still completes, with processing_errors saying why.
  */
-import type { AppContext } from '../../platform/context.ts'
+import type { CurationContext } from '../context.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
 import { PermanentJobError } from '../../platform/jobs/handler.ts'
 import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
 import { getNode } from '../../content/taxonomy/taxonomy.ts'
 import { normalizeDomain } from '../../content/urls/domains.ts'
-import type { CurationConfig } from '../config.ts'
-import { curationConfigFor } from '../config.ts'
+import type { CurationConfig } from '../../platform/config.ts'
 import type { Candidate, CandidateSource, Exclusion } from '../quality/filters.ts'
 import { applyFilters, loadQualityData } from '../quality/filters.ts'
 import { enforceRemovals } from '../removals/repository.ts'
@@ -48,7 +47,7 @@ export interface BuildOutcome {
   stats: { candidates_scored: number; ranked: number; hop_pages: number }
 }
 
-export async function buildSegment(ctx: AppContext, seg: SegmentRow, cfg: CurationConfig, signal?: AbortSignal): Promise<BuildOutcome> {
+export async function buildSegment(ctx: CurationContext, seg: SegmentRow, cfg: CurationConfig, signal?: AbortSignal): Promise<BuildOutcome> {
   const warnings: Problem[] = []
   const seeds = await indexSeeds(ctx, seg.example_urls, signal)
   const seedIds = seeds.flatMap((s) => (s.pageId === null ? [] : [s.pageId]))
@@ -186,7 +185,7 @@ function buildFailedMessage(reason: string): string {
   return /^segment request \d+ is gone$/.test(reason) ? reason : 'the build failed repeatedly on our side; create the request again or contact the operator'
 }
 
-export function buildJob(ctx: AppContext): JobHandler<BuildPayload> {
+export function buildJob(ctx: CurationContext): JobHandler<BuildPayload> {
   return {
     kind: buildKind,
     maxAttempts: 3,
@@ -200,7 +199,7 @@ export function buildJob(ctx: AppContext): JobHandler<BuildPayload> {
           job.clock.now(),
         ]),
       )
-      const out = await buildSegment(ctx, seg, curationConfigFor(ctx), job.signal)
+      const out = await buildSegment(ctx, seg, ctx.config.curation, job.signal)
       await job.finish((tx) => storeBuild(tx, seg, out, job.clock.now()))
     },
     async onFailed(payload, reason, tx) {

@@ -7,7 +7,7 @@
  * configuration (CATALOG_CPM_*).
  */
 import type { Queryable } from '../../platform/db/db.ts'
-import type { CurationConfig } from '../config.ts'
+import type { CurationConfig } from '../../platform/config.ts'
 import { getNode } from '../../content/taxonomy/taxonomy.ts'
 
 export type CatalogType = 'public' | 'seasonal' | 'personal'

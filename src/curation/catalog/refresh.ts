@@ -3,12 +3,11 @@
  * the IAB tier-1 and tier-2 nodes with enough pages as public segments, and rebuilds the seasonal
  * segments whose window is open or opens within CATALOG_SEASONAL_LEAD_DAYS.
  */
-import type { AppContext } from '../../platform/context.ts'
+import type { CurationContext } from '../context.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
 import { rankCandidates } from '../build/rank.ts'
-import type { CurationConfig } from '../config.ts'
-import { curationConfigFor } from '../config.ts'
+import type { CurationConfig } from '../../platform/config.ts'
 import { applyFilters, loadQualityData, noBlocks } from '../quality/filters.ts'
 import { allNodes, getNode } from '../../content/taxonomy/taxonomy.ts'
 import { currentWindows, isoDate, seasonalId } from './calendar.ts'
@@ -85,7 +84,7 @@ async function writePublic(tx: Queryable, cfg: CurationConfig, perNode: Map<numb
   return entries.length
 }
 
-async function refreshSeasonal(ctx: AppContext, cfg: CurationConfig, totals: Map<string, number>, now: Date, run: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>, signal?: AbortSignal): Promise<number> {
+async function refreshSeasonal(ctx: CurationContext, cfg: CurationConfig, totals: Map<string, number>, now: Date, run: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>, signal?: AbortSignal): Promise<number> {
   const windows = currentWindows(now, cfg.catalog.seasonalLeadDays)
   const ids = windows.map((w) => seasonalId(w.moment.slug, w.year))
   await run((tx) => tx.query(`DELETE FROM catalog_segments WHERE type = 'seasonal' AND NOT (id = ANY($1::text[]))`, [ids]))
@@ -141,11 +140,11 @@ async function refreshSeasonal(ctx: AppContext, cfg: CurationConfig, totals: Map
 
 /** One full catalog refresh; `run` wraps each write (the job's lease check, or a plain transaction). */
 export async function refreshCatalog(
-  ctx: AppContext,
+  ctx: CurationContext,
   run: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> = (fn) => ctx.db.transaction(fn),
   signal?: AbortSignal,
 ): Promise<{ public: number; seasonal: number; indexed_pages: number }> {
-  const cfg = curationConfigFor(ctx)
+  const cfg = ctx.config.curation
   const now = ctx.clock.now()
   const totals = await countIndex(ctx.db, cfg)
   const perNode = await countNodes(ctx.db, cfg)
@@ -158,10 +157,10 @@ export async function refreshCatalog(
   return { public: publicCount, seasonal, indexed_pages: sum(totals) }
 }
 
-export function catalogJob(ctx: AppContext): JobHandler<Record<string, never>> {
+export function catalogJob(ctx: CurationContext): JobHandler<Record<string, never>> {
   return {
     kind: catalogKind,
-    everyMs: curationConfigFor(ctx).catalog.refreshMs,
+    everyMs: ctx.config.curation.catalog.refreshMs,
     maxAttempts: 2,
     async run(_payload, job) {
       await refreshCatalog(ctx, (fn) => job.withLease(fn), job.signal)

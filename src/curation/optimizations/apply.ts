@@ -8,7 +8,7 @@
  * The URL list change, the optimization's applied_date and a segment_changes row (the hook through
  * which live deals of the segment pick the change up) commit together.
  */
-import type { AppContext } from '../../platform/context.ts'
+import type { CurationContext } from '../context.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
 import { PermanentJobError } from '../../platform/jobs/handler.ts'
@@ -17,8 +17,7 @@ import { indexSeeds } from '../build/crawl.ts'
 import { rankExpansion } from '../build/rank.ts'
 import { loadBlockRules } from '../build/rules.ts'
 import { insertUrls, recordChange, recordExclusions, refreshSegmentStats, rerank } from '../build/store.ts'
-import type { CurationConfig } from '../config.ts'
-import { curationConfigFor } from '../config.ts'
+import type { CurationConfig } from '../../platform/config.ts'
 import { normalizeDomain } from '../../content/urls/domains.ts'
 import type { BlockRules, Candidate, Exclusion } from '../quality/filters.ts'
 import { applyFilters, blockChecker, keywordMatches, loadQualityData, noBlocks } from '../quality/filters.ts'
@@ -80,7 +79,7 @@ async function blockedUrls(db: Queryable, seg: SegmentRow, block: BlockSpec): Pr
 }
 
 /** Pages similar to the expand seeds that the segment does not hold yet, filtered like a build. */
-async function expansion(ctx: AppContext, seg: SegmentRow, expand: ExpandSpec, cfg: CurationConfig, signal: AbortSignal) {
+async function expansion(ctx: CurationContext, seg: SegmentRow, expand: ExpandSpec, cfg: CurationConfig, signal: AbortSignal) {
   const homePages = expand.domains.map((d) => normalizeDomain(d)).filter((d): d is string => d !== null).map((d) => `https://${d}/`)
   const seeds = await indexSeeds(ctx, [...expand.urls, ...homePages], signal)
   const seedIds = [...new Set(seeds.flatMap((s) => (s.pageId === null ? [] : [s.pageId])))]
@@ -94,8 +93,8 @@ async function expansion(ctx: AppContext, seg: SegmentRow, expand: ExpandSpec, c
   return { kept, excluded, unusable, seeds: seedIds.length }
 }
 
-export async function applyOptimization(ctx: AppContext, opt: OptimizationRow, seg: SegmentRow, signal: AbortSignal, finish: (fn: (tx: Queryable) => Promise<void>) => Promise<void>) {
-  const cfg = curationConfigFor(ctx)
+export async function applyOptimization(ctx: CurationContext, opt: OptimizationRow, seg: SegmentRow, signal: AbortSignal, finish: (fn: (tx: Queryable) => Promise<void>) => Promise<void>) {
+  const cfg = ctx.config.curation
   const expanded = opt.expand ? await expansion(ctx, seg, opt.expand, cfg, signal) : null
   // Read outside the finishing transaction (on the embedded engine a transaction holds the database).
   const removed = opt.block ? await blockedUrls(ctx.db, seg, opt.block) : []
@@ -146,7 +145,7 @@ function failedMessage(reason: string): string {
     : 'the optimization failed repeatedly on our side and was not applied; send it again or contact the operator'
 }
 
-export function optimizeJob(ctx: AppContext): JobHandler<OptimizePayload> {
+export function optimizeJob(ctx: CurationContext): JobHandler<OptimizePayload> {
   return {
     kind: optimizeKind,
     maxAttempts: 3,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 
 import type { App } from '../../platform/http/app.ts'
-import type { AppContext } from '../../platform/context.ts'
+import type { CurationContext } from '../context.ts'
 import { badRequest, notFound, unprocessable } from '../../platform/http/errors.ts'
 import { Id, IdParams, IdempotencyHeaders, errorResponses } from '../../platform/http/schemas.ts'
 import { getSegment } from '../segments/repository.ts'
@@ -20,7 +20,7 @@ const ListOptimizationsQuery = Type.Object({
 })
 
 /** Optimizations (spec 2.3, 4.3). */
-export function optimizationRoutes(app: App, ctx: AppContext): void {
+export function optimizationRoutes(app: App, ctx: CurationContext): void {
   app.post(
     '/optimizations',
     {

@@ -4,7 +4,7 @@
  * one reason — the first rule, in the order of `exclusionReasons`, that applies.
  */
 import type { Queryable } from '../../platform/db/db.ts'
-import type { CurationConfig } from '../config.ts'
+import type { CurationConfig } from '../../platform/config.ts'
 import type { DomainTraffic } from './bot-traffic.ts'
 import { botShareByDomain, isBotHeavy } from './bot-traffic.ts'
 import { domainMatcher } from '../../content/urls/domains.ts'

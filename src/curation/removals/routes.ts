@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 
 import type { App } from '../../platform/http/app.ts'
-import type { AppContext } from '../../platform/context.ts'
+import type { CurationContext } from '../context.ts'
 import { badRequest, unprocessable } from '../../platform/http/errors.ts'
 import { errorResponses } from '../../platform/http/schemas.ts'
 import { normalizeDomain, registrableDomain } from '../../content/urls/domains.ts'
@@ -15,7 +15,7 @@ const RemoveQuery = Type.Object({
 })
 
 /** DELETE /v1/curation/url-classifications/by-tld (spec 4.1). */
-export function removalRoutes(app: App, ctx: AppContext): void {
+export function removalRoutes(app: App, ctx: CurationContext): void {
   app.delete(
     '/url-classifications/by-tld',
     {

@@ -1,6 +1,6 @@
 // POST /v1/curation/reports and GET /v1/curation/reports/{id} (spec 4.4; docs/reports.md).
 import type { App } from '../../platform/http/app.ts'
-import type { AppContext } from '../../platform/context.ts'
+import type { CurationContext } from '../context.ts'
 import { ApiError, checkDateRange, notFound } from '../../platform/http/errors.ts'
 import { IdParams, IdempotencyHeaders, errorResponses } from '../../platform/http/schemas.ts'
 import { createSegmentReport, getSegmentReport, ownSegmentIds } from './repository.ts'
@@ -8,7 +8,7 @@ import { CreateSegmentReportBody, SegmentReport } from './schemas.ts'
 
 const tags = ['curation']
 
-export function segmentReportRoutes(app: App, ctx: AppContext): void {
+export function segmentReportRoutes(app: App, ctx: CurationContext): void {
   app.post(
     '/reports',
     {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 
 import type { App } from '../../platform/http/app.ts'
-import type { AppContext } from '../../platform/context.ts'
+import type { CurationContext } from '../context.ts'
 import { notFound } from '../../platform/http/errors.ts'
 import { IdParams, IdempotencyHeaders, errorResponses } from '../../platform/http/schemas.ts'
 import { toCsv, wantsCsv } from './csv.ts'
@@ -23,7 +23,7 @@ const csvColumns = ['rank', 'url', 'tld', 'score', 'taxonomy_id', 'level1_name',
 const record = (row: SegmentRow) => toRecord(row) as unknown as SegmentRequest
 
 /** Segment requests (spec 2.1, 4.1): create, read, list, and the built URL list with its exclusions. */
-export function segmentRoutes(app: App, ctx: AppContext): void {
+export function segmentRoutes(app: App, ctx: CurationContext): void {
   app.post(
     '/segment-requests',
     {

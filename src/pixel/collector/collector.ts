@@ -15,7 +15,7 @@ import type { Registry } from 'prom-client'
 
 import type { Clock } from '../../platform/clock.ts'
 import type { Db } from '../../platform/db/db.ts'
-import type { PixelConfig } from '../config.ts'
+import type { PixelConfig } from '../../platform/config.ts'
 import { buildEvent } from '../ingest/event.ts'
 import { abuseKey } from '../ingest/ip-prefix.ts'
 import { EventBatch, writeEvents } from '../ingest/writer.ts'

@@ -2,8 +2,7 @@
 // The routes are what the OpenAPI document shows, and what in-process requests (app.inject, which
 // never passes through the server) reach; they hand the raw request to the same handler.
 import type { Feature } from '../../platform/http/app.ts'
-import type { PixelConfig } from '../config.ts'
-import { loadPixelConfig } from '../config.ts'
+import type { PixelContext } from '../context.ts'
 import { clickRedirectRoutes } from '../clicks/routes.ts'
 import { createCollector } from './collector.ts'
 
@@ -20,12 +19,11 @@ const parameters =
   'imp (auction/impression id), site, dsp; see docs/pixel.md. Unknown campaigns and junk values are recorded ' +
   'as invalid; DSP macros left unexpanded are flagged.'
 
-/** The pixel collector (no API key). `overrides` replace PIXEL_* settings (tests). */
-export function collectorFeature(overrides: Partial<PixelConfig> = {}): Feature {
-  return {
+/** The pixel collector (no API key), with the PIXEL_* settings of the context's configuration. */
+export const collectorFeature: Feature<PixelContext> = {
     prefix: '',
     async routes(app, ctx, front) {
-      const config = loadPixelConfig(process.env, overrides)
+      const config = ctx.config.pixel
       const collector = createCollector({
         db: ctx.db,
         clock: ctx.clock,
@@ -40,7 +38,7 @@ export function collectorFeature(overrides: Partial<PixelConfig> = {}): Feature 
       // be acknowledged, so this final write leaves nothing behind.
       app.addHook('onClose', () => collector.stop())
       // The click redirect (/click/…): its own raw handler and buffer (src/pixel/clicks/).
-      await clickRedirectRoutes(app, ctx, front, config)
+      await clickRedirectRoutes(app, ctx, front)
 
       // The beacon body is read by the collector itself, whatever its type.
       app.removeAllContentTypeParsers()
@@ -74,5 +72,4 @@ export function collectorFeature(overrides: Partial<PixelConfig> = {}): Feature 
         },
       )
     },
-  }
 }

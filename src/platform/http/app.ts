@@ -63,20 +63,21 @@ export type RawHandler = (req: IncomingMessage, res: ServerResponse) => boolean
  * `front` mounts a RawHandler; a feature that buffers work flushes it in an onClose hook, which
  * runs after the server has stopped taking requests.
  */
-export interface Feature {
+export interface Feature<C extends AppContext = AppContext> {
   prefix: string
-  routes(app: App, ctx: AppContext, front: (handler: RawHandler) => void): Promise<void> | void
+  /** `ctx` is the feature's own context type: the platform's plus the services the feature needs. */
+  routes(app: App, ctx: C, front: (handler: RawHandler) => void): Promise<void> | void
 }
 
-export interface BuildAppOptions {
+export interface BuildAppOptions<C extends AppContext> {
   /** The process logger (pino); omitted = no request logging (tests). */
   logger?: FastifyBaseLogger
-  features?: Feature[]
+  features?: Feature<C>[]
 }
 
 const requestIdPattern = /^[\w.-]{1,64}$/
 
-export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<App> {
+export async function buildApp<C extends AppContext>(ctx: C, opts: BuildAppOptions<C> = {}): Promise<App> {
   const front: RawHandler[] = []
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),

@@ -120,6 +120,7 @@ export interface HttpClientInternals {
 
 export function createHttpClient(cfg: HttpClientConfig, internals: HttpClientInternals = {}): HttpClient {
   const agent: Dispatcher = createGuardedAgent({ ...cfg, classify: internals.classify })
+  let closed: Promise<void> | null = null
   const politeness: Politeness = createPoliteness(cfg)
 
   /** One request, no redirects, no retries: politeness slot, what is left of the budget, body. */
@@ -229,6 +230,7 @@ export function createHttpClient(cfg: HttpClientConfig, internals: HttpClientInt
         return { ok: false, finalUrl: url.href, status: null, fault: f.fault, reason: f.message }
       }
     },
-    close: () => agent.close(),
+    // Idempotent: undici rejects a second close, and a context's owner may close it twice.
+    close: () => (closed ??= agent.close()),
   }
 }

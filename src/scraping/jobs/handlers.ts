@@ -7,13 +7,12 @@
  * - scrape.maintenance: hourly, removes submissions abandoned while being written and the politeness
  *   rows of hosts no longer crawled.
  */
-import type { AppContext } from '../../platform/context.ts'
+import type { ScrapingContext } from '../context.ts'
 import type { JobContext, JobHandler } from '../../platform/jobs/handler.ts'
 import { sweepHostGates } from '../fetch/db-host-gate.ts'
 import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
 import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
 import { registerUrls } from '../index/pages-repository.ts'
-import { scraperFor } from '../scraper.ts'
 import { chunkJobKind, maintenanceJobKind, registerJobKind, urlJobKind } from './kinds.ts'
 import type { ChunkPayload, RegisterPayload, UrlPayload } from './kinds.ts'
 import { CHUNK_SIZE } from './prepare.ts'
@@ -53,7 +52,7 @@ function validUrls(chunk: Pick<StoredChunk, 'urls' | 'invalid'>): NormalizedUrl[
 // Chunks registered per statement (10,000 URLs).
 const REGISTER_CHUNKS = 10
 
-function registerJob(ctx: AppContext): JobHandler<RegisterPayload> {
+function registerJob(ctx: ScrapingContext): JobHandler<RegisterPayload> {
   return {
     kind: registerJobKind,
     maxAttempts: 5,
@@ -69,7 +68,7 @@ function registerJob(ctx: AppContext): JobHandler<RegisterPayload> {
   }
 }
 
-function chunkJob(ctx: AppContext): JobHandler<ChunkPayload> {
+function chunkJob(ctx: ScrapingContext): JobHandler<ChunkPayload> {
   return {
     kind: chunkJobKind,
     maxAttempts: 5,
@@ -90,7 +89,7 @@ function chunkJob(ctx: AppContext): JobHandler<ChunkPayload> {
           .catch(() => {})
           .finally(() => (writing = false))
       }
-      await scraperFor(ctx).indexUrls(urls, { signal: job.signal, concurrency: chunkFetchConcurrency, onProgress })
+      await ctx.scraper.indexUrls(urls, { signal: job.signal, concurrency: chunkFetchConcurrency, onProgress })
       stopIfAborted(job)
       await job.finish((tx) => finishChunk(tx, job_id, chunk_no, ctx.clock.now()))
     },
@@ -100,20 +99,20 @@ function chunkJob(ctx: AppContext): JobHandler<ChunkPayload> {
   }
 }
 
-function urlJob(ctx: AppContext): JobHandler<UrlPayload> {
+function urlJob(ctx: ScrapingContext): JobHandler<UrlPayload> {
   return {
     kind: urlJobKind,
     maxAttempts: 3,
     async run({ url }, job) {
       const n = normalizeUrl(url)
       if (isNormalizeError(n)) return
-      await scraperFor(ctx).indexUrls([{ ...n, url }], { signal: job.signal })
+      await ctx.scraper.indexUrls([{ ...n, url }], { signal: job.signal })
       stopIfAborted(job)
     },
   }
 }
 
-function maintenanceJob(ctx: AppContext): JobHandler<Record<string, never>> {
+function maintenanceJob(ctx: ScrapingContext): JobHandler<Record<string, never>> {
   return {
     kind: maintenanceJobKind,
     everyMs: 3_600_000,
@@ -124,6 +123,6 @@ function maintenanceJob(ctx: AppContext): JobHandler<Record<string, never>> {
   }
 }
 
-export function scrapingJobs(ctx: AppContext): JobHandler<never>[] {
+export function scrapingJobs(ctx: ScrapingContext): JobHandler<never>[] {
   return [registerJob(ctx), chunkJob(ctx), urlJob(ctx), maintenanceJob(ctx)] as JobHandler<never>[]
 }

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream'
 
 import { Type } from '@sinclair/typebox'
 
-import type { AppContext } from '../../platform/context.ts'
+import type { ScrapingContext } from '../context.ts'
 import type { App } from '../../platform/http/app.ts'
 import { notFound } from '../../platform/http/errors.ts'
 import { IdParams, Paging, errorResponses } from '../../platform/http/schemas.ts'
@@ -32,7 +32,7 @@ function view(row: JobRow, done: number): ScrapeJob {
 }
 
 /** POST /v1/scraping/jobs, GET /v1/scraping/jobs/{id}, GET /v1/scraping/jobs (spec 4.7, 2.8). */
-export function jobRoutes(app: App, ctx: AppContext): void {
+export function jobRoutes(app: App, ctx: ScrapingContext): void {
   app.post(
     '/jobs',
     {

@@ -2,7 +2,7 @@
  * Looking one URL up in the content index (spec 4.7 search), and submitting it when asked to.
  * GET never submits; POST submits an unknown URL and answers 202 until it is fetched.
  */
-import type { AppContext } from '../../platform/context.ts'
+import type { ScrapingContext } from '../context.ts'
 import { ApiError, badRequest, unprocessable } from '../../platform/http/errors.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
 import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
@@ -36,7 +36,7 @@ function normalized(raw: string, field: string): NormalizedUrl {
   return n
 }
 
-async function submit(ctx: AppContext, n: NormalizedUrl): Promise<void> {
+async function submit(ctx: ScrapingContext, n: NormalizedUrl): Promise<void> {
   const now = ctx.clock.now()
   await ctx.db.transaction(async (tx) => {
     await queuePages(tx, [n], now)
@@ -54,7 +54,7 @@ const queued = (n: { url: string; tld: string }): SearchOutcome => ({
  * once it is older than the freshness window); 202 while it is queued; for a URL never submitted,
  * POST submits it (202) and GET answers 404.
  */
-export async function search(ctx: AppContext, raw: string, field: string, opts: { submit: boolean }): Promise<SearchOutcome> {
+export async function search(ctx: ScrapingContext, raw: string, field: string, opts: { submit: boolean }): Promise<SearchOutcome> {
   const n = normalized(raw, field)
   const page = (await pagesByUrl(ctx.db, [n.url])).get(n.url)
   const now = ctx.clock.now().getTime()

@@ -4,7 +4,6 @@ import type { ServerResponse } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { systemClock } from '../../../src/platform/clock.ts'
-import { closeScraper } from '../../../src/scraping/scraper.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp, json } from '../../helpers/app.ts'
 import type { TestDb } from '../../helpers/db.ts'
@@ -42,7 +41,7 @@ describe.skipIf(!postgresAvailable())('a scrape job survives a worker killed mid
   })
   afterAll(async () => {
     for (const c of children) c.kill('SIGKILL')
-    await closeScraper(t.ctx)
+    await t.ctx.scraper.close()
     await t.close()
     await web.close()
     await db.close()

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import { blockedRange } from '../../../src/scraping/fetch/ssrf-guard.ts'
 import { analyzePage } from '../../../src/scraping/index/analyze-page.ts'
-import { closeScraper } from '../../../src/scraping/scraper.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp, json } from '../../helpers/app.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
@@ -99,7 +98,7 @@ describeEachEngine('a scrape job over a hostile web', (getDb) => {
     headers = (await t.client()).headers
   })
   afterAll(async () => {
-    await closeScraper(t.ctx)
+    await t.ctx.scraper.close()
     await t.close()
     await web.close()
   })

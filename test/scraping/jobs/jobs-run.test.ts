@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
-import { closeScraper } from '../../../src/scraping/scraper.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp, json } from '../../helpers/app.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
@@ -36,7 +35,7 @@ describeEachEngine('scrape jobs end to end (in-process worker)', (getDb) => {
     headers = (await t.client()).headers
   })
   afterAll(async () => {
-    await closeScraper(t.ctx)
+    await t.ctx.scraper.close()
     await t.close()
     await web.close()
   })

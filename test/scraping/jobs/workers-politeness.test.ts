@@ -3,7 +3,6 @@ import type { ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { systemClock } from '../../../src/platform/clock.ts'
-import { closeScraper } from '../../../src/scraping/scraper.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp, json } from '../../helpers/app.ts'
 import type { TestDb } from '../../helpers/db.ts'
@@ -36,7 +35,7 @@ describe.skipIf(!postgresAvailable())('per-host politeness across worker process
   })
   afterAll(async () => {
     for (const c of children) c.kill('SIGKILL')
-    await closeScraper(t.ctx)
+    await t.ctx.scraper.close()
     await t.close()
     await web.close()
     await db.close()
