@@ -26,7 +26,7 @@ export function collectorFeatures(): Feature<ServiceContext>[] {
   return [opsFeature, collectorFeature]
 }
 
-export function jobHandlers(ctx: ServiceContext): JobHandler<never>[] {
+export function jobHandlers(ctx: ServiceContext): JobHandler[] {
   return [maintenanceJob(ctx), ...activationJobs(ctx), ...curationJobs(ctx), ...pixelJobs(ctx), ...scrapingJobs(ctx), ...adcpJobs(ctx)]
 }
 

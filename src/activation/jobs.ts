@@ -8,11 +8,21 @@ import { runLifecycle } from './lifecycle.ts'
 import { propagateChanges } from './propagate.ts'
 import { loadActivation } from './repository.ts'
 import { shapeTargeting } from './targeting.ts'
+import type { Periodic } from '../platform/jobs/kinds.ts'
 
 type ById = { id: number }
 
+declare module '../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'activation.issue': ById
+    'activation.complete': ById
+    'activation.lifecycle': Periodic
+    'activation.propagate': Periodic
+  }
+}
+
 /** pending → processing: shapes the targeting and asks the SSP connector for a Deal ID. */
-function issueJob(ctx: ActivationContext): JobHandler<ById> {
+function issueJob(ctx: ActivationContext): JobHandler<'activation.issue'> {
   return {
     kind: 'activation.issue',
     maxAttempts: 5,
@@ -60,7 +70,7 @@ function issueJob(ctx: ActivationContext): JobHandler<ById> {
 }
 
 /** processing → complete once the SSP's sync latency has passed: the deal is live. */
-function completeJob(ctx: ActivationContext): JobHandler<ById> {
+function completeJob(ctx: ActivationContext): JobHandler<'activation.complete'> {
   return {
     kind: 'activation.complete',
     async run({ id }, job) {
@@ -114,7 +124,7 @@ async function failActivation(tx: Queryable, id: number, reason: string): Promis
   )
 }
 
-export function activationJobs(ctx: ActivationContext): JobHandler<never>[] {
+export function activationJobs(ctx: ActivationContext): JobHandler[] {
   return [
     issueJob(ctx),
     completeJob(ctx),

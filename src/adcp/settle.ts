@@ -13,8 +13,15 @@ import type { AdcpContext } from './context.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
 import type { StoredDestination } from './deployments.ts'
+import type { Periodic } from '../platform/jobs/kinds.ts'
 
 export const settleKind = 'adcp.settle'
+
+declare module '../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'adcp.settle': Periodic
+  }
+}
 const holdMs = 60_000
 
 /** The activation of a segment on a DSP seat: the one standing, else a new one. */
@@ -91,6 +98,6 @@ export async function settlePending(ctx: AdcpContext, scope: { clientId?: number
   return settled
 }
 
-export function adcpJobs(ctx: AdcpContext): JobHandler<never>[] {
-  return [{ kind: settleKind, everyMs: 15_000, run: () => settlePending(ctx) }] as JobHandler<never>[]
+export function adcpJobs(ctx: AdcpContext): JobHandler[] {
+  return [{ kind: settleKind, everyMs: 15_000, run: () => settlePending(ctx) } satisfies JobHandler<'adcp.settle'>]
 }

@@ -26,6 +26,6 @@ export const curationFeature: Feature<CurationContext> = {
 }
 
 /** Curation's jobs: segment builds, optimizations, segment performance reports, and the periodic catalog refresh. */
-export function curationJobs(ctx: CurationContext): JobHandler<never>[] {
-  return [buildJob(ctx), optimizeJob(ctx), segmentReportJob(ctx), catalogJob(ctx)] as JobHandler<never>[]
+export function curationJobs(ctx: CurationContext): JobHandler[] {
+  return [buildJob(ctx), optimizeJob(ctx), segmentReportJob(ctx), catalogJob(ctx)]
 }

@@ -4,8 +4,8 @@ import type { JobHandler } from '../platform/jobs/handler.ts'
 import { publisherReportJob } from './reports/job.ts'
 
 /** The pixel feature's jobs: publisher reports and raw-event retention. */
-export function pixelJobs(ctx: PixelContext): JobHandler<never>[] {
-  return [publisherReportJob(ctx) as JobHandler<never>, retentionJob(ctx, ctx.config.pixel.rawRetentionDays)]
+export function pixelJobs(ctx: PixelContext): JobHandler[] {
+  return [publisherReportJob(ctx), retentionJob(ctx, ctx.config.pixel.rawRetentionDays)]
 }
 
 const DELETE_BATCH = 10_000
@@ -14,7 +14,7 @@ const DELETE_BATCH = 10_000
  * Hourly: deletes raw events older than PIXEL_RAW_RETENTION_DAYS, in batches so no statement holds
  * locks for long. The rollups, which reports read, are kept.
  */
-export function retentionJob(ctx: PixelContext, days: number): JobHandler<never> {
+export function retentionJob(ctx: PixelContext, days: number): JobHandler<'pixel.retention'> {
   return {
     kind: 'pixel.retention',
     everyMs: 3_600_000,

@@ -26,7 +26,7 @@ import {
 import { buildTag } from './tag.ts'
 
 const tags = ['pixel']
-const asCampaign = (row: PixelCampaignRow) => row as unknown as PixelCampaign
+const asCampaign = (row: PixelCampaignRow): PixelCampaign => row
 
 /** Largest access-log upload accepted in one request. */
 export const LOG_BODY_LIMIT = 50 * 1024 * 1024

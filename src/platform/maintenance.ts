@@ -2,7 +2,7 @@ import type { AppContext } from './context.ts'
 import type { JobHandler } from './jobs/handler.ts'
 
 /** Hourly housekeeping: old rate-limit windows and finished jobs older than a week. */
-export function maintenanceJob(ctx: AppContext): JobHandler<never> {
+export function maintenanceJob(ctx: AppContext): JobHandler<'platform.maintenance'> {
   return {
     kind: 'platform.maintenance',
     everyMs: 3_600_000,

@@ -15,6 +15,6 @@ export const scrapingFeature: Feature<ScrapingContext> = {
 }
 
 /** Scrape-job chunks, single-URL submissions from search, and their housekeeping. */
-export function scrapingJobs(ctx: ScrapingContext): JobHandler<never>[] {
+export function scrapingJobs(ctx: ScrapingContext): JobHandler[] {
   return jobs(ctx)
 }

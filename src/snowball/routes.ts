@@ -25,7 +25,7 @@ export const snowballFeature: Feature = {
       async (req, reply) => {
         const row = await registerCampaign(ctx.db, req.principal!.clientId, req.body.description, ctx.clock.now())
         reply.code(201)
-        return row as unknown as RegisteredCampaign
+        return row
       },
     )
 
@@ -38,7 +38,7 @@ export const snowballFeature: Feature = {
           response: { 200: Type.Array(RegisteredCampaign), ...errorResponses() },
         },
       },
-      async (req) => (await listCampaigns(ctx.db, req.principal!.clientId)) as unknown as RegisteredCampaign[],
+      async (req) => listCampaigns(ctx.db, req.principal!.clientId),
     )
 
     app.get(
@@ -54,7 +54,7 @@ export const snowballFeature: Feature = {
       async (req) => {
         const row = await getCampaign(ctx.db, req.principal!.clientId, req.params.id)
         if (!row) throw notFound('campaign')
-        return row as unknown as RegisteredCampaign
+        return row
       },
     )
   },

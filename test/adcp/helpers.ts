@@ -17,7 +17,6 @@ import { allNodes } from '../../src/content/taxonomy/taxonomy.ts'
 import { ManualClock } from '../../src/platform/clock.ts'
 import type { AdcpConfig, Config } from '../../src/platform/config.ts'
 import type { Db } from '../../src/platform/db/db.ts'
-import type { JobHandler } from '../../src/platform/jobs/handler.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
 import type { TestApp } from '../helpers/app.ts'
@@ -47,7 +46,7 @@ export async function startAgent(
   const worker = createWorker({
     db,
     clock,
-    handlers: [...activationJobs(t.ctx).filter((h) => !h.everyMs), buildJob(t.ctx)] as JobHandler<never>[],
+    handlers: [...activationJobs(t.ctx).filter((h) => !h.everyMs), buildJob(t.ctx)],
     pollMs: 20,
     graceMs: 500,
   })

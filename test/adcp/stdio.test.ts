@@ -20,7 +20,6 @@ import { openPglite } from '../../src/platform/db/pglite.ts'
 import { createKey } from '../../src/platform/keys/keys.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
-import type { JobHandler } from '../../src/platform/jobs/handler.ts'
 import type { Served } from '../helpers/cli.ts'
 import { curataBin, serve } from '../helpers/cli.ts'
 import type { TestDb } from '../helpers/db.ts'
@@ -106,7 +105,7 @@ describe.skipIf(!postgresAvailable())('curata mcp on PostgreSQL [postgres]', () 
     agent = await startAgent(t.db)
     await seedIndex(agent)
     // Another process's worker issues the deals (the stdio process runs none on PostgreSQL).
-    worker = createWorker({ db: t.db, clock: systemClock, handlers: activationJobs(agent.ctx).filter((h) => !h.everyMs) as JobHandler<never>[], pollMs: 20 })
+    worker = createWorker({ db: t.db, clock: systemClock, handlers: activationJobs(agent.ctx).filter((h) => !h.everyMs), pollMs: 20 })
     await worker.start()
   })
   afterAll(async () => {

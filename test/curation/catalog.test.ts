@@ -5,7 +5,6 @@ import { catalogSegmentUrls, listCatalog } from '../../src/curation/catalog/list
 import { catalogJob, refreshCatalog } from '../../src/curation/catalog/refresh.ts'
 import type { ManualClock } from '../../src/platform/clock.ts'
 import { ConfigError, loadConfig } from '../../src/platform/config.ts'
-import type { JobHandler } from '../../src/platform/jobs/handler.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import { configure, json } from '../helpers/app.ts'
 import { describeEachEngine } from '../helpers/db.ts'
@@ -71,7 +70,7 @@ describeEachEngine('catalogs', (getDb) => {
   it('runs as a scheduled job: public IAB entries with enough pages, and the open seasonal windows', async () => {
     const job = catalogJob(t.ctx)
     expect(job.everyMs).toBe(t.ctx.config.curation.catalog.refreshMs)
-    const worker = createWorker({ db: getDb().db, clock: t.ctx.clock, handlers: [job] as JobHandler<never>[], pollMs: 20 })
+    const worker = createWorker({ db: getDb().db, clock: t.ctx.clock, handlers: [job], pollMs: 20 })
     await worker.start()
     await waitFor(
       async () => (await getDb().db.query(`SELECT 1 FROM jobs WHERE kind = 'curation.catalog' AND status = 'done'`)).rows.length > 0,

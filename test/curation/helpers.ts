@@ -5,7 +5,6 @@ import { buildJob } from '../../src/curation/build/build-segment.ts'
 import type { CurationConfig } from '../../src/platform/config.ts'
 import { optimizeJob } from '../../src/curation/optimizations/apply.ts'
 import type { Db } from '../../src/platform/db/db.ts'
-import type { JobHandler } from '../../src/platform/jobs/handler.ts'
 import { enqueue } from '../../src/platform/jobs/queue.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import { buildKind } from '../../src/curation/segments/repository.ts'
@@ -71,7 +70,7 @@ export async function createCurationApp(db: Db, curation: DeepPartial<CurationCo
   const worker = createWorker({
     db,
     clock: t.ctx.clock,
-    handlers: [buildJob(t.ctx), optimizeJob(t.ctx)] as JobHandler<never>[],
+    handlers: [buildJob(t.ctx), optimizeJob(t.ctx)],
     pollMs: 20,
     graceMs: 500,
   })

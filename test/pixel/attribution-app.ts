@@ -11,7 +11,6 @@ import type { ServiceContext } from '../../src/context.ts'
 import type { Db } from '../../src/platform/db/db.ts'
 import type { App } from '../../src/platform/http/app.ts'
 import { buildApp } from '../../src/platform/http/app.ts'
-import type { JobHandler } from '../../src/platform/jobs/handler.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
 import { createKey } from '../../src/platform/keys/keys.ts'
@@ -56,7 +55,7 @@ export async function startAttributionApp(db: Db, clock: ManualClock): Promise<A
   })
   const app = await buildApp(ctx, { features: [...apiFeatures(), collectorFeature] })
   const url = await app.listen({ port: 0, host: '127.0.0.1' })
-  const handlers = [...activationJobs(ctx).filter((h) => !h.everyMs), segmentReportJob(ctx)] as JobHandler<never>[]
+  const handlers = [...activationJobs(ctx).filter((h) => !h.everyMs), segmentReportJob(ctx)]
   const worker = createWorker({ db, clock, handlers, pollMs: 20, graceMs: 500 })
   await worker.start()
   const post = (headers: Headers, path: string, payload: unknown, extra: Headers = {}) =>

@@ -19,7 +19,7 @@ import type { CurationConfig } from '../../platform/config.ts'
 import type { Candidate, CandidateSource, Exclusion } from '../quality/filters.ts'
 import { applyFilters, loadQualityData } from '../quality/filters.ts'
 import { enforceRemovals } from '../removals/repository.ts'
-import type { BuildPayload, Problem, SegmentRow } from '../segments/repository.ts'
+import type { Problem, SegmentRow } from '../segments/repository.ts'
 import { buildKind, getSegment } from '../segments/repository.ts'
 import { crawlHops, indexSeeds } from './crawl.ts'
 import { rankCandidates, rankExpansion } from './rank.ts'
@@ -185,7 +185,7 @@ function buildFailedMessage(reason: string): string {
   return /^segment request \d+ is gone$/.test(reason) ? reason : 'the build failed repeatedly on our side; create the request again or contact the operator'
 }
 
-export function buildJob(ctx: CurationContext): JobHandler<BuildPayload> {
+export function buildJob(ctx: CurationContext): JobHandler<'curation.build'> {
   return {
     kind: buildKind,
     maxAttempts: 3,

@@ -90,7 +90,7 @@ export async function listCatalog(db: Queryable, clientId: number, opts: ListCat
   if (opts.type !== 'personal') {
     const { rows } = await db.query<CatalogRow>(
       `SELECT id, type, name, description, taxonomy_id, window_start, window_end, page_count, share_of_index, by_language, built_at
-         FROM catalog_segments WHERE ($1::text IS NULL OR type = $1) ORDER BY type, page_count DESC, id`,
+         FROM catalog_segments WHERE ($1::text IS NULL OR type = $1) AND page_count > 0 ORDER BY type, page_count DESC, id`,
       [opts.type ?? null],
     )
     for (const r of rows) {

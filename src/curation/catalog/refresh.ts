@@ -11,8 +11,15 @@ import type { CurationConfig } from '../../platform/config.ts'
 import { applyFilters, loadQualityData, noBlocks } from '../quality/filters.ts'
 import { allNodes, getNode } from '../../content/taxonomy/taxonomy.ts'
 import { currentWindows, isoDate, seasonalId } from './calendar.ts'
+import type { Periodic } from '../../platform/jobs/kinds.ts'
 
 export const catalogKind = 'curation.catalog'
+
+declare module '../../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'curation.catalog': Periodic
+  }
+}
 
 /** Pages that count for coverage: fetched, classified text of at least the thin-content floor. */
 const countedPage = `p.state = 'done' AND p.embedding IS NOT NULL AND COALESCE(p.word_count, 0) >= $1`
@@ -157,7 +164,7 @@ export async function refreshCatalog(
   return { public: publicCount, seasonal, indexed_pages: sum(totals) }
 }
 
-export function catalogJob(ctx: CurationContext): JobHandler<Record<string, never>> {
+export function catalogJob(ctx: CurationContext): JobHandler<'curation.catalog'> {
   return {
     kind: catalogKind,
     everyMs: ctx.config.curation.catalog.refreshMs,

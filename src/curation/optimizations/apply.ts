@@ -24,7 +24,7 @@ import { applyFilters, blockChecker, keywordMatches, loadQualityData, noBlocks }
 import { enforceRemovals } from '../removals/repository.ts'
 import type { SegmentRow } from '../segments/repository.ts'
 import { getSegment } from '../segments/repository.ts'
-import type { BlockSpec, ExpandSpec, FailedResult, OptimizationRow, OptimizePayload } from './repository.ts'
+import type { BlockSpec, ExpandSpec, FailedResult, OptimizationRow } from './repository.ts'
 import { getOptimization, optimizeKind } from './repository.ts'
 
 interface SegmentUrlData {
@@ -145,7 +145,7 @@ function failedMessage(reason: string): string {
     : 'the optimization failed repeatedly on our side and was not applied; send it again or contact the operator'
 }
 
-export function optimizeJob(ctx: CurationContext): JobHandler<OptimizePayload> {
+export function optimizeJob(ctx: CurationContext): JobHandler<'curation.optimize'> {
   return {
     kind: optimizeKind,
     maxAttempts: 3,

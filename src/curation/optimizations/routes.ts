@@ -11,7 +11,7 @@ import type { BlockSpec, ExpandSpec, OptimizationRow } from './repository.ts'
 import { CreateOptimizationBody, Optimization } from './schemas.ts'
 
 const tags = ['curation']
-const record = (row: OptimizationRow) => toRecord(row) as unknown as Optimization
+const record = (row: OptimizationRow): Optimization => toRecord(row)
 
 const ListOptimizationsQuery = Type.Object({
   segment_id: Type.Optional(Id),

@@ -6,6 +6,12 @@ import type { Dimension, ReportResult, SegmentReport } from './schemas.ts'
 
 export const SEGMENT_REPORT_JOB = 'curation.segment_report'
 
+declare module '../../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'curation.segment_report': ReportJobPayload
+  }
+}
+
 export interface SegmentReportRequest {
   segmentIds: number[]
   startDate: string
@@ -38,8 +44,8 @@ function toReport(r: Row): SegmentReport {
     start_date: r.start_date,
     end_date: r.end_date,
     dimensions: r.dimensions,
-    created_date: r.created_date as unknown as string,
-    processed_date: r.processed_date as unknown as string | null,
+    created_date: r.created_date,
+    processed_date: r.processed_date,
     currency: res?.currency ?? null,
     summary: res?.summary ?? null,
     deals: res?.deals ?? null,
@@ -69,7 +75,7 @@ export async function createSegmentReport(tx: Queryable, clientId: number, req: 
     [clientId, req.segmentIds, req.startDate, req.endDate, JSON.stringify(req.dimensions), now],
   )
   const row = rows[0]!
-  await enqueue(tx, SEGMENT_REPORT_JOB, { reportId: row.id, clientId } satisfies ReportJobPayload, { now, maxAttempts: 3 })
+  await enqueue(tx, SEGMENT_REPORT_JOB, { reportId: row.id, clientId }, { now, maxAttempts: 3 })
   return toReport(row)
 }
 

@@ -10,6 +10,12 @@ export interface BuildPayload {
   clientId: number
 }
 
+declare module '../../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'curation.build': BuildPayload
+  }
+}
+
 export interface Problem {
   code: string
   message: string
@@ -77,7 +83,7 @@ export async function createSegmentRequest(tx: Queryable, clientId: number, inpu
     ],
   )
   const row = rows[0]!
-  await enqueue(tx, buildKind, { segmentId: row.id, clientId } satisfies BuildPayload, {
+  await enqueue(tx, buildKind, { segmentId: row.id, clientId }, {
     now,
     maxAttempts: 3,
     singletonKey: `${buildKind}:${row.id}`,

@@ -20,7 +20,7 @@ import { validateSegmentRequest } from './validate.ts'
 const tags = ['curation']
 const csvColumns = ['rank', 'url', 'tld', 'score', 'taxonomy_id', 'level1_name', 'level2_name', 'level3_name', 'source'] as const
 
-const record = (row: SegmentRow) => toRecord(row) as unknown as SegmentRequest
+const record = (row: SegmentRow): SegmentRequest => toRecord(row)
 
 /** Segment requests (spec 2.1, 4.1): create, read, list, and the built URL list with its exclusions. */
 export function segmentRoutes(app: App, ctx: CurationContext): void {

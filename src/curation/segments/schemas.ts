@@ -62,7 +62,7 @@ export type SegmentRequest = Static<typeof SegmentRequest>
  * value breaking a rule (too long, out of range) is a 422 and only a wrong type is a 400.
  */
 export function orNull<T extends TSchema>(schema: T) {
-  const { type, ...rest } = schema as unknown as { type: string }
+  const { type, ...rest }: TSchema = schema
   return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] })
 }
 const opt = <T extends TSchema>(t: T) => Type.Optional(orNull(t))

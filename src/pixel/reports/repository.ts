@@ -2,8 +2,16 @@ import type { Queryable } from '../../platform/db/db.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
 import type { ReportJobPayload } from '../../platform/jobs/report-job.ts'
 import type { Dimension, PublisherReport, ReportResult } from '../schemas.ts'
+import type { Periodic } from '../../platform/jobs/kinds.ts'
 
 export const REPORT_JOB = 'pixel.publisher_report'
+
+declare module '../../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'pixel.publisher_report': ReportJobPayload
+    'pixel.retention': Periodic
+  }
+}
 
 interface Row {
   id: number
@@ -33,8 +41,8 @@ export function toReport(r: Row): PublisherReport {
     end_date: r.end_date,
     dimensions: r.dimensions,
     hot_spot_min_loads: r.hot_spot_min_loads,
-    created_date: r.created_date as unknown as string,
-    processed_date: r.processed_date as unknown as string | null,
+    created_date: r.created_date,
+    processed_date: r.processed_date,
     summary: res?.summary ?? null,
     agents: res?.agents ?? null,
     hot_spots: res?.hot_spots ?? null,
@@ -58,7 +66,7 @@ export async function createReport(
     [clientId, req.campaignId, req.startDate, req.endDate, JSON.stringify(req.dimensions), req.hotSpotMinLoads, now],
   )
   const row = rows[0]!
-  await enqueue(tx, REPORT_JOB, { reportId: row.id, clientId } satisfies ReportJobPayload, { now, maxAttempts: 3 })
+  await enqueue(tx, REPORT_JOB, { reportId: row.id, clientId }, { now, maxAttempts: 3 })
   return toReport(row)
 }
 

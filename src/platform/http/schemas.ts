@@ -11,8 +11,9 @@ export const ErrorBody = Type.Object(
   { $id: 'ErrorBody', title: 'Error' },
 )
 
-export const Timestamp = Type.String({ format: 'date-time' })
-export const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
+/** An ISO 8601 instant in a response. Handlers may return the row's Date: the serializer writes it as ISO text. */
+export const Timestamp = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' })
+export const NullableTimestamp = Type.Union([Timestamp, Type.Null()])
 export const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD' })
 
 // Ids are bigserial; 2^53 keeps them exact in JSON and rejects absurd values before any SQL runs.

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db.ts'
 import type { JobHandler } from './handler.ts'
+import type { KindsWithPayload } from './kinds.ts'
 import { PermanentJobError } from './handler.ts'
 
 /** The payload of every report job: the report record and its owner. */
@@ -17,13 +18,13 @@ const failedReason = 'the report could not be computed; create it again, or cont
  * complete (result and processed_date, committed with the job's completion); after the last of 3
  * attempts -> failed with a readable reason. A retry recomputes from scratch.
  */
-export function reportJob<Request extends { status: string }>(opts: {
-  kind: string
+export function reportJob<K extends KindsWithPayload<ReportJobPayload>, Request extends { status: string }>(opts: {
+  kind: K
   table: string
   /** The stored request; null when the record does not exist. */
   load(clientId: number, reportId: number): Promise<Request | null>
   compute(clientId: number, req: Request): Promise<unknown>
-}): JobHandler<ReportJobPayload> {
+}): JobHandler<K> {
   const { kind, table } = opts
   return {
     kind,

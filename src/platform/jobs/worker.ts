@@ -17,7 +17,7 @@ export interface WorkerLogger {
 export interface WorkerOptions {
   db: Db
   clock: Clock
-  handlers: JobHandler<never>[]
+  handlers: JobHandler[]
   concurrency?: number
   pollMs?: number
   leaseMs?: number
@@ -40,7 +40,7 @@ export function createWorker(opts: WorkerOptions) {
   const pollMs = opts.pollMs ?? 1000
   const leaseMs = opts.leaseMs ?? 60_000
   const log = opts.logger ?? silent
-  const handlers = new Map(opts.handlers.map((h) => [h.kind, h as JobHandler<unknown>]))
+  const handlers = new Map<string, JobHandler>(opts.handlers.map((h) => [h.kind, h]))
   const running = new Map<number, { abort: AbortController; done: Promise<void> }>()
   let stopping = false
   let loop: Promise<void> | null = null
@@ -84,7 +84,7 @@ export function createWorker(opts: WorkerOptions) {
     if (handler?.everyMs) await schedule(tx, handler, handler.everyMs)
   }
 
-  function schedule(q: Queryable, h: JobHandler<unknown>, delayMs: number) {
+  function schedule(q: Queryable, h: JobHandler, delayMs: number) {
     return enqueue(q, h.kind, {}, { now: at(), runAt: at(delayMs), singletonKey: `every:${h.kind}` })
   }
 

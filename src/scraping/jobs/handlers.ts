@@ -14,7 +14,6 @@ import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url
 import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
 import { registerUrls } from '../index/pages-repository.ts'
 import { chunkJobKind, maintenanceJobKind, registerJobKind, urlJobKind } from './kinds.ts'
-import type { ChunkPayload, RegisterPayload, UrlPayload } from './kinds.ts'
 import { CHUNK_SIZE } from './prepare.ts'
 import type { StoredChunk } from './repository.ts'
 import {
@@ -52,7 +51,7 @@ function validUrls(chunk: Pick<StoredChunk, 'urls' | 'invalid'>): NormalizedUrl[
 // Chunks registered per statement (10,000 URLs).
 const REGISTER_CHUNKS = 10
 
-function registerJob(ctx: ScrapingContext): JobHandler<RegisterPayload> {
+function registerJob(ctx: ScrapingContext): JobHandler<'scrape.register'> {
   return {
     kind: registerJobKind,
     maxAttempts: 5,
@@ -68,7 +67,7 @@ function registerJob(ctx: ScrapingContext): JobHandler<RegisterPayload> {
   }
 }
 
-function chunkJob(ctx: ScrapingContext): JobHandler<ChunkPayload> {
+function chunkJob(ctx: ScrapingContext): JobHandler<'scrape.chunk'> {
   return {
     kind: chunkJobKind,
     maxAttempts: 5,
@@ -99,7 +98,7 @@ function chunkJob(ctx: ScrapingContext): JobHandler<ChunkPayload> {
   }
 }
 
-function urlJob(ctx: ScrapingContext): JobHandler<UrlPayload> {
+function urlJob(ctx: ScrapingContext): JobHandler<'scrape.url'> {
   return {
     kind: urlJobKind,
     maxAttempts: 3,
@@ -112,7 +111,7 @@ function urlJob(ctx: ScrapingContext): JobHandler<UrlPayload> {
   }
 }
 
-function maintenanceJob(ctx: ScrapingContext): JobHandler<Record<string, never>> {
+function maintenanceJob(ctx: ScrapingContext): JobHandler<'scrape.maintenance'> {
   return {
     kind: maintenanceJobKind,
     everyMs: 3_600_000,
@@ -123,6 +122,6 @@ function maintenanceJob(ctx: ScrapingContext): JobHandler<Record<string, never>>
   }
 }
 
-export function scrapingJobs(ctx: ScrapingContext): JobHandler<never>[] {
-  return [registerJob(ctx), chunkJob(ctx), urlJob(ctx), maintenanceJob(ctx)] as JobHandler<never>[]
+export function scrapingJobs(ctx: ScrapingContext): JobHandler[] {
+  return [registerJob(ctx), chunkJob(ctx), urlJob(ctx), maintenanceJob(ctx)]
 }

@@ -7,7 +7,7 @@ import { ApiError } from '../../platform/http/errors.ts'
 import { enqueue, enqueueMany } from '../../platform/jobs/queue.ts'
 import type { JobStatus } from '../schemas.ts'
 import { chunkJobKind, registerJobKind } from './kinds.ts'
-import type { ChunkPayload, RegisterPayload } from './kinds.ts'
+import type { ChunkPayload } from './kinds.ts'
 import type { Chunk, PreparedJob } from './prepare.ts'
 
 /** Unfinished (pending or processing) jobs one client may have at once (spec 8). */
@@ -73,7 +73,7 @@ export async function createJob(db: Db, clientId: number, p: PreparedJob, now: D
     await db.transaction(async (tx) => {
       // Registering goes first (a lower id is claimed first): search answers 202 for the job's URLs
       // within seconds, long before a worker reaches their chunk.
-      await enqueue(tx, registerJobKind, { job_id: job.id } satisfies RegisterPayload, { now, maxAttempts: 5 })
+      await enqueue(tx, registerJobKind, { job_id: job.id }, { now, maxAttempts: 5 })
       const payloads: ChunkPayload[] = p.chunks.map((_c, i) => ({ job_id: job.id, chunk_no: i }))
       await enqueueMany(tx, chunkJobKind, payloads, { now, maxAttempts: 5 })
       await tx.query(`UPDATE scrape_jobs SET loading = false WHERE id = $1`, [job.id])

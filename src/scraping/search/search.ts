@@ -9,7 +9,6 @@ import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url
 import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
 import { queuePages } from '../index/pages-repository.ts'
 import { urlJobKind } from '../jobs/kinds.ts'
-import type { UrlPayload } from '../jobs/kinds.ts'
 import type { ScrapeResult, SearchQueued } from '../schemas.ts'
 import { rootDomain } from '../../content/urls/domains.ts'
 import { adsTxtByDomain, pagesByUrl, toScrapeResult } from './scrape-result.ts'
@@ -40,7 +39,7 @@ async function submit(ctx: ScrapingContext, n: NormalizedUrl): Promise<void> {
   const now = ctx.clock.now()
   await ctx.db.transaction(async (tx) => {
     await queuePages(tx, [n], now)
-    await enqueue(tx, urlJobKind, { url: n.url } satisfies UrlPayload, { now, maxAttempts: 3, singletonKey: `${urlJobKind}:${n.url}` })
+    await enqueue(tx, urlJobKind, { url: n.url }, { now, maxAttempts: 3, singletonKey: `${urlJobKind}:${n.url}` })
   })
 }
 

@@ -27,7 +27,7 @@ describeEachEngine('durable jobs', (getDb) => {
     await Promise.all(workers.map((w) => w.stop()))
   })
 
-  function start(handlers: JobHandler<never>[], leaseMs = 60_000): Worker {
+  function start(handlers: JobHandler[], leaseMs = 60_000): Worker {
     const w = createWorker({ db: db(), clock, handlers, pollMs: 20, leaseMs, graceMs: 200 })
     workers.push(w)
     void w.start()
