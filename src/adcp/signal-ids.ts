@@ -43,9 +43,6 @@ export function parseSignalId(raw: string): ParsedSignalId | null {
   return null
 }
 
-export function signalTypeOf(p: ParsedSignalId): SignalType {
-  return p.kind === 'segment' ? 'owned' : p.kind === 'custom' ? 'custom' : 'marketplace'
-}
 
 /** The id of the custom signal proposed for a spec and category: the same spec gives the same id. */
 export function customSignalId(spec: string, taxonomyId: number | null): string {

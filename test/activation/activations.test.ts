@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { activationJobs } from '../../src/activation/jobs.ts'
-import { recordDealUse } from '../../src/activation/deal-usage.ts'
+import { recordDealUse } from './deal-usage.ts'
 import { runLifecycle } from '../../src/activation/lifecycle.ts'
 import { propagateChanges } from '../../src/activation/propagate.ts'
-import { ManualClock } from '../../src/platform/clock.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
 import type { TestApp } from '../helpers/app.ts'

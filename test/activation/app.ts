@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
 
 import { activationJobs } from '../../src/activation/jobs.ts'
-import type { ManualClock } from '../../src/platform/clock.ts'
+import type { ManualClock } from '../helpers/clock.ts'
 import type { Db } from '../../src/platform/db/db.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'

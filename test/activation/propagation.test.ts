@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import { activationJobs } from '../../src/activation/jobs.ts'
 import { propagateChanges } from '../../src/activation/propagate.ts'
-import type { ManualClock } from '../../src/platform/clock.ts'
+import type { ManualClock } from '../helpers/clock.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
 import { json } from '../helpers/app.ts'

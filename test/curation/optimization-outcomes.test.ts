@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
-import type { ManualClock } from '../../src/platform/clock.ts'
+import type { ManualClock } from '../helpers/clock.ts'
 import { json } from '../helpers/app.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http'
 
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
-import type { ManualClock } from '../../src/platform/clock.ts'
+import type { ManualClock } from '../helpers/clock.ts'
 
 import { json } from '../helpers/app.ts'
 import { describeEachEngine } from '../helpers/db.ts'

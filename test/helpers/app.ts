@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify'
 
 import { apiFeatures, collectorFeatures } from '../../src/features.ts'
-import { ManualClock } from '../../src/platform/clock.ts'
+import { ManualClock } from './clock.ts'
 import type { Clock } from '../../src/platform/clock.ts'
 import { loadConfig } from '../../src/platform/config.ts'
 import type { Config } from '../../src/platform/config.ts'

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { clickDestination, clickSigner } from '../../src/pixel/clicks/signing.ts'
-import { ManualClock } from '../../src/platform/clock.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { seedSegment } from '../activation/seed.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'

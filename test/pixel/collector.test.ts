@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { ManualClock } from '../../src/platform/clock.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { GIF } from '../../src/pixel/collector/gif.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import {

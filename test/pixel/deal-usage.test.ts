@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { runLifecycle } from '../../src/activation/lifecycle.ts'
 import { cpmPrice, currencyOf, realDealId } from '../../src/pixel/rollups.ts'
-import { ManualClock } from '../../src/platform/clock.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { seedSegment } from '../activation/seed.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import type { Act, AttributionApp } from './attribution-app.ts'

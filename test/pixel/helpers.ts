@@ -1,6 +1,6 @@
 import { request } from 'node:http'
 
-import { ManualClock } from '../../src/platform/clock.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import type { Clock } from '../../src/platform/clock.ts'
 import type { Config, PixelConfig } from '../../src/platform/config.ts'
 import type { ServiceContext } from '../../src/context.ts'

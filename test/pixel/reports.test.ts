@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { ManualClock } from '../../src/platform/clock.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
 import { retentionJob } from '../../src/pixel/jobs.ts'

@@ -144,7 +144,3 @@ export async function getPageByUrl(q: Queryable, url: string): Promise<PageRow |
   return rows[0] ?? null
 }
 
-export async function getPagesByIds(q: Queryable, ids: number[]): Promise<PageRow[]> {
-  const { rows } = await q.query<PageRow>(`SELECT ${columns} FROM pages WHERE id = ANY($1::bigint[])`, [ids])
-  return rows
-}

@@ -4,7 +4,7 @@ import pino from 'pino'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import { snowballFeature } from '../../../src/snowball/routes.ts'
-import { ManualClock } from '../../../src/platform/clock.ts'
+import { ManualClock } from '../../helpers/clock.ts'
 import { buildApp } from '../../../src/platform/http/app.ts'
 import type { App } from '../../../src/platform/http/app.ts'
 import { createKey } from '../../../src/platform/keys/keys.ts'

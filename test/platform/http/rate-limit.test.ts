@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
-import { ManualClock } from '../../../src/platform/clock.ts'
+import { ManualClock } from '../../helpers/clock.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp, json } from '../../helpers/app.ts'
 import { describeEachEngine } from '../../helpers/db.ts'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 
-import { ManualClock } from '../../../src/platform/clock.ts'
+import { ManualClock } from '../../helpers/clock.ts'
 import type { Queryable } from '../../../src/platform/db/db.ts'
 import type { JobHandler } from '../../../src/platform/jobs/handler.ts'
 import { PermanentJobError } from '../../../src/platform/jobs/handler.ts'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
-import { ManualClock } from '../../../src/platform/clock.ts'
+import { ManualClock } from '../../helpers/clock.ts'
 import { loadConfig } from '../../../src/platform/config.ts'
 import { createDbAdsTxtStore } from '../../../src/scraping/ads-txt/db-store.ts'
 import { ADS_TXT_TTL_MS } from '../../../src/scraping/ads-txt/service.ts'

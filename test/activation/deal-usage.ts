@@ -1,12 +1,10 @@
-import type { Queryable } from '../platform/db/db.ts'
+import type { Queryable } from '../../src/platform/db/db.ts'
 
 /**
  * Records impressions that carried a deal id: the deal is "in use" and the lifecycle keeps it live.
- * In production the pixel's batch writes fill deal_usage (set-based, one statement per batch, only
- * for Deal IDs of an activation of the campaign's client: src/pixel/rollups.ts), and the hourly
- * lifecycle job carries the last day of use over to activations.last_used_at. This is the same
- * write for one event, with last_used_at moved at once: for tools and tests that record use
- * without the pixel.
+ * In production the pixel's batch writes fill deal_usage (src/pixel/rollups.ts) and the hourly
+ * lifecycle job carries the last day of use over to activations.last_used_at; this is the same
+ * write for one event, with last_used_at moved at once, for tests that record use without the pixel.
  */
 export async function recordDealUse(q: Queryable, dealId: string, at: Date, impressions = 1): Promise<void> {
   await q.query(
