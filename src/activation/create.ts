@@ -2,7 +2,7 @@ import type { ActivationContext } from './context.ts'
 import { ApiError, unprocessable } from '../platform/http/errors.ts'
 import { enqueue } from '../platform/jobs/queue.ts'
 import type { ActivationRow } from './repository.ts'
-import { insertActivation, segmentStatuses } from './repository.ts'
+import { insertActivation, segmentStates } from './repository.ts'
 import type { CreateActivationBody } from './schemas.ts'
 import { validateActivation } from './validate.ts'
 
@@ -13,16 +13,24 @@ import { validateActivation } from './validate.ts'
 export async function createActivation(ctx: ActivationContext, clientId: number, body: CreateActivationBody): Promise<ActivationRow> {
   const now = ctx.clock.now()
   const valid = validateActivation(body, now.toISOString().slice(0, 10))
-  const statuses = await segmentStatuses(ctx.db, clientId, valid.segment_ids)
-  const missing = valid.segment_ids.filter((id) => !statuses.has(id))
+  const states = await segmentStates(ctx.db, clientId, valid.segment_ids)
+  const missing = valid.segment_ids.filter((id) => !states.has(id))
   if (missing.length) {
     throw new ApiError(404, 'not_found', `segment ${missing.join(', ')} not found`)
   }
-  const unfinished = valid.segment_ids.filter((id) => statuses.get(id) !== 'complete')
+  const unfinished = valid.segment_ids.filter((id) => states.get(id)!.status !== 'complete')
   if (unfinished.length) {
     throw unprocessable(
       `segment ${unfinished.join(', ')} is not complete yet; activate it once its processed_date is set`,
-      unfinished.map((id) => ({ path: `body.segment_ids`, message: `segment ${id} is ${statuses.get(id)}` })),
+      unfinished.map((id) => ({ path: `body.segment_ids`, message: `segment ${id} is ${states.get(id)!.status}` })),
+    )
+  }
+  // A deal over no URLs would be live and target nothing: refuse it and say why.
+  const empty = valid.segment_ids.filter((id) => !states.get(id)!.hasUrls)
+  if (empty.length) {
+    throw unprocessable(
+      `segment ${empty.join(', ')} has no URLs, so a deal on it would target nothing; expand it (POST …/optimizations) or build another segment`,
+      empty.map((id) => ({ path: 'body.segment_ids', message: `segment ${id} has no URLs` })),
     )
   }
   return ctx.db.transaction(async (tx) => {

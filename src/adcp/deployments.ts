@@ -9,7 +9,7 @@
  *  - agent (a sales agent): live once activated and the segment is complete; the sales agent
  *    targets it by the key-value `curata_segment=<segment id>`.
  */
-import { segmentStatuses } from '../activation/repository.ts'
+import { segmentStates } from '../activation/repository.ts'
 import type { AdcpContext } from './context.ts'
 import type { Target } from './destinations.ts'
 
@@ -83,7 +83,7 @@ export async function loadDeploymentState(ctx: AdcpContext, clientId: number, si
       `SELECT signal_id, segment_id, destinations, pending, created_at FROM adcp_activations WHERE client_id = $1 AND signal_id = ANY($2::text[]) ORDER BY id DESC`,
       [clientId, signals.map((s) => s.id)],
     ),
-    segmentStatuses(ctx.db, clientId, segments),
+    segmentStates(ctx.db, clientId, segments),
   ])
   // bigint[] comes back as strings from node-postgres (numbers from PGlite).
   const rows = activations.rows.map((a) => ({ ...a, segment_ids: a.segment_ids.map(Number) }))
@@ -122,7 +122,7 @@ export function describeDeployments(ctx: AdcpContext, state: DeploymentState, si
   const knownDsps = new Set(state.known.map((k) => k.dsp))
   const out = new Map<string, Deployment[]>()
   for (const s of signals) {
-    const complete = s.segment_id !== null && state.statuses.get(s.segment_id) === 'complete'
+    const complete = s.segment_id !== null && state.statuses.get(s.segment_id)?.status === 'complete'
     const buildMinutes = s.type === 'custom' && !complete ? cfg.customBuildMinutes : 0
     const records = state.adcp.filter((r) => r.signal_id === s.id)
     const list: Deployment[] = []

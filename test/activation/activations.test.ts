@@ -368,6 +368,22 @@ describeEachEngine('activations', (getDb) => {
     expect(rows).toHaveLength(1)
   })
 
+  it('refuses a segment with no URLs with 422 saying why, as when every URL of a segment was removed', async () => {
+    const c = await t.client()
+    const empty = await seedSegment(t.ctx.db, c.clientId, { urls: [] })
+    const full = await seedSegment(t.ctx.db, c.clientId)
+    for (const ids of [[empty], [full, empty]]) {
+      const res = await post(c.headers, { segment_ids: ids, dsp: 'ttd', buyer_seat: 'empty' })
+      expect(res.statusCode).toBe(422)
+      expect(json(res)).toMatchObject({ error: 'validation_failed', message: expect.stringContaining(`segment ${empty} has no URLs`) })
+    }
+    // A segment whose URLs were all removed after its build is refused the same way.
+    await setSegmentUrls(t.ctx.db, c.clientId, full, [])
+    expect((await post(c.headers, { segment_ids: [full], dsp: 'ttd', buyer_seat: 'empty' })).statusCode).toBe(422)
+    const { rows } = await t.ctx.db.query('SELECT id FROM activations WHERE client_id = $1', [c.clientId])
+    expect(rows).toEqual([])
+  })
+
   it('hides other clients’ activations', async () => {
     const a = await t.client()
     const b = await t.client()

@@ -104,7 +104,11 @@ describeEachEngine('activation failures', (getDb) => {
     const seg = await seedSegment(t.ctx.db, c.clientId)
     const a = json<Act>(await t.post(c.headers, { segment_ids: [seg], dsp: 'ttd', buyer_seat: 'breaks-on-issue-once' }))
     // Attempt 1: the sandbox SSP issues the deal, then recording it in the activation fails.
-    await waitFor(async () => (await t.job('activation.issue', a.id))?.status === 'queued' && (await t.job('activation.issue', a.id))!.attempts === 1)
+    // One read of the job: status and attempts of the same moment (two reads could straddle a claim).
+    await waitFor(async () => {
+      const j = await t.job('activation.issue', a.id)
+      return j?.status === 'queued' && j.attempts === 1
+    })
     const first = await t.ctx.db.query<{ deal_id: string }>('SELECT deal_id FROM sandbox_deals WHERE activation_id = $1', [a.id])
     expect(first.rows).toHaveLength(1)
     expect((await t.get(c.headers, a.id)).status).toBe('processing')

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 
 import { Value } from '@sinclair/typebox/value'
 
-import { segmentStatuses } from '../../activation/repository.ts'
+import { segmentStates } from '../../activation/repository.ts'
 import { CreateActivationBody } from '../../activation/schemas.ts'
 import { validateActivation } from '../../activation/validate.ts'
 import { listCatalog } from '../../curation/catalog/list.ts'
@@ -38,10 +38,10 @@ const notFound = (id: string) =>
 /** The client-owned segment behind a signal (made on first activation for marketplace and custom signals). */
 async function segmentFor(ctx: AdcpContext, clientId: number, parsed: ParsedSignalId): Promise<{ segmentId: number; name: string }> {
   if (parsed.kind === 'segment') {
-    const status = (await segmentStatuses(ctx.db, clientId, [parsed.segmentId])).get(parsed.segmentId)
-    if (!status) throw notFound(parsed.id)
-    if (status !== 'complete') {
-      throw new DomainError('INVALID_STATE', `segment ${parsed.segmentId} is still ${status}; activate it once it is complete (processed_date set)`, 'transient', 'signal_agent_segment_id')
+    const state = (await segmentStates(ctx.db, clientId, [parsed.segmentId])).get(parsed.segmentId)
+    if (!state) throw notFound(parsed.id)
+    if (state.status !== 'complete') {
+      throw new DomainError('INVALID_STATE', `segment ${parsed.segmentId} is still ${state.status}; activate it once it is complete (processed_date set)`, 'transient', 'signal_agent_segment_id')
     }
     const { rows } = await ctx.db.query<{ name: string | null; prompt: string | null }>('SELECT name, prompt FROM segment_requests WHERE id = $1 AND client_id = $2', [parsed.segmentId, clientId])
     return { segmentId: parsed.segmentId, name: rows[0]?.name ?? rows[0]?.prompt?.slice(0, 80) ?? `Segment ${parsed.segmentId}` }
@@ -150,7 +150,7 @@ export async function activateSignal(deps: AgentDeps, input: ActivateSignalInput
   }
 
   const { segmentId, name } = await segmentFor(ctx, clientId, parsed)
-  const complete = (await segmentStatuses(ctx.db, clientId, [segmentId])).get(segmentId) === 'complete'
+  const complete = (await segmentStates(ctx.db, clientId, [segmentId])).get(segmentId)?.status === 'complete'
   const { rows } = await ctx.db.query<ActivationRecord>(
     `INSERT INTO adcp_activations (client_id, idempotency_key, request_hash, signal_id, segment_id, context_id, destinations, geo, pending, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10)
@@ -175,7 +175,7 @@ export async function activateSignal(deps: AgentDeps, input: ActivateSignalInput
     record = { ...record, destinations: made }
   } else {
     // A custom segment being built: give a quick build the chance to finish within this call.
-    await waitUntil(async () => (await segmentStatuses(ctx.db, clientId, [segmentId])).get(segmentId) === 'complete', wait)
+    await waitUntil(async () => (await segmentStates(ctx.db, clientId, [segmentId])).get(segmentId)?.status === 'complete', wait)
     await settlePending(ctx, { id: record.id })
     record = (await loadRecord(ctx, clientId, { id: record.id }))!
   }

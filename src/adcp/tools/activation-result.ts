@@ -4,7 +4,7 @@
  * spec's activation object (Deal ID, status activating / deployed / failed, estimate).
  */
 import { resolveDsp } from '../../activation/registry.ts'
-import { segmentStatuses } from '../../activation/repository.ts'
+import { segmentStates } from '../../activation/repository.ts'
 import type { AgentDeps } from '../agent.ts'
 import { newContextId } from '../context-store.ts'
 import type { ActivationState, Deployment, StoredDestination } from '../deployments.ts'
@@ -43,10 +43,10 @@ export async function render(deps: AgentDeps, clientId: number, record: Activati
       [clientId, ids],
     ),
     ctx.db.query<{ dsp: string; buyer_seat: string }>(`SELECT dsp, buyer_seat FROM ssp_connections WHERE client_id = $1 AND connector = $2`, [clientId, connector.name]),
-    segmentStatuses(ctx.db, clientId, [record.segment_id]),
+    segmentStates(ctx.db, clientId, [record.segment_id]),
   ])
   const byId = new Map(acts.rows.map((a) => [a.id, a]))
-  const complete = statuses.get(record.segment_id) === 'complete'
+  const complete = statuses.get(record.segment_id)?.status === 'complete'
   const build = complete ? 0 : ctx.config.adcp.customBuildMinutes
   const latency = ctx.config.activation
   const deployments: Deployment[] = []
