@@ -3,7 +3,7 @@
  * messages, logs go to stderr. Either an MCP server of this process answers on stdio, or stdio is
  * relayed to a running server's /mcp over HTTP with the key.
  */
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js'
@@ -31,20 +31,25 @@ export async function relayStdio(url: string, key: string, logger: Logger): Prom
   }
   const up = new StreamableHTTPClientTransport(target, { requestInit: { headers: { authorization: `Bearer ${key}` } } })
   const down = new StdioServerTransport()
+  const exit = (code: number) => void up.close().finally(() => process.exit(code))
   down.onmessage = (message) => {
-    up.send(message).catch((err: unknown) => {
-      const reason = (err as Error).message
+    up.send(message).catch(async (err: unknown) => {
+      // A refused key will not become valid: answer the request, then end with exit code 1.
+      const refused = err instanceof StreamableHTTPError && err.code === 401
+      const reason = refused ? 'the API key is invalid or revoked' : (err as Error).message
       logger.warn({ err: reason }, 'curata mcp: relay request failed')
       if (isJSONRPCRequest(message)) {
-        void down.send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `curata mcp could not reach ${url}: ${reason}` } })
+        await down.send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `curata mcp: ${url} refused the request: ${reason}` } }).catch(() => {})
+      }
+      if (refused) {
+        console.error(`curata mcp: ${reason} (${url} answered 401)`)
+        exit(1)
       }
     })
   }
   up.onmessage = (message) => void down.send(message)
   up.onerror = (err) => logger.warn({ err: err.message }, 'curata mcp: relay error')
-  const stop = () => {
-    void up.close().finally(() => process.exit(0))
-  }
+  const stop = () => exit(0)
   down.onclose = stop
   process.stdin.on('end', stop)
   process.on('SIGTERM', stop)

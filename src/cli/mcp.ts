@@ -15,6 +15,7 @@ import { relayStdio, serveStdio } from '../adcp/stdio.ts'
 import type { Config } from '../platform/config.ts'
 import { ConfigError } from '../platform/config.ts'
 import { lockOwner } from '../platform/db/data-dir-lock.ts'
+import { requireEmbeddedDatabase } from '../platform/db/open.ts'
 import { createKeyVerifier } from '../platform/keys/key-cache.ts'
 import { createLogger } from '../platform/logger.ts'
 import { startService } from '../service.ts'
@@ -38,6 +39,7 @@ export async function runMcpStdio(config: Config, opts: McpCommandOptions): Prom
     }
   }
 
+  requireEmbeddedDatabase(config)
   const service = await startService({ config, roles: config.databaseUrl ? [] : ['worker'], logger, http: false })
   const keys = createKeyVerifier(service.ctx.db)
   let closing = false

@@ -2,7 +2,8 @@
 // `node bin/curata.js mcp` — on its own embedded data dir, relaying to a running `curata serve`
 // that holds the data dir, and on PostgreSQL next to a worker of another process. (Each spawn
 // costs seconds of start-up, so the checks that need no process run in this one.)
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -21,7 +22,7 @@ import { createKey } from '../../src/platform/keys/keys.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
 import type { Served } from '../helpers/cli.ts'
-import { curataBin, serve } from '../helpers/cli.ts'
+import { curataBin, runCli, serve } from '../helpers/cli.ts'
 import type { TestDb } from '../helpers/db.ts'
 import { openTestDb, postgresAvailable } from '../helpers/db.ts'
 import type { Agent, SignalsOut } from './helpers.ts'
@@ -93,6 +94,34 @@ describe('curata mcp on the embedded data dir', () => {
     } finally {
       await client.close()
     }
+  })
+
+  it('ends with exit code 1 when the running server refuses the key', async () => {
+    const port = new URL(server!.url).port
+    const child = spawn(process.execPath, [curataBin, 'mcp'], {
+      env: { ...process.env, LOG_LEVEL: 'warn', DATA_DIR: dataDir, CURATA_API_KEY: `cur_${'z'.repeat(43)}`, PORT: port },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }
+    child.stdin.write(`${JSON.stringify(initialize)}\n`)
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
+    expect(code).toBe(1)
+    expect(err).toMatch(/the API key is invalid or revoked/)
+    expect(JSON.parse(out.trim().split('\n')[0]!)).toMatchObject({ id: 1, error: { message: expect.stringMatching(/invalid or revoked/) } })
+  })
+
+  it('refuses, exit 1, to open a data dir that holds no database instead of creating an empty one', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'curata-empty-'))
+    for (const args of [['mcp'], ['keys', 'create', '--name', 'Stray']]) {
+      const r = await runCli(args, { DATA_DIR: empty, CURATA_API_KEY: key })
+      expect(r.code, args.join(' ')).toBe(1)
+      expect(r.stderr).toContain(`no Curata database in ${empty}`)
+    }
+    expect(existsSync(join(empty, 'pgdata'))).toBe(false)
   })
 })
 
