@@ -1,9 +1,11 @@
 // Entry point of agent classification: user-agent string -> agent, operator, type. Pure and offline:
-// the curated data is compiled once at module load; the hot path allocates nothing and returns shared,
-// frozen results.
+// the curated data is compiled once at module load; results are shared and frozen. Three layers: the
+// named agents of agents.json (matcher.ts), a missing UA, then the UA's structure (structure.ts) for
+// bots no list names.
 import agentsDoc from './agents.json' with { type: 'json' }
 import { compileMatcher } from './matcher.ts'
 import { validateAgents } from './schema.ts'
+import { looksAutomated } from './structure.ts'
 import type { AgentRecord, AgentType } from './schema.ts'
 
 export type { AgentRecord, AgentType } from './schema.ts'
@@ -27,9 +29,13 @@ const results: readonly Classification[] = agents.map((a) =>
   Object.freeze({ agent: a.name, operator: a.operator, type: a.type, declared: !a.headless && !a.empty_ua }),
 )
 const HUMAN: Classification = Object.freeze({ agent: null, operator: null, type: 'human', declared: false })
-const emptyIndex = agents.findIndex((a) => a.empty_ua)
-if (emptyIndex < 0) throw new Error('agents.json: no entry with empty_ua')
-const EMPTY = results[emptyIndex]!
+function only(what: string, test: (a: AgentRecord) => boolean | undefined): Classification {
+  const i = agents.findIndex(test)
+  if (i < 0) throw new Error(`agents.json: no entry with ${what}`)
+  return results[i]!
+}
+const EMPTY = only('empty_ua', (a) => a.empty_ua)
+const GENERIC = only('generic', (a) => a.generic)
 
 // Robots-only tokens are never compiled: they cannot count as seen.
 const match = compileMatcher(
@@ -40,7 +46,8 @@ export function classifyUserAgent(ua: string | undefined | null): Classification
   if (typeof ua !== 'string') return EMPTY
   const id = match(ua, MAX_SCAN)
   if (id >= 0) return results[id]!
-  return isBlank(ua) ? EMPTY : HUMAN
+  if (isBlank(ua)) return EMPTY
+  return looksAutomated(ua.length > MAX_SCAN ? ua.slice(0, MAX_SCAN) : ua) ? GENERIC : HUMAN
 }
 
 /** The curated record behind a classification's agent name. */
