@@ -42,8 +42,19 @@ const match = compileMatcher(
   agents.flatMap((a, id) => (a.robots_only ? [] : a.tokens.map((token) => ({ token, id, tier: a.tier ?? 0 })))),
 )
 
+// The shape of a mainstream browser's UA and nothing more: a platform comment of the usual grammar,
+// then only engine and browser products. Most traffic has it; it can name no agent, so it is answered
+// before the token scan. Anything else (an extra product, a comment, "compatible") takes the full path.
+const PLAIN_BROWSER = new RegExp(
+  '^Mozilla/5\\.0 \\((?:Windows NT [\\d.]+(?:; (?:Win64|WOW64|x64))*|Macintosh; Intel Mac OS X [\\d_.]+|X11; (?:Ubuntu; )?Linux (?:x86_64|i686|aarch64)|X11; CrOS \\w+ [\\d.]+' +
+  '|Linux; Android [\\d.]+(?:; [\\w .-]{1,40}?(?: Build/[\\w.]+)?(?:; wv)?)?|Android [\\d.]+; Mobile|iPhone; CPU iPhone OS [\\d_]+ like Mac OS X|iPad; CPU OS [\\d_]+ like Mac OS X)' +
+  '(?:; rv:[\\d.]+)?\\) (?:AppleWebKit/[\\d.]+ \\(KHTML, like Gecko\\)|Gecko/[\\d.]+)' +
+  '(?: (?:Version|Chrome|Mobile|Safari|Firefox|Edg|EdgA|EdgiOS|OPR|CriOS|FxiOS|YaBrowser|SamsungBrowser|Vivaldi)(?:/[\\w.]+)?)+$',
+)
+
 export function classifyUserAgent(ua: string | undefined | null): Classification {
   if (typeof ua !== 'string') return EMPTY
+  if (PLAIN_BROWSER.test(ua)) return HUMAN
   const id = match(ua, MAX_SCAN)
   if (id >= 0) return results[id]!
   if (isBlank(ua)) return EMPTY
