@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { validateAgents } from '../src/pixel/agents/schema.ts'
 import type { AgentRecord, AgentType, AgentsDocument } from '../src/pixel/agents/schema.ts'
 import { CURATED, RANGES_BY_NAME } from '../src/pixel/agents/curated.ts'
-import { compileMatcher } from '../src/pixel/agents/matcher.ts'
+import { compileMatcher, patternsOf } from '../src/pixel/agents/matcher.ts'
 
 export const ROBOTS_COMMIT = '738c80df'
 export const CRAWLERS_COMMIT = '7c7f9f25'
@@ -164,7 +164,7 @@ export function fromCrawlerList(crawlers: CrawlerEntry[], known: AgentRecord[]):
   const out: AgentRecord[] = []
   const byName = new Map(known.map((a) => [a.name.toLowerCase(), a]))
   const knownTokens = new Set(known.flatMap((a) => a.tokens.map((t) => t.replace(/^=/, '').toLowerCase())))
-  const match = compileMatcher(known.flatMap((a, id) => (a.robots_only ? [] : a.tokens.map((token) => ({ token, id, tier: a.tier ?? 0 })))))
+  const match = compileMatcher(patternsOf(known))
   for (const e of crawlers) {
     const ai = e.tags.includes('ai-crawler')
     if (!ai && !e.tags.includes('search-engine')) continue

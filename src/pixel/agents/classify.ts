@@ -3,7 +3,7 @@
 // named agents of agents.json (matcher.ts), a missing UA, then the UA's structure (structure.ts) for
 // bots no list names.
 import agentsDoc from './agents.json' with { type: 'json' }
-import { compileMatcher } from './matcher.ts'
+import { compileMatcher, patternsOf } from './matcher.ts'
 import { validateAgents } from './schema.ts'
 import { looksAutomated } from './structure.ts'
 import type { AgentRecord, AgentType } from './schema.ts'
@@ -37,10 +37,7 @@ function only(what: string, test: (a: AgentRecord) => boolean | undefined): Clas
 const EMPTY = only('empty_ua', (a) => a.empty_ua)
 const GENERIC = only('generic', (a) => a.generic)
 
-// Robots-only tokens are never compiled: they cannot count as seen.
-const match = compileMatcher(
-  agents.flatMap((a, id) => (a.robots_only ? [] : a.tokens.map((token) => ({ token, id, tier: a.tier ?? 0 })))),
-)
+const match = compileMatcher(patternsOf(agents))
 
 // The shape of a mainstream browser's UA and nothing more: a platform comment of the usual grammar,
 // then only engine and browser products. Most traffic has it; it can name no agent, so it is answered
@@ -54,11 +51,12 @@ const PLAIN_BROWSER = new RegExp(
 
 export function classifyUserAgent(ua: string | undefined | null): Classification {
   if (typeof ua !== 'string') return EMPTY
-  if (PLAIN_BROWSER.test(ua)) return HUMAN
-  const id = match(ua, MAX_SCAN)
+  const head = ua.length > MAX_SCAN ? ua.slice(0, MAX_SCAN) : ua
+  if (PLAIN_BROWSER.test(head)) return HUMAN
+  const id = match(head)
   if (id >= 0) return results[id]!
-  if (isBlank(ua)) return EMPTY
-  return looksAutomated(ua.length > MAX_SCAN ? ua.slice(0, MAX_SCAN) : ua) ? GENERIC : HUMAN
+  if (isBlank(head)) return EMPTY
+  return looksAutomated(head) ? GENERIC : HUMAN
 }
 
 /** The curated record behind a classification's agent name. */

@@ -18,6 +18,11 @@
 
 export interface Pattern { token: string; id: number; tier: number }
 
+/** The patterns of agent records, each with its record's index as id; robots-only tokens are never seen. */
+export function patternsOf(agents: readonly { tokens: string[]; tier?: number; robots_only?: true }[]): Pattern[] {
+  return agents.flatMap((a, id) => (a.robots_only ? [] : a.tokens.map((token) => ({ token, id, tier: a.tier ?? 0 }))))
+}
+
 interface Term { id: number; tier: number; anchored: boolean; endCheck: boolean; declared: boolean }
 
 const WORD = new Uint8Array(128) // the same set as RegExp \w, so the prefilter's \b agrees with the scan

@@ -19,17 +19,23 @@ const SIGNAL = new RegExp([
   // A contact: URL, e-mail (also "name(at)example.com"), or a bare domain name.
   /https?:\/\/|\bwww\.[a-z0-9-]+\.|[a-z0-9._%+-](?:@|\[at\]|\(at\))[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/.source,
   /[a-z0-9]\.(?:com|net|org|io|ai|co|info|biz|app|dev|de|fr|uk|ru|jp|cn|nl|eu|us|me|cz|pl|it|es|se|ch|at|be|dk|fi|br|kr|ua|xyz|tech|cloud|site|online|ly|gy|sh)(?![a-z0-9-])(?!\.[a-z])/.source,
-  // "compatible;" followed by something that is no browser or platform (browsers: MSIE, Konqueror, …).
-  /compatible;\s*(?!(?:msie|konqueror|u|ibrowse|amiga|abrowse|iemobile|opera|windows|linux|x11|mac|blackberry|playstation|nintendo|xbox|icab|omniweb|webtv|netfront|symbian|series|crkey|smart-?tv|googletv|tizen|web0?s|hbbtv|sunos|freebsd|openbsd|netbsd|rv:|mozilla|android)\b)[a-z]/.source,
   // Monitoring, checking and fetching vocabulary.
   /monitor|synthetic|uptime|scanner|\bscan(?:\b|[_/])|checker|link ?check|validator|headless|fetcher|indexer|prerender|screenshot|lighthouse|pagespeed|http[-_ ]?client|(?<![a-z])(?:rss|feed)(?![a-z])|feed(?:reader|parser|validator)|archiv|harvest|webhook|audit|analy[sz]er|extractor|downloader|preview|parser/.source,
 ].join('|'))
 
-// Browsers always name a platform or a rendering engine; a UA that names neither is a program.
-const PLATFORM = /windows|win32|win64|wow64|macintosh|mac ?os|mac_powerpc|darwin|cfnetwork|linux|android|iphone|ipad|ipod|\bios\b|cpu os|x11|cros|ubuntu|fedora|debian|unix|bsd|sunos|blackberry|bb10|rim tablet|symbian|series ?[46]0|midp|cldc|j2me|bada|tizen|web0?s|kaios|playstation|nintendo|xbox|smart-?tv|hbbtv|netcast|roku|appletv|tvos|watchos|crkey|fuchsia|harmonyos|haiku|beos|os\/2|amiga|morphos|risc ?os|webkit|gecko|presto|trident|msie|khtml|opera|dalvik|lynx|w3m|links|dillo|netsurf|netfront|openwave|up\.browser|ucweb|ucbrowser|obigo|nokia|samsung|sonyericsson|docomo|kddi|softbank|vodafone|mobile|tablet/
+// Browsers always name a platform (desktop and mobile systems, TVs, consoles, readers, the makers of
+// feature phones) or a rendering engine; a UA that names neither is a program.
+const PLATFORM = /windows|win ?9|win16|win32|win64|wow64|winnt|macintosh|mac ?os|mac_p|ppc|68k|darwin|cfnetwork|linux|android|iphone|ipad|ipod|\bios\b|cpu os|x11|cros|ubuntu|fedora|debian|unix|bsd|sunos|irix|hp-ux|aix|qnx|beos|haiku|os\/2|amiga|morphos|risc ?os|syllable|blackberry|bb10|rim tablet|symbian|series ?[46]0|s40|midp|cldc|j2me|brew|maui|mtk|spreadtrum|bada|maemo|meego|sailfish|tizen|web0?s|kaios|palm|pocket ?pc|playstation|psp|nintendo|wii|xbox|smart-?tv|hbbtv|netcast|roku|appletv|tvos|watchos|crkey|kindle|nook|fuchsia|harmonyos|webkit|gecko|presto|trident|msie|khtml|opera|dalvik|lynx|w3m|links|dillo|netsurf|netfront|openwave|up\.browser|up\.link|polaris|teleca|obigo|ucweb|ucbrowser|portalmmm|wap|nokia|samsung|sec-|sgh|sch-|sonyericsson|\bmot-|\blg-|lge|alcatel|sagem|siemens|\bsie-|panasonic|sharp|sanyo|zte|huawei|lenovo|htc|au-mic|docomo|kddi|softbank|vodafone|mobile|tablet/
+
+// "compatible;" followed by something that is no browser (MSIE, Konqueror, …), in a comment that names
+// no platform either: "(compatible; Optimizer)", "(compatible; Uptimia; www.uptimia.com)".
+const COMPATIBLE = /compatible;\s*(?!(?:msie|konqueror|u|ibrowse|amiga|abrowse|iemobile|opera|icab|omniweb|webtv|netfront|googletv|mozilla)\b)([a-z][^()]*)/
 
 /** True when the UA's structure shows an automated client (see the header). */
 export function looksAutomated(ua: string): boolean {
   const lower = ua.toLowerCase()
-  return !PLATFORM.test(lower) || SIGNAL.test(lower.replace(DEVICE_PART, ' '))
+  if (!PLATFORM.test(lower)) return true
+  const compatible = COMPATIBLE.exec(lower)
+  if (compatible !== null && !PLATFORM.test(compatible[1]!)) return true
+  return SIGNAL.test(lower.replace(DEVICE_PART, ' '))
 }

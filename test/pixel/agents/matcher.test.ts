@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { agents } from '../../../src/pixel/agents/classify.ts'
-import { compileMatcher } from '../../../src/pixel/agents/matcher.ts'
+import { compileMatcher, patternsOf } from '../../../src/pixel/agents/matcher.ts'
 
 const m = compileMatcher([
   { token: 'Googlebot', id: 1, tier: 0 },
@@ -70,7 +70,7 @@ describe('compileMatcher', () => {
 })
 
 describe('the prefilter never drops a match', () => {
-  const patterns = agents.flatMap((a, id) => (a.robots_only ? [] : a.tokens.map((token) => ({ token, id, tier: a.tier ?? 0 }))))
+  const patterns = patternsOf(agents)
   const fast = compileMatcher(patterns)
   const exact = compileMatcher(patterns, { prefilter: false })
   const sample = [...new Set(patterns.map((p) => p.token.replace(/^=?\^?|\$$/g, '')))]
