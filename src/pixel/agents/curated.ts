@@ -52,6 +52,7 @@ export const CURATED: AgentRecord[] = [
   agent('Google Web Preview', 'Google', 'search', ['Google Web Preview', 'developers.google.com/+/web/snippet', 'GoogleImageProxy', 'Google-PhysicalWeb', 'google-xrawler', 'PlayStore-Google', 'GoogleAssociationService', 'Google-Area120-PrivacyPolicyFetcher', 'DuplexWeb-Google', 'Google-AMPHTML', 'Google-Youtube-Links', 'Google-CWS'], ranges('Google')),
   // App Engine's URL fetch and Apps Script run anyone's code: not Google's crawling.
   agent('Google App Engine', 'Google', 'scraper', ['AppEngine-Google', 'Google-Apps-Script'], { tier: 1 }),
+  agent('Google-Pinpoint', 'Google', 'search', ['Google-Pinpoint'], ranges('Google')),
   agent('Chrome-Lighthouse', 'Google', 'scraper', ['Chrome-Lighthouse', 'Google Page Speed Insights', 'Chrome Privacy Preserving Prefetch Proxy']),
   // Google's HTTP client libraries run anyone's code.
   lib('Google API client', ['Google-HTTP-Java-Client', 'google-api-go-client', 'google-api-python-client', 'gl-python', 'gcloud-golang']),
@@ -177,6 +178,10 @@ export const CURATED: AgentRecord[] = [
   agent('Steam URL lookup', 'Valve', 'scraper', ['SteamChatURLLookup']),
   agent('Chatwork LinkPreview', 'Chatwork', 'scraper', ['Chatwork LinkPreview']),
   agent('Nuzzel', 'Nuzzel', 'scraper', ['=Nuzzel']),
+  agent('KakaoTalk-Scrap', 'Kakao', 'scraper', ['kakaotalk-scrap']),
+  agent('Quora Link Preview', 'Quora', 'scraper', ['Quora Link Preview', 'Quora-Bot']),
+  agent('XING', 'New Work', 'scraper', ['XING-contenttabreceiver']),
+  agent('OdklBot', 'VK', 'scraper', ['OdklBot']),
   agent('Flipboard', 'Flipboard', 'scraper', ['FlipboardProxy', 'FlipboardRSS']),
 
   // Uptime and performance monitors, validators.
@@ -214,6 +219,7 @@ export const CURATED: AgentRecord[] = [
   agent('DareBoost', 'DareBoost', 'scraper', ['DareBoost']),
   agent('Rigor', 'Rigor', 'scraper', ['Rigor']),
   agent('W3C Validator', 'W3C', 'scraper', ['W3C_Validator', 'W3C-checklink', 'W3C_CSS_Validator', 'W3C-mobileOK', 'W3C_I18n-Checker', 'W3C_Unicorn', 'Validator.nu', 'Jigsaw', 'FeedValidator']),
+  agent('Health checks', null, 'scraper', ['ELB-HealthChecker', 'Amazon-Route53-Health-Check-Service', 'Amazon CloudFront', 'GoogleHC', 'kube-probe', 'Consul Health Check', 'HAProxy', 'Envoy/HC']),
   agent('Cloudflare', 'Cloudflare', 'scraper', ['Cloudflare-SSLDetector', 'Cloudflare-Validator', 'Cloudflare-Radar', 'Cloudflare-SpeedTest', 'Cloudflare-Stream-Hook', 'cloudflare-csup', 'Cloudflare-Healthchecks', 'Cloudflare-Traffic-Manager']),
 
   // Feed readers and aggregators.

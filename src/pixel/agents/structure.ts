@@ -8,11 +8,6 @@
 
 // All patterns run on the lowercased UA (no /i: V8 scans case-sensitive alternations much faster).
 
-// Comments that describe a device (platform comments, Dalvik's, Instagram's "(33/13; 480dpi; …)") and
-// bracketed app metadata ("[FBAN/FBIOS;FBDV/iPhone14,5;…]"). A comment with a contact or "compatible"
-// is a bot's self-description and stays.
-const DEVICE_PART = /\[[^\]]*\]|\((?![^()]*(?:compatible|https?:|www\.|@))[^()]*(?:android|linux|windows|iphone|ipad|ipod|mac ?os|macintosh|cpu os|x11|cros|build\/|dpi|tizen|web0?os|kaios|playstation|nintendo|xbox|smart-?tv|blackberry|bb10|symbian|series ?[46]0|bada)[^()]*\)/g
-
 const SIGNAL = new RegExp([
   // A self-declared robot: a word ending in bot(s), or crawl/spider/scrape anywhere ("dcrawl", "HeadOnlyScraperV2").
   /(?<!cu)bots?(?![a-z])|^bot|crawl|spider|scrap(?:e|ing)/.source,
@@ -26,6 +21,11 @@ const SIGNAL = new RegExp([
 // Browsers always name a platform (desktop and mobile systems, TVs, consoles, readers, the makers of
 // feature phones) or a rendering engine; a UA that names neither is a program.
 const PLATFORM = /windows|win ?9|win16|win32|win64|wow64|winnt|macintosh|mac ?os|mac_p|ppc|68k|darwin|cfnetwork|linux|android|iphone|ipad|ipod|\bios\b|cpu os|x11|cros|ubuntu|fedora|debian|unix|bsd|sunos|irix|hp-ux|aix|qnx|beos|haiku|os\/2|amiga|morphos|risc ?os|syllable|blackberry|bb10|rim tablet|symbian|series ?[46]0|s40|midp|cldc|j2me|brew|maui|mtk|spreadtrum|bada|maemo|meego|sailfish|tizen|web0?s|kaios|palm|pocket ?pc|playstation|psp|nintendo|wii|xbox|smart-?tv|hbbtv|netcast|roku|appletv|tvos|watchos|crkey|kindle|nook|fuchsia|harmonyos|webkit|gecko|presto|trident|msie|khtml|opera|dalvik|lynx|w3m|links|dillo|netsurf|netfront|openwave|up\.browser|up\.link|polaris|teleca|obigo|ucweb|ucbrowser|portalmmm|wap|nokia|samsung|sec-|sgh|sch-|sonyericsson|\bmot-|\blg-|lge|alcatel|sagem|siemens|\bsie-|panasonic|sharp|sanyo|zte|huawei|lenovo|htc|au-mic|docomo|kddi|softbank|vodafone|mobile|tablet/
+
+// Comments that describe a device (platform comments, Dalvik's, Instagram's "(33/13; 480dpi; …)",
+// Opera Mini's) and bracketed app metadata ("[FBAN/FBIOS;FBDV/iPhone14,5;…]"): a comment that names a
+// platform. One with a contact or "compatible" is a bot's self-description and stays.
+const DEVICE_PART = new RegExp(`\\[[^\\]]*\\]|\\((?![^()]*(?:compatible|https?:|www\\.|@))[^()]*(?:${PLATFORM.source}|dpi|build/)[^()]*\\)`, 'g')
 
 // "compatible;" followed by something that is no browser (MSIE, Konqueror, …), in a comment that names
 // no platform either: "(compatible; Optimizer)", "(compatible; Uptimia; www.uptimia.com)".
