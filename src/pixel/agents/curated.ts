@@ -1,7 +1,7 @@
 // Build input for scripts/build-agents.ts (never imported at run time): agents that ai.robots.txt
 // does not list — the search engines' crawler and fetcher families, SEO, preview, monitoring, feed,
 // archive and security crawlers, HTTP libraries, headless browsers — and which published IP list each
-// verifiable agent crawls from (docs/agents.md, "Families"). Tokens name products as the operators
+// verifiable agent crawls from (docs/agents.md, "Where the data comes from"). Tokens name products as the operators
 // document them; `=` marks ordinary words that count only where a client names itself (matcher.ts).
 import type { AgentRecord, AgentType } from './schema.ts'
 
