@@ -15,7 +15,9 @@ const SIGNAL = new RegExp([
   /https?:\/\/|\bwww\.[a-z0-9-]+\.|[a-z0-9._%+-](?:@|\[at\]|\(at\))[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/.source,
   /[a-z0-9]\.(?:com|net|org|io|ai|co|info|biz|app|dev|de|fr|uk|ru|jp|cn|nl|eu|us|me|cz|pl|it|es|se|ch|at|be|dk|fi|br|kr|ua|xyz|tech|cloud|site|online|ly|gy|sh)(?![a-z0-9-])(?!\.[a-z])/.source,
   // Monitoring, checking and fetching vocabulary.
-  /monitor|synthetic|uptime|scanner|\bscan(?:\b|[_/])|checker|link ?check|validator|headless|fetcher|indexer|prerender|screenshot|lighthouse|pagespeed|http[-_ ]?client|(?<![a-z])(?:rss|feed)(?![a-z])|feed(?:reader|parser|validator)|archiv|harvest|webhook|audit|analy[sz]er|extractor|downloader|preview|parser/.source,
+  /monitor|synthetic|uptime|scanner|\bscan(?:\b|[_/])|check(?![a-z])|validator|headless|fetcher|indexer|prerender|screenshot|lighthouse|pagespeed|(?<!lib)http(?!s?:)|(?<![a-z])(?:rss|feed)(?![a-z])|feed(?:reader|parser|validator)|archiv|harvest|webhook|audit|analy[sz]er|extractor|downloader|preview|parser|agent(?![a-z])|capture|detect|discovery|inspect|classifier|retriever|transcoder|optimi[sz]/.source,
+  // Shapes no browser has: one long run without spaces, an empty comment, a UA opening with punctuation.
+  /^[^ ]{50,}$|\(\)|^[<(;]/.source,
 ].join('|'))
 
 // Browsers always name a platform (desktop and mobile systems, TVs, consoles, readers, the makers of
