@@ -16,7 +16,7 @@ export const ROBOTS_COMMIT = '738c80df'
 export const CRAWLERS_COMMIT = '7c7f9f25'
 
 interface RobotsEntry { operator: string; respect: string; function: string; description: string }
-export interface CrawlerEntry { pattern: string; instances: string[]; tags: string[]; description?: string }
+export interface CrawlerEntry { pattern: string; instances: string[]; tags: string[]; url?: string; description?: string }
 
 // Known Agents categories found in robots.json `function` -> our type (research §1.3, §1.8).
 const CATEGORY: Record<string, AgentType> = {
@@ -149,6 +149,16 @@ export function fromRobotsJson(robots: Record<string, RobotsEntry>): AgentRecord
 const CRAWLER_AI_TYPE: Record<string, AgentType> = { AISearchBot: 'llm_retrieval', KendraBot: 'llm_retrieval', linkReader: 'llm_retrieval' }
 const CRAWLER_ALIAS: Record<string, string> = { PerplexityUser: 'Perplexity-User', claudebot: 'ClaudeBot', crawl4ai: 'Crawl4AI' }
 
+/** The list gives no operator; the host of the entry's documentation URL stands for it ("gigablast.com"). */
+function operatorOf(url: string | undefined): string | null {
+  if (!url) return null
+  try {
+    return new URL(url).hostname.replace(/^www\./, '') || null
+  } catch {
+    return null
+  }
+}
+
 /** A pattern that is a plain literal ("Gigabot", "Daum\\/") as a token; null for real regexes. */
 export function literalOf(pattern: string): string | null {
   const text = pattern.replace(/^\^/, '').replace(/\\?\/$/, '').replace(/\\([/.()\-!:])/g, '$1')
@@ -187,7 +197,8 @@ export function fromCrawlerList(crawlers: CrawlerEntry[], known: AgentRecord[]):
       const word = new RegExp(`[\\w.!-]*${token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\w.!-]*`, 'i').exec(ua)?.[0]
       if (own(ua) < 0 && word && /^[A-Za-z0-9]/.test(word) && !tokens.includes(word)) tokens.push(word)
     }
-    out.push({ name: token, operator: null, type: ai ? CRAWLER_AI_TYPE[token] ?? 'llm_training' : 'search', tokens, source: 'crawler-user-agents' })
+    const type = ai ? CRAWLER_AI_TYPE[token] ?? 'llm_training' : 'search'
+    out.push({ name: token, operator: operatorOf(e.url), type, tokens, source: 'crawler-user-agents' })
   }
   return out
 }
