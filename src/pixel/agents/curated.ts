@@ -32,27 +32,29 @@ const research = { source: 'research' }
 
 export const CURATED: AgentRecord[] = [
   // Google: the documented common crawlers, special-case crawlers and user-triggered fetchers
-  // (developers.google.com/crawling/docs/crawlers-fetchers). All serve Google's search products
-  // except the AI ones (ai.robots.txt) and robots-only Google-Extended.
-  agent('Googlebot', 'Google', 'search', ['Googlebot', 'Googlebot-Mobile', 'Googlebot-IA', 'Mediapartners (Googlebot)'], { ...ranges('googlebot'), ...research }),
+  // (developers.google.com/crawling/docs/crawlers-fetchers), verified against the list Google names for
+  // each; its other fetchers are not verified (no list is documented for them). All serve Google's
+  // search products except the AI ones (ai.robots.txt) and robots-only Google-Extended.
+  agent('Googlebot', 'Google', 'search', ['Googlebot', 'Googlebot-Mobile', 'Googlebot-IA'], { ...ranges('googlebot'), ...research }),
   agent('Googlebot-Image', 'Google', 'search', ['Googlebot-Image'], ranges('googlebot')),
   agent('Googlebot-News', 'Google', 'search', ['Googlebot-News'], ranges('googlebot')),
   agent('Googlebot-Video', 'Google', 'search', ['Googlebot-Video'], ranges('googlebot')),
   agent('Storebot-Google', 'Google', 'search', ['Storebot-Google'], ranges('googlebot')),
-  agent('Google-InspectionTool', 'Google', 'search', ['Google-InspectionTool', 'Google-Structured-Data-Testing-Tool', 'Google-Test'], ranges('googlebot')),
-  agent('AdsBot-Google', 'Google', 'search', ['AdsBot-Google', 'AdsBot-Google-Mobile', 'AdsBot-Google-Mobile-Apps', 'Google-Adwords-Instant', 'Google-AdWords-Express', 'Google-Ads-Conversions', 'Google-Ads-Creatives-Assistant', 'Google-Ads-Qualify'], ranges('google-special-crawlers')),
-  agent('Mediapartners-Google', 'Google', 'search', ['Mediapartners-Google'], ranges('google-special-crawlers')),
+  agent('Google-InspectionTool', 'Google', 'search', ['Google-InspectionTool'], ranges('googlebot')),
+  agent('AdsBot-Google', 'Google', 'search', ['AdsBot-Google', 'AdsBot-Google-Mobile', 'AdsBot-Google-Mobile-Apps'], ranges('google-special-crawlers')),
+  agent('Google Ads tools', 'Google', 'search', ['Google-Adwords-Instant', 'Google-AdWords-Express', 'Google-Ads-Conversions', 'Google-Ads-Creatives-Assistant', 'Google-Ads-Qualify']),
+  agent('Mediapartners-Google', 'Google', 'search', ['Mediapartners-Google', 'Mediapartners (Googlebot)'], ranges('google-special-crawlers')),
   agent('APIs-Google', 'Google', 'search', ['APIs-Google'], ranges('google-special-crawlers')),
   agent('Google-Safety', 'Google', 'search', ['Google-Safety'], ranges('google-special-crawlers')),
-  agent('FeedFetcher-Google', 'Google', 'search', ['FeedFetcher-Google', 'Google-Podcast'], ranges('Google')),
+  agent('FeedFetcher-Google', 'Google', 'search', ['FeedFetcher-Google'], ranges('Google')),
   agent('Google-Read-Aloud', 'Google', 'search', ['Google-Read-Aloud'], ranges('Google')),
-  agent('Google-Site-Verification', 'Google', 'search', ['Google-Site-Verification', 'Google-Certificates-Bridge', 'Google Trust Services'], ranges('Google')),
+  agent('Google-Site-Verification', 'Google', 'search', ['Google-Site-Verification'], ranges('Google')),
   agent('GoogleProducer', 'Google', 'search', ['GoogleProducer'], ranges('Google')),
-  agent('Google Favicon', 'Google', 'search', ['Google Favicon', 'Google-Favicon'], ranges('Google')),
-  agent('Google Web Preview', 'Google', 'search', ['Google Web Preview', 'developers.google.com/+/web/snippet', 'GoogleImageProxy', 'Google-PhysicalWeb', 'google-xrawler', 'PlayStore-Google', 'GoogleAssociationService', 'Google-Area120-PrivacyPolicyFetcher', 'DuplexWeb-Google', 'Google-AMPHTML', 'Google-Youtube-Links', 'Google-CWS'], ranges('Google')),
+  agent('Google Favicon', 'Google', 'search', ['Google Favicon', 'Google-Favicon']),
+  agent('Google Web Preview', 'Google', 'search', ['Google Web Preview', 'developers.google.com/+/web/snippet', 'GoogleImageProxy', 'Google-PhysicalWeb', 'google-xrawler', 'PlayStore-Google', 'GoogleAssociationService', 'Google-Area120-PrivacyPolicyFetcher', 'DuplexWeb-Google', 'Google-AMPHTML', 'Google-Youtube-Links', 'Google-CWS', 'Google-Podcast', 'Google-Certificates-Bridge', 'Google Trust Services', 'Google-Structured-Data-Testing-Tool', 'Google-Test']),
   // App Engine's URL fetch and Apps Script run anyone's code: not Google's crawling.
   agent('Google App Engine', 'Google', 'scraper', ['AppEngine-Google', 'Google-Apps-Script'], { tier: 1 }),
-  agent('Google-Pinpoint', 'Google', 'search', ['Google-Pinpoint'], ranges('Google')),
+  agent('Google-Pinpoint', 'Google', 'search', ['Google-Pinpoint']),
   agent('Chrome-Lighthouse', 'Google', 'scraper', ['Chrome-Lighthouse', 'Google Page Speed Insights', 'Chrome Privacy Preserving Prefetch Proxy']),
   // Google's HTTP client libraries run anyone's code.
   lib('Google API client', ['Google-HTTP-Java-Client', 'google-api-go-client', 'google-api-python-client', 'gl-python', 'gcloud-golang']),
