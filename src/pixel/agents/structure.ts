@@ -8,17 +8,17 @@
 
 // All patterns run on the lowercased UA (no /i: V8 scans case-sensitive alternations much faster).
 
-const SIGNAL = new RegExp([
+const SIGNALS: readonly RegExp[] = [
   // A self-declared robot: a word ending in bot(s), or crawl/spider/scrape anywhere ("dcrawl", "HeadOnlyScraperV2").
-  /(?<!cu)bots?(?![a-z])|^bot|crawl|spider|scrap(?:e|ing)/.source,
+  /(?<!cu)bots?(?![a-z])|^bot|crawl|spider|scrap(?:e|ing)/,
   // A contact: URL, e-mail (also "name(at)example.com"), or a bare domain name.
-  /https?:\/\/|\bwww\.[a-z0-9-]+\.|[a-z0-9._%+-](?:@|\[at\]|\(at\))[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/.source,
-  /[a-z0-9]\.(?:com|net|org|io|ai|co|info|biz|app|dev|de|fr|uk|ru|jp|cn|nl|eu|us|me|cz|pl|it|es|se|ch|at|be|dk|fi|br|kr|ua|xyz|tech|cloud|site|online|ly|gy|sh)(?![a-z0-9-])(?!\.[a-z])/.source,
+  /https?:\/\/|\bwww\.[a-z0-9-]+\.|[a-z0-9._%+-](?:@|\[at\]|\(at\))[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/,
+  /[a-z0-9]\.(?:com|net|org|io|ai|co|info|biz|app|dev|de|fr|uk|ru|jp|cn|nl|eu|us|me|cz|pl|it|es|se|ch|at|be|dk|fi|br|kr|ua|xyz|tech|cloud|site|online|ly|gy|sh)(?![a-z0-9-])(?!\.[a-z])/,
   // Monitoring, checking and fetching vocabulary.
-  /monitor|synthetic|uptime|scanner|\bscan(?:\b|[_/])|check(?![a-z])|validator|headless|fetcher|indexer|prerender|screenshot|lighthouse|pagespeed|(?<!lib)http(?!s?:)|(?<![a-z])(?:rss|feed)(?![a-z])|feed(?:reader|parser|validator)|archiv|harvest|webhook|audit|analy[sz]er|extractor|downloader|preview|parser|agent(?![a-z])|capture|detect|discovery|inspect|classifier|retriever|transcoder|optimi[sz]/.source,
+  /monitor|synthetic|uptime|scanner|\bscan(?:\b|[_/])|check(?![a-z])|validator|headless|fetcher|indexer|prerender|screenshot|lighthouse|pagespeed|(?<!lib)http(?!s?:)|(?<![a-z])(?:rss|feed)(?![a-z])|feed(?:reader|parser|validator)|archiv|harvest|webhook|audit|analy[sz]er|extractor|downloader|preview|parser|agent(?![a-z])|capture|detect|discovery|inspect|classifier|retriever|transcoder|optimi[sz]/,
   // Shapes no browser has: one long run without spaces, an empty comment, a UA opening with punctuation.
-  /^[^ ]{50,}$|\(\)|^[<(;]/.source,
-].join('|'))
+  /^[^ ]{50,}$|\(\)|^[<(;]/,
+]
 
 // Browsers always name a platform (desktop and mobile systems, TVs, consoles, readers, the makers of
 // feature phones) or a rendering engine; a UA that names neither is a program.
@@ -39,5 +39,12 @@ export function looksAutomated(ua: string): boolean {
   if (!PLATFORM.test(lower)) return true
   const compatible = COMPATIBLE.exec(lower)
   if (compatible !== null && !PLATFORM.test(compatible[1]!)) return true
-  return SIGNAL.test(lower.replace(DEVICE_PART, ' '))
+  // Cutting device parts only removes text (each leaves a space), so a UA without a signal needs no cut.
+  // Separate RegExps: V8 runs them faster one after the other than as one alternation.
+  return signal(lower) && signal(lower.replace(DEVICE_PART, ' '))
+}
+
+function signal(text: string): boolean {
+  for (const re of SIGNALS) if (re.test(text)) return true
+  return false
 }
