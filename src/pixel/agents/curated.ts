@@ -52,8 +52,8 @@ export const CURATED: AgentRecord[] = [
   agent('GoogleProducer', 'Google', 'search', ['GoogleProducer'], ranges('Google')),
   agent('Google Favicon', 'Google', 'search', ['Google Favicon', 'Google-Favicon']),
   agent('Google Web Preview', 'Google', 'search', ['Google Web Preview', 'developers.google.com/+/web/snippet', 'GoogleImageProxy', 'Google-PhysicalWeb', 'google-xrawler', 'PlayStore-Google', 'GoogleAssociationService', 'Google-Area120-PrivacyPolicyFetcher', 'DuplexWeb-Google', 'Google-AMPHTML', 'Google-Youtube-Links', 'Google-CWS', 'Google-Podcast', 'Google-Certificates-Bridge', 'Google Trust Services', 'Google-Structured-Data-Testing-Tool', 'Google-Test']),
-  // App Engine's URL fetch and Apps Script run anyone's code: not Google's crawling.
-  agent('Google App Engine', 'Google', 'scraper', ['AppEngine-Google', 'Google-Apps-Script'], { tier: 1 }),
+  // App Engine's URL fetch, Apps Script and Sheets' IMPORTXML run anyone's code: not Google's crawling.
+  agent('Google App Engine', 'Google', 'scraper', ['AppEngine-Google', 'Google-Apps-Script', 'GoogleDocs'], { tier: 1 }),
   agent('Google-Pinpoint', 'Google', 'search', ['Google-Pinpoint']),
   agent('Chrome-Lighthouse', 'Google', 'scraper', ['Chrome-Lighthouse', 'Google Page Speed Insights', 'Chrome Privacy Preserving Prefetch Proxy']),
   // Google's HTTP client libraries run anyone's code.

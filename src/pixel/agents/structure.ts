@@ -13,7 +13,8 @@ const SIGNALS: readonly RegExp[] = [
   /(?<!cu)bots?(?![a-z])|^bot|crawl|spider|scrap(?:e|ing)/,
   // A contact: URL, e-mail (also "name(at)example.com"), or a bare domain name.
   /https?:\/\/|\bwww\.[a-z0-9-]+\.|[a-z0-9._%+-](?:@|\[at\]|\(at\))[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/,
-  /[a-z0-9]\.(?:com|net|org|io|ai|co|info|biz|app|dev|de|fr|uk|ru|jp|cn|nl|eu|us|me|cz|pl|it|es|se|ch|at|be|dk|fi|br|kr|ua|xyz|tech|cloud|site|online|ly|gy|sh)(?![a-z0-9-])(?!\.[a-z])/,
+  // (not an app's reversed bundle id: "com.example.app")
+  /(?<!\b(?:com|org|net|io|ru|cn|jp|de|uk|kr|tv)\.[a-z0-9.-]*)[a-z0-9]\.(?:com|net|org|io|ai|co|info|biz|app|dev|de|fr|uk|ru|jp|cn|nl|eu|us|me|cz|pl|it|es|se|ch|at|be|dk|fi|br|kr|ua|xyz|tech|cloud|site|online|ly|gy|sh)(?![a-z0-9-])(?!\.[a-z])/,
   // Monitoring, checking and fetching vocabulary.
   /monitor|synthetic|uptime|scanner|\bscan(?:\b|[_/])|check(?![a-z])|validator|headless|fetcher|indexer|prerender|screenshot|lighthouse|pagespeed|(?<!lib)http(?!s?:)|(?<![a-z])(?:rss|feed)(?![a-z])|feed(?:reader|parser|validator)|archiv|harvest|webhook|audit|analy[sz]er|extractor|downloader|preview|parser|agent(?![a-z])|capture|detect|discovery|inspect|classifier|retriever|transcoder|optimi[sz]/,
   // Shapes no browser has: one long run without spaces, an empty comment, a UA opening with punctuation.
