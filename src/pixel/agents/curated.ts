@@ -291,7 +291,7 @@ export const CURATED: AgentRecord[] = [
   headless('Puppeteer', ['Puppeteer']),
   headless('Playwright', ['Playwright']),
   headless('Selenium', ['Selenium', 'webdriver']),
-  headless('Cypress', ['Cypress']),
+  headless('Cypress', ['Cypress/']),
   headless('jsdom', ['jsdom']),
   headless('HtmlUnit', ['HtmlUnit']),
   headless('SlimerJS', ['SlimerJS']),
