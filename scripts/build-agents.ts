@@ -51,7 +51,8 @@ const TYPE_BY_KEY: Record<string, AgentType> = {
   'OAI-SearchBot': 'llm_retrieval', omgili: 'scraper', omgilibot: 'scraper', OpenAI: 'scraper', PanguBot: 'llm_training',
   Panscient: 'scraper', PerplexityBot: 'llm_retrieval', PetalBot: 'search', 'Poseidon Research Crawler': 'llm_training',
   QuillBot: 'llm_retrieval', Reflectionbot: 'llm_training', SBIntuitionsBot: 'llm_training', Scrapy: 'scraper',
-  'SemrushBot-OCOB': 'scraper', 'SemrushBot-SWA': 'scraper', 'Sidetrade indexer bot': 'scraper', Thinkbot: 'llm_training', TerraCotta: 'llm_training', HenkBot: 'llm_retrieval', ShapBot: 'llm_retrieval',
+  'SemrushBot-OCOB': 'scraper', 'SemrushBot-SWA': 'scraper', 'Sidetrade indexer bot': 'scraper', Thinkbot: 'llm_training',
+  TerraCotta: 'llm_training', HenkBot: 'llm_retrieval', ShapBot: 'llm_retrieval',
   TikTokSpider: 'llm_training', Timpibot: 'llm_training', VelenPublicWebCrawler: 'llm_training',
   'Webzio-Extended': 'llm_training', wpbot: 'llm_retrieval', WRTNBot: 'llm_retrieval', YaK: 'scraper',
   YandexAdditional: 'llm_retrieval', YandexAdditionalBot: 'llm_retrieval', YouBot: 'search', AddSearchBot: 'search',
@@ -147,7 +148,7 @@ export function fromRobotsJson(robots: Record<string, RobotsEntry>): AgentRecord
 // crawler-user-agents: types of its AI entries that ai.robots.txt does not list (default llm_training),
 // and its spellings of agents listed elsewhere.
 const CRAWLER_AI_TYPE: Record<string, AgentType> = { AISearchBot: 'llm_retrieval', KendraBot: 'llm_retrieval', linkReader: 'llm_retrieval' }
-const CRAWLER_ALIAS: Record<string, string> = { PerplexityUser: 'Perplexity-User', claudebot: 'ClaudeBot', crawl4ai: 'Crawl4AI' }
+const CRAWLER_ALIAS: Record<string, string> = { PerplexityUser: 'Perplexity-User' }
 
 /** The list gives no operator; the host of the entry's documentation URL stands for it ("gigablast.com"). */
 function operatorOf(url: string | undefined): string | null {
@@ -160,7 +161,7 @@ function operatorOf(url: string | undefined): string | null {
 }
 
 /** A pattern that is a plain literal ("Gigabot", "Daum\\/") as a token; null for real regexes. */
-export function literalOf(pattern: string): string | null {
+function literalOf(pattern: string): string | null {
   const text = pattern.replace(/^\^/, '').replace(/\\?\/$/, '').replace(/\\([/.()\-!:])/g, '$1')
   if (/[\\[\]{}*+?|$^]/.test(text) || text.length < 3 || !/^[A-Za-z0-9]/.test(text)) return null
   return text.replace(/ \($|\($/, '')
@@ -175,6 +176,11 @@ export function fromCrawlerList(crawlers: CrawlerEntry[], known: AgentRecord[]):
   const byName = new Map(known.map((a) => [a.name.toLowerCase(), a]))
   const knownTokens = new Set(known.flatMap((a) => a.tokens.map((t) => t.replace(/^=/, '').toLowerCase())))
   const match = compileMatcher(patternsOf(known))
+  // Named by an agent of the other sources (a library or tool, tier 1, does not name it).
+  const named = (ua: string): boolean => {
+    const id = match(ua)
+    return id >= 0 && known[id]!.tier === undefined
+  }
   for (const e of crawlers) {
     const ai = e.tags.includes('ai-crawler')
     if (!ai && !e.tags.includes('search-engine')) continue
@@ -183,12 +189,12 @@ export function fromCrawlerList(crawlers: CrawlerEntry[], known: AgentRecord[]):
     const alias = CRAWLER_ALIAS[token]
     if (alias !== undefined) {
       const target = byName.get(alias.toLowerCase())
-      if (target && !target.tokens.includes(token)) target.tokens.push(token)
+      if (target && !target.tokens.some((t) => t.toLowerCase() === token.toLowerCase())) target.tokens.push(token)
       continue
     }
     // Only gaps: where another source names the agent, its type stands (docs/agents.md, "Types").
-    const named = e.instances.length > 0 && e.instances.every((ua) => known[match(ua)]?.tier === undefined && match(ua) >= 0)
-    if (named || byName.has(token.toLowerCase()) || knownTokens.has(token.toLowerCase()) || out.some((a) => a.name.toLowerCase() === token.toLowerCase())) continue
+    const covered = e.instances.length > 0 && e.instances.every(named)
+    if (covered || byName.has(token.toLowerCase()) || knownTokens.has(token.toLowerCase()) || out.some((a) => a.name.toLowerCase() === token.toLowerCase())) continue
     const plainWord = /^[A-Za-z][a-z]+$/.test(token) && !/bot|spider|crawl|search/i.test(token)
     const tokens = [plainWord ? `=${token}` : token]
     // The list's patterns match substrings, our tokens whole words: add the word an instance uses.
