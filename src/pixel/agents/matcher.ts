@@ -16,6 +16,8 @@
 // prefixes: "google…"), and the precedence rules pick the winner: lower tier, then the token that
 // starts the UA, then the longer token, then the earlier position.
 
+import { PLATFORM } from './structure.ts'
+
 export interface Pattern { token: string; id: number; tier: number }
 
 /** The patterns of agent records, each with its record's index as id; robots-only tokens are never seen. */
@@ -170,13 +172,18 @@ function declaredEnd(ua: string, end: number): boolean {
 }
 
 // Where a client names itself (see `=` above): UA start, after "compatible;", or first in a comment
-// that is not the platform comment of a "Mozilla/" UA.
+// that is neither the platform comment of a "Mozilla/" UA nor any other comment naming a platform.
 function declaredStart(ua: string, start: number): boolean {
   if (start === 0) return true
   let i = start - 1
   while (i > 0 && ua.charCodeAt(i) === 32) i--
   const c = ua.charCodeAt(i)
-  if (c === 40 /* ( */) return !(ua.indexOf('(') === i && /^mozilla\//i.test(ua))
+  if (c === 40 /* ( */) {
+    if (ua.indexOf('(') === i && /^mozilla\//i.test(ua)) return false
+    // An app's device comment names its device first: "Snapchat/10.77 (Expanse; Android 10; gzip)".
+    const close = ua.indexOf(')', i)
+    return !PLATFORM.test(ua.slice(i, close < 0 ? ua.length : close).toLowerCase())
+  }
   if (c !== 59 /* ; */) return false
   let j = i - 1
   while (j > 0 && ua.charCodeAt(j) === 32) j--

@@ -155,6 +155,8 @@ const OTHER = [
   'MOT-V3/0E.41.C3R MIB/2.2.1 Profile/MIDP-2.0 Configuration/CLDC-1.1 UP.Link/6.3.1.17.0',
   'DoCoMo/2.0 N905i(c100;TB;W24H16)',
   'KDDI-CA39 UP.Browser/6.2.0.13.1.5 (GUI) MMP/2.0',
+  // Apps whose comment names the device first.
+  ...MODELS.slice(-30).map((m) => `Snapchat/12.55.0.38 (${m}; Android 13#a1b2c3#33; gzip)`),
   // In-app browsers that append their app's bundle id.
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 com.example.reader.app',
   'Mozilla/5.0 (Linux; Android 13; SM-A536B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.6099.43 Mobile Safari/537.36 com.news.daily.io/5.2',

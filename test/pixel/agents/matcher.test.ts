@@ -48,6 +48,7 @@ describe('compileMatcher', () => {
     expect(m('Foo (spider@example.com)')).toBe(-1)
     expect(m('Foo (compatible; Spider-Man/1)')).toBe(-1)
     expect(m('Speedy Spider (http://example.com)')).toBe(-1)
+    expect(m('Snapchat/10.77.5.59 (Spider; Android 10#5a5e5f7#29; gzip)')).toBe(-1) // an app's device comment
   })
   it('tokens with spaces and non-ASCII or truncated input', () => {
     expect(m('Sogou web spider/4.0')).toBe(7)
