@@ -16,7 +16,7 @@
 // prefixes: "google…"), and the precedence rules pick the winner: lower tier, then the token that
 // starts the UA, then the longer token, then the earlier position.
 
-import { PLATFORM } from './structure.ts'
+import { DEVICE } from './structure.ts'
 
 export interface Pattern { token: string; id: number; tier: number }
 
@@ -182,7 +182,7 @@ function declaredStart(ua: string, start: number): boolean {
     if (ua.indexOf('(') === i && /^mozilla\//i.test(ua)) return false
     // An app's device comment names its device first: "Snapchat/10.77 (Expanse; Android 10; gzip)".
     const close = ua.indexOf(')', i)
-    return !PLATFORM.test(ua.slice(i, close < 0 ? ua.length : close).toLowerCase())
+    return !DEVICE.test(ua.slice(i, close < 0 ? ua.length : close).toLowerCase())
   }
   if (c !== 59 /* ; */) return false
   let j = i - 1

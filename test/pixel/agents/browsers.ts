@@ -155,6 +155,12 @@ const OTHER = [
   'MOT-V3/0E.41.C3R MIB/2.2.1 Profile/MIDP-2.0 Configuration/CLDC-1.1 UP.Link/6.3.1.17.0',
   'DoCoMo/2.0 N905i(c100;TB;W24H16)',
   'KDDI-CA39 UP.Browser/6.2.0.13.1.5 (GUI) MMP/2.0',
+  // Internet Explorer with the toolbars and add-ons it reported in its platform comment.
+  'Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.0; SLCC1; .NET CLR 2.0.50727; Media Center PC 5.0; .NET CLR 3.0.04506; MSN Optimized;US)',
+  'Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 5.1; Trident/4.0; GTB6.4; .NET CLR 1.1.4322; FDM; .NET CLR 2.0.50727; WebMoney Advisor; Alexa Toolbar)',
+  'Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; WOW64; Trident/5.0; SLCC2; .NET CLR 2.0.50727; .NET4.0C; .NET4.0E; MASPJS; Zune 4.7; chromeframe/26.0.1410.64)',
+  'Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; FunWebProducts; Hotbar 4.6.1; SearchToolbar 1.2; InfoPath.1)',
+  'Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1; Trident/4.0; Download Accelerator Plus; DAP 10.0.5.36)',
   // Apps whose comment names the device first.
   ...MODELS.slice(-30).map((m) => `Snapchat/12.55.0.38 (${m}; Android 13#a1b2c3#33; gzip)`),
   // In-app browsers that append their app's bundle id.
