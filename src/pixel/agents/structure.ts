@@ -11,9 +11,9 @@
 const SIGNALS: readonly RegExp[] = [
   // A self-declared robot: a word ending in bot(s), or crawl/spider/scrape anywhere ("dcrawl", "HeadOnlyScraperV2").
   /(?<!cu)bots?(?![a-z])|^bot|crawl|spider|scrap(?:e|ing)/,
-  // A contact: URL, e-mail (also "name(at)example.com"), or a bare domain name.
+  // A contact: URL or e-mail address (also "name(at)example.com").
   /https?:\/\/|\bwww\.[a-z0-9-]+\.|[a-z0-9._%+-](?:@|\[at\]|\(at\))[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/,
-  // (not an app's reversed bundle id: "com.example.app")
+  // A bare domain name (not an app's reversed bundle id: "com.example.app").
   /(?<!\b(?:com|org|net|io|ru|cn|jp|de|uk|kr|tv)\.[a-z0-9.-]*)[a-z0-9]\.(?:com|net|org|io|ai|co|info|biz|app|dev|de|fr|uk|ru|jp|cn|nl|eu|us|me|cz|pl|it|es|se|ch|at|be|dk|fi|br|kr|ua|xyz|tech|cloud|site|online|ly|gy|sh)(?![a-z0-9-])(?!\.[a-z])/,
   // Monitoring, checking and fetching vocabulary.
   /monitor|synthetic|uptime|scanner|\bscan(?:\b|[_/])|check(?![a-z])|validator|headless|fetcher|indexer|prerender|screenshot|lighthouse|pagespeed|(?<!lib)http(?!s?:)|(?<![a-z])(?:rss|feed)(?![a-z])|feed(?:reader|parser|validator)|archiv|harvest|webhook|audit|analy[sz]er|extractor|downloader|preview|parser|agent(?![a-z])|capture|detect|discovery|inspect|classifier|retriever|transcoder|optimi[sz]/,
@@ -28,7 +28,7 @@ export const PLATFORM = new RegExp(`${DEVICE.source}|webkit|gecko|presto|trident
 
 // Comments that describe a device (platform comments, Dalvik's, Instagram's "(33/13; 480dpi; …)",
 // Opera Mini's) and bracketed app metadata ("[FBAN/FBIOS;FBDV/iPhone14,5;…]"): a comment that names a
-// platform. One with a contact, or "compatible" for anything but Internet Explorer or Konqueror (whose
+// system or device. One with a contact, or "compatible" for anything but Internet Explorer or Konqueror (whose
 // platform comment lists toolbars: "MSN Optimized", "WebMoney Advisor"), is a bot's self-description
 // and stays.
 const DEVICE_PART = new RegExp(
