@@ -17,9 +17,11 @@ const SIGNALS: readonly RegExp[] = [
   /(?<!\b(?:com|org|net|io|ru|cn|jp|de|uk|kr|tv)\.[a-z0-9.-]*)[a-z0-9]\.(?:com|net|org|io|ai|co|info|biz|app|dev|de|fr|uk|ru|jp|cn|nl|eu|us|me|cz|pl|it|es|se|ch|at|be|dk|fi|br|kr|ua|xyz|tech|cloud|site|online|ly|gy|sh)(?![a-z0-9-])(?!\.[a-z])/,
   // Monitoring, checking and fetching vocabulary.
   /monitor|synthetic|uptime|scanner|\bscan(?:\b|[_/])|check(?![a-z])|validator|headless|fetcher|indexer|prerender|screenshot|lighthouse|pagespeed|(?<!lib)http(?!s?:)|(?<![a-z])(?:rss|feed)(?![a-z])|feed(?:reader|parser|validator)|archiv|harvest|webhook|audit|analy[sz]er|extractor|downloader|preview|parser|agent(?![a-z])|capture|detect|discovery|inspect|classifier|retriever|transcoder|optimi[sz]/,
-  // Shapes no browser has: one long run without spaces, an empty comment, a UA opening with punctuation.
-  /^[^ ]{50,}$|\(\)|^[<(;]/,
 ]
+
+// Shapes no browser has (checked before the cut): one long run without spaces, an empty comment, a UA
+// opening with punctuation.
+const SHAPE = /^[^ ]{50,}$|\(\)|^[<(;]/
 
 // Browsers always name a platform (DEVICE: desktop and mobile systems, TVs, consoles, readers, the
 // makers of feature phones) or a rendering engine or browser of their own; a UA naming none is a program.
@@ -44,7 +46,7 @@ const COMPATIBLE = /compatible;\s*(?!(?:msie|konqueror|u|ibrowse|amiga|abrowse|i
 /** True when the UA's structure shows an automated client (see the header). */
 export function looksAutomated(ua: string): boolean {
   const lower = ua.toLowerCase()
-  if (!PLATFORM.test(lower)) return true
+  if (!PLATFORM.test(lower) || SHAPE.test(lower)) return true
   const compatible = COMPATIBLE.exec(lower)
   if (compatible !== null && !PLATFORM.test(compatible[1]!)) return true
   // Cutting device parts only removes text (each leaves a space), so a UA without a signal needs no cut.
