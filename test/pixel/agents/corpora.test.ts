@@ -46,6 +46,13 @@ describe('the crawler list (fixtures/bots/crawler-user-agents)', () => {
     expect(figures.structureOnly).toBeGreaterThanOrEqual(0.9)
   })
 
+  it('flags the entries whose names are not imported (all but search engines and AI crawlers) as well', () => {
+    const notImported = entries.filter((e) => !e.tags.includes('search-engine') && !e.tags.includes('ai-crawler')).flatMap((e) => e.instances)
+    const figures = { count: notImported.length, nonHuman: share(notImported, isBot), structureOnly: share(notImported, looksAutomated) }
+    console.log(`crawler list, entries not imported: ${JSON.stringify(figures)}`)
+    expect(figures.nonHuman).toBeGreaterThanOrEqual(0.97)
+  })
+
   const typed = (tag: string, ok: (t: string) => boolean) =>
     entries.filter((e) => e.tags.includes(tag) && !(e.pattern in TYPED_OTHERWISE)).flatMap((e) => e.instances.map((ua) => [e.pattern, ua, ok] as const))
   const llm = (t: string) => t === 'llm_training' || t === 'llm_retrieval'
