@@ -59,10 +59,20 @@ export const PixelTag = Type.Object(
 )
 export type PixelTag = Static<typeof PixelTag>
 
+/** Invalid lines named in a log-ingest answer (the count covers them all). */
+export const MAX_INVALID_SHOWN = 20
+
 export const LogIngestResult = Type.Object(
   {
     accepted: Type.Integer({ description: 'page loads recorded' }),
     invalid: Type.Integer({ description: 'lines that could not be parsed' }),
+    invalid_lines: Type.Array(
+      Type.Object({
+        line: Type.Integer({ description: 'line number in the upload, from 1' }),
+        reason: Type.String(),
+      }),
+      { description: `the first ${MAX_INVALID_SHOWN} invalid lines, by number, with why (an addition to the spec)` },
+    ),
     duplicates: Type.Integer({ description: 'page loads already recorded by the pixel, the beacon or an earlier upload' }),
     skipped: Type.Integer({ description: 'well-formed lines that are not page loads (assets, non-GET, errors)' }),
   },
