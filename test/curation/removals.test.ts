@@ -35,9 +35,20 @@ describeEachEngine('removing a domain from an audience', (getDb) => {
   it("removes the domain's URLs (all its hosts) from the client's segments of that audience, and nothing else", async () => {
     const before = await urlsOf(a.headers, sportsA)
     expect(before).toEqual(expect.arrayContaining(['https://www.fanzone.example/1', 'https://live.fanzone.example/2']))
+    const reach = {
+      deleted_count: 2,
+      tld: 'fanzone.example',
+      result_taxonomy_leaf_id: 483,
+      segments: [{ segment_id: sportsA.id, name: null, via: 'segment_taxonomy', deleted_count: 2 }],
+    }
+    // A dry run says what the removal reaches and changes nothing.
+    const dry = await del(t, a.headers, 'tld=WWW.FanZone.example&result_taxonomy_leaf_id=483&dry_run=true')
+    expect(dry.statusCode).toBe(200)
+    expect(json(dry)).toEqual({ ...reach, dry_run: true })
+    expect(await urlsOf(a.headers, sportsA)).toEqual(before)
     const res = await del(t, a.headers, 'tld=WWW.FanZone.example&result_taxonomy_leaf_id=483')
     expect(res.statusCode).toBe(200)
-    expect(json(res)).toEqual({ deleted_count: 2 })
+    expect(json(res)).toEqual({ ...reach, dry_run: false })
     const after = await urlsOf(a.headers, sportsA)
     expect(after.filter((u) => u.includes('fanzone'))).toEqual([])
     expect(after).toEqual(expect.arrayContaining(['https://www.stadium.example/1', 'https://www.stadium.example/2']))
@@ -58,7 +69,8 @@ describeEachEngine('removing a domain from an audience', (getDb) => {
     const leaf = bakery[0]!.taxonomy_id!
     expect(leaf).not.toBe(cookingA.taxonomy_id)
     const res = await del(t, a.headers, `tld=bakery.example&result_taxonomy_leaf_id=${leaf}`)
-    expect(json(res)).toEqual({ deleted_count: bakery.filter((u) => u.taxonomy_id === leaf).length })
+    const n = bakery.filter((u) => u.taxonomy_id === leaf).length
+    expect(json(res)).toMatchObject({ deleted_count: n, segments: [{ segment_id: cookingA.id, via: 'url_classification', deleted_count: n }] })
   })
 
   it('is remembered: a rebuild keeps the domain out', async () => {
@@ -67,7 +79,7 @@ describeEachEngine('removing a domain from an audience', (getDb) => {
     expect(urls.filter((u) => u.includes('fanzone'))).toEqual([])
     expect(urls).toContain('https://www.stadium.example/1')
     const again = await del(t, a.headers, 'tld=fanzone.example&result_taxonomy_leaf_id=483')
-    expect(json(again)).toEqual({ deleted_count: 0 })
+    expect(json(again)).toMatchObject({ deleted_count: 0, segments: [] })
   })
 
   describe('bad input', () => {
@@ -84,6 +96,7 @@ describeEachEngine('removing a domain from an audience', (getDb) => {
       ['a blank tld', 'tld=%20%20&result_taxonomy_leaf_id=483', 400],
       ['an empty leaf id', 'tld=fanzone.example&result_taxonomy_leaf_id=', 400],
       ['both empty', 'tld=&result_taxonomy_leaf_id=', 400],
+      ['a dry_run that is not a boolean', 'tld=fanzone.example&result_taxonomy_leaf_id=483&dry_run=maybe', 400],
     ]
     for (const [name, query, status] of cases) {
       it(`${name} → ${status}`, async () => {

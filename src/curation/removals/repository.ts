@@ -38,13 +38,39 @@ async function afterRemoval(tx: Queryable, clientId: number, rows: RemovedRow[],
   }
 }
 
-/** Removes the domain from the audience in every segment of the client; returns the URLs removed. */
-export async function removeDomainFromAudience(tx: Queryable, clientId: number, tld: string, leafId: number, now: Date): Promise<number> {
+/** What a removal takes out of one segment. */
+export interface SegmentReach {
+  segment_id: number
+  name: string | null
+  /** Why the segment is in the audience: it was built for the leaf, or some of its URLs are classified under it. */
+  via: 'segment_taxonomy' | 'url_classification'
+  deleted_count: number
+}
+
+// The audience's URLs of the domain: in a segment built for the leaf, or classified under it.
+const audienceOfDomain = `su.segment_id = s.id AND s.client_id = $1 AND su.client_id = $1 AND su.tld = $2
+        AND (s.taxonomy_id = $3 OR su.taxonomy_id = $3)`
+
+/** What removing the domain from the audience would take out, per segment (a dry run changes nothing). */
+export async function removalReach(q: Queryable, clientId: number, tld: string, leafId: number): Promise<SegmentReach[]> {
+  const { rows } = await q.query<SegmentReach>(
+    `SELECT s.id::int AS segment_id, s.name, CASE WHEN s.taxonomy_id = $3 THEN 'segment_taxonomy' ELSE 'url_classification' END AS via,
+            count(*)::int AS deleted_count
+       FROM segment_urls su, segment_requests s
+      WHERE ${audienceOfDomain}
+      GROUP BY s.id, s.name, s.taxonomy_id ORDER BY s.id`,
+    [clientId, tld, leafId],
+  )
+  return rows
+}
+
+/** Removes the domain from the audience in every segment of the client; returns what it removed per segment. */
+export async function removeDomainFromAudience(tx: Queryable, clientId: number, tld: string, leafId: number, now: Date): Promise<SegmentReach[]> {
+  const reach = await removalReach(tx, clientId, tld, leafId)
   const { rows } = await tx.query<RemovedRow>(
     `DELETE FROM segment_urls su
       USING segment_requests s
-      WHERE su.segment_id = s.id AND s.client_id = $1 AND su.client_id = $1 AND su.tld = $2
-        AND (s.taxonomy_id = $3 OR su.taxonomy_id = $3)
+      WHERE ${audienceOfDomain}
       RETURNING su.segment_id, su.page_id, su.url, su.tld, su.score::float8 AS score, su.taxonomy_id, $3::int AS leaf`,
     [clientId, tld, leafId],
   )
@@ -54,7 +80,7 @@ export async function removeDomainFromAudience(tx: Queryable, clientId: number, 
     [clientId, tld, leafId, rows.length, now],
   )
   await afterRemoval(tx, clientId, rows, now, true)
-  return rows.length
+  return reach
 }
 
 /**
