@@ -109,7 +109,7 @@ export const CreateJobBody = Type.Object(
 )
 export type CreateJobBody = Static<typeof CreateJobBody>
 
-export const jobStatuses = ['pending', 'processing', 'complete', 'failed'] as const
+export const jobStatuses = ['pending', 'processing', 'complete', 'failed', 'cancelled'] as const
 export type JobStatus = (typeof jobStatuses)[number]
 
 export const ScrapeJob = Type.Object(

@@ -73,7 +73,7 @@ function chunkJob(ctx: ScrapingContext): JobHandler<'scrape.chunk'> {
     maxAttempts: 5,
     async run({ job_id, chunk_no }, job) {
       const chunk = await loadChunkForWork(ctx.db, job_id, chunk_no)
-      if (!chunk || chunk.done_at || chunk.job_status === 'failed') return
+      if (!chunk || chunk.done_at || chunk.job_status === 'failed' || chunk.job_status === 'cancelled') return
       await markProcessing(ctx.db, job_id)
       const urls = validUrls(chunk)
       const settledBefore = chunk.urls.length - urls.length

@@ -206,6 +206,22 @@ export async function finishChunk(tx: Queryable, jobId: number, chunkNo: number,
 }
 
 /** The job cannot proceed (a chunk failed for good): failed, with the reason. */
+/**
+ * Cancels one of the client's unfinished jobs: no further chunk starts (fetches in flight finish and
+ * are kept), and the job reads as cancelled with the results settled so far. Null when the job is
+ * not the client's; the row unchanged when it had already finished.
+ */
+export async function cancelJob(q: Queryable, clientId: number, id: number, now: Date): Promise<{ row: JobRow; cancelled: boolean } | null> {
+  const { rows } = await q.query<JobRow>(
+    `UPDATE scrape_jobs SET status = 'cancelled', processed_date = $3
+      WHERE id = $1 AND client_id = $2 AND NOT loading AND status IN ('pending', 'processing') RETURNING ${jobColumns}`,
+    [id, clientId, now],
+  )
+  if (rows[0]) return { row: rows[0], cancelled: true }
+  const row = await getJob(q, clientId, id)
+  return row ? { row, cancelled: false } : null
+}
+
 export async function failJob(tx: Queryable, jobId: number, reason: string): Promise<void> {
   await tx.query(
     `UPDATE scrape_jobs SET status = 'failed', failure_reason = $2 WHERE id = $1 AND status IN ('pending', 'processing')`,

@@ -4,12 +4,12 @@ import { Type } from '@sinclair/typebox'
 
 import type { ScrapingContext } from '../context.ts'
 import type { App } from '../../platform/http/app.ts'
-import { notFound } from '../../platform/http/errors.ts'
+import { ApiError, notFound } from '../../platform/http/errors.ts'
 import { IdParams, Paging, errorResponses } from '../../platform/http/schemas.ts'
 import { CreateJobBody, CreatedJob, JobHeaders, JobQuery, ScrapeJob } from '../schemas.ts'
 import { prepareUrls } from './prepare.ts'
 import type { JobRow } from './repository.ts'
-import { createJob, getJob, listJobs, progressOf } from './repository.ts'
+import { cancelJob, createJob, getJob, listJobs, progressOf } from './repository.ts'
 import { resultsJson } from './results.ts'
 
 /** A million URLs of JSON is 60–80 MB; this leaves room for long URLs (docs/errors.md). */
@@ -99,7 +99,8 @@ export function jobRoutes(app: App, ctx: ScrapingContext): void {
       if (!row) throw notFound('scrape job')
       const done = row.status === 'complete' ? row.url_count : ((await progressOf(ctx.db, clientId, [row.id])).get(row.id) ?? 0)
       const job = view(row, done)
-      if (row.status !== 'complete') return job
+      // A cancelled job keeps its results so far: readable like a complete one's.
+      if (row.status !== 'complete' && row.status !== 'cancelled') return job
       const limit = req.query.limit ?? 1000
       const offset = req.query.offset ?? 0
       // Streamed: `results` goes last, its elements written as they are read.
@@ -112,6 +113,30 @@ export function jobRoutes(app: App, ctx: ScrapingContext): void {
       reply.type('application/json; charset=utf-8')
       // A stream skips the response serializer; the text it carries has the ScrapeJob shape.
       return reply.send(Readable.from(body(), { objectMode: false }) as unknown as ScrapeJob)
+    },
+  )
+
+  app.post(
+    '/jobs/:id/cancel',
+    {
+      schema: {
+        tags: ['scraping'],
+        summary: 'Cancel an unfinished scrape job, keeping its results so far (an addition to the spec)',
+        description:
+          'No further part of the job starts; fetches in flight finish and are kept. The job then reads `cancelled`, with ' +
+          '`processed_date` the time of the cancellation, and its results page as a complete job’s do: entries fetched before ' +
+          'the cancellation carry their result, the others E001. A job that has already finished answers 409.',
+        params: IdParams,
+        response: { 200: ScrapeJob, ...errorResponses(400, 404, 409, 422) },
+      },
+    },
+    async (req) => {
+      const clientId = req.principal!.clientId
+      const out = await cancelJob(ctx.db, clientId, req.params.id, ctx.clock.now())
+      if (!out) throw notFound('scrape job')
+      if (!out.cancelled) throw new ApiError(409, 'conflict', `scrape job ${out.row.id} has already finished (${out.row.status}): there is nothing to cancel`)
+      const done = (await progressOf(ctx.db, clientId, [out.row.id])).get(out.row.id) ?? 0
+      return view(out.row, done)
     },
   )
 }
