@@ -6,6 +6,7 @@ import { IdParams, IdempotencyHeaders, errorResponses } from '../platform/http/s
 import type { PixelContext } from './context.ts'
 import {
   createPixelCampaign,
+  deletePixelCampaign,
   getPixelCampaign,
   listPixelCampaigns,
   updatePixelCampaign,
@@ -74,6 +75,26 @@ function campaignRoutes(app: App, ctx: PixelContext): void {
       schema: { tags, summary: 'Get a pixel campaign', params: IdParams, response: { 200: PixelCampaign, ...errorResponses(400, 404, 422) } },
     },
     async (req) => asCampaign(await ownCampaign(ctx, req.principal!.clientId, req.params.id)),
+  )
+
+  app.delete(
+    '/campaigns/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a pixel campaign (an addition to the spec)',
+        description:
+          'From then on the collector records its hits as unknown_campaign, and the campaign is no longer listed or found; ' +
+          'its events, rollups and reports stay, and reports already made can still be read. A second delete answers 404.',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 404, 422) },
+      },
+    },
+    async (req, reply) => {
+      const row = await ctx.db.transaction((tx) => deletePixelCampaign(tx, req.principal!.clientId, req.params.id, ctx.clock.now()))
+      if (!row) throw notFound('campaign')
+      return reply.code(204).send(null)
+    },
   )
 
   app.put(

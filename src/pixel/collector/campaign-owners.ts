@@ -2,10 +2,10 @@
 // database whether a campaign exists. Loaded at start, extended when a NOTIFY announces a new
 // campaign, re-read periodically (a NOTIFY can be missed across a reconnect), and consulted once
 // per batch for ids above the highest known one, so a hit that raced its campaign's creation is
-// not mistaken for an unknown campaign. Campaigns are never deleted, so reading ids above the
-// highest one seen is enough.
+// not mistaken for an unknown campaign. A deleted campaign leaves the set on its NOTIFY, and on the
+// periodic re-read, which also reads the (few) deleted ids.
 import type { Db } from '../../platform/db/db.ts'
-import { campaignOwnersAfter, campaignsChannel } from '../campaigns-repository.ts'
+import { campaignOwnersAfter, campaignsChannel, deletedCampaignIds } from '../campaigns-repository.ts'
 
 export interface CampaignOwners {
   /** The owning client of a known campaign. */
@@ -26,12 +26,13 @@ export function createCampaignOwners(db: Db, refreshMs: number, onError: (err: u
   let unlisten: (() => Promise<void>) | null = null
 
   const refresh = (): Promise<void> => {
-    running ??= campaignOwnersAfter(db, maxId)
-      .then((rows) => {
+    running ??= Promise.all([campaignOwnersAfter(db, maxId), deletedCampaignIds(db, maxId)])
+      .then(([rows, deleted]) => {
         for (const r of rows) {
           owners.set(r.id, r.client_id)
           if (r.id > maxId) maxId = r.id
         }
+        for (const id of deleted) owners.delete(id)
       })
       .finally(() => {
         running = null
@@ -45,7 +46,10 @@ export function createCampaignOwners(db: Db, refreshMs: number, onError: (err: u
     mayBeNew: (id) => id > maxId,
     async start() {
       await refresh()
-      unlisten = await db.listen(campaignsChannel, () => void refresh().catch(onError))
+      unlisten = await db.listen(campaignsChannel, (payload) => {
+        if (payload.startsWith('-')) owners.delete(Number(payload.slice(1)))
+        else void refresh().catch(onError)
+      })
       timer = setInterval(() => void refresh().catch(onError), refreshMs)
       timer.unref()
     },
