@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { describeEachEngine } from '../helpers/db.ts'
 import type { Agent } from './helpers.ts'
-import { seedIndex, seedTaxonomyCatalog, startAgent } from './helpers.ts'
+import { indexTopic } from '../curation/fixtures.ts'
+import { seedIndex, startAgent } from './helpers.ts'
 import { schemaProblems } from './schemas.ts'
 
 /** The failing steps of a storyboard run, readable (empty when it passed). */
@@ -27,8 +28,11 @@ describeEachEngine('AdCP clients', (getDb) => {
   let key: string
   beforeAll(async () => {
     agent = await startAgent(getDb().db, { latencySeconds: 300 })
+    // A real catalog, computed from a small index: every signal offered has pages behind it, so
+    // activating whichever one a storyboard picks builds a segment with URLs. The storyboards ask
+    // for "adults interested in electric vehicles": the index has such pages, as an agent's would.
+    await indexTopic(getDb().db, 'autos', ['https://ev.example.com/a', 'https://ev.example.com/b', 'https://cars.example.org/c', 'https://cars.example.org/d'], 60)
     await seedIndex(agent)
-    await seedTaxonomyCatalog(getDb().db)
     key = (await agent.client()).key
   })
   afterAll(async () => {
