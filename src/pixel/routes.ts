@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 
 import type { App, Feature } from '../platform/http/app.ts'
 import { ApiError, badRequest, checkDateRange, notFound, unprocessable } from '../platform/http/errors.ts'
-import { IdParams, IdempotencyHeaders, errorResponses } from '../platform/http/schemas.ts'
+import { IdParams, IdempotencyHeaders, SmallPaging, errorResponses } from '../platform/http/schemas.ts'
 import type { PixelContext } from './context.ts'
 import {
   createPixelCampaign,
@@ -13,7 +13,7 @@ import {
 } from './campaigns-repository.ts'
 import type { PixelCampaignRow } from './campaigns-repository.ts'
 import { ingestLogs } from './ingest/logs.ts'
-import { createReport, getReport } from './reports/repository.ts'
+import { createReport, getReport, listReports } from './reports/repository.ts'
 import {
   CreatePixelCampaignBody,
   CreatePublisherReportBody,
@@ -211,6 +211,19 @@ function reportRoutes(app: App, ctx: PixelContext): void {
       reply.code(201)
       return report
     },
+  )
+
+  app.get(
+    '/reports/publisher',
+    {
+      schema: {
+        tags,
+        summary: "List this client's publisher reports, newest first (an addition to the spec)",
+        querystring: SmallPaging,
+        response: { 200: Type.Array(PublisherReport), ...errorResponses(400, 422) },
+      },
+    },
+    async (req) => listReports(ctx.db, req.principal!.clientId, req.query.limit ?? 20, req.query.offset ?? 0),
   )
 
   app.get(

@@ -4,6 +4,7 @@ import type { SegmentReport } from '../../src/curation/reports/schemas.ts'
 import { ManualClock } from '../helpers/clock.ts'
 import { seedSegment } from '../activation/seed.ts'
 import { describeEachEngine } from '../helpers/db.ts'
+import { json } from '../helpers/app.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { AttributionApp } from '../pixel/attribution-app.ts'
 import { startAttributionApp } from '../pixel/attribution-app.ts'
@@ -133,6 +134,20 @@ describeEachEngine('segment performance reports', (getDb) => {
       { deal_id: dealY, activation_id: expect.any(Number), dsp: 'the-trade-desk', segment_ids: [s1], ...m(4, 0, 1, 0, 2, 0.003) },
     ])
     expect(r.data).toBeNull()
+  })
+
+  it('lists the client’s reports newest first, paged, and no one else’s (an addition to the spec)', async () => {
+    const first = await run({ segment_ids: [s1], ...range })
+    const second = await run({ segment_ids: [s1], ...range, dimensions: ['date'] })
+    const list = async (query: string, h = a.headers) => t.get(h, `/v1/curation/reports${query}`)
+    const all = json<{ id: number }[]>(await list(''))
+    expect(all.slice(0, 2).map((r) => r.id)).toEqual([second.id, first.id])
+    expect(all[0]).toEqual(second)
+    expect(json<{ id: number }[]>(await list('?limit=1&offset=1')).map((r) => r.id)).toEqual([all[1]!.id])
+    const other = await t.client()
+    expect(json(await list('', other.headers))).toEqual([])
+    for (const q of ['?limit=0', '?limit=101', '?offset=-1']) expect((await list(q)).statusCode, q).toBe(422)
+    expect((await list('?limit=abc')).statusCode).toBe(400)
   })
 
   it('breaks down by date and domain', async () => {

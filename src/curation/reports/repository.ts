@@ -79,6 +79,16 @@ export async function createSegmentReport(tx: Queryable, clientId: number, req: 
   return toReport(row)
 }
 
+/** The client's reports, newest first. */
+export async function listSegmentReports(db: Queryable, clientId: number, limit: number, offset: number): Promise<SegmentReport[]> {
+  const { rows } = await db.query<Row>(`SELECT ${columns} FROM segment_reports WHERE client_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [
+    clientId,
+    limit,
+    offset,
+  ])
+  return rows.map(toReport)
+}
+
 export async function getSegmentReport(db: Queryable, clientId: number, id: number): Promise<SegmentReport | null> {
   const { rows } = await db.query<Row>(`SELECT ${columns} FROM segment_reports WHERE id = $1 AND client_id = $2`, [id, clientId])
   return rows[0] ? toReport(rows[0]) : null

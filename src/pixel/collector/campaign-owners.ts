@@ -10,7 +10,7 @@ import { campaignOwnersAfter, campaignsChannel, deletedCampaignIds } from '../ca
 export interface CampaignOwners {
   /** The owning client of a known campaign. */
   owner(id: number): number | undefined
-  /** Reads campaigns created since the last read (at most one read at a time). */
+  /** Reads campaigns created (and deleted) since the last read; the read starts after the call. */
   refresh(): Promise<void>
   /** True when `id` is above every id seen: it may belong to a campaign created since. */
   mayBeNew(id: number): boolean
@@ -25,19 +25,34 @@ export function createCampaignOwners(db: Db, refreshMs: number, onError: (err: u
   let timer: NodeJS.Timeout | null = null
   let unlisten: (() => Promise<void>) | null = null
 
+  let queued: Promise<void> | null = null
+
+  const read = (): Promise<void> =>
+    Promise.all([campaignOwnersAfter(db, maxId), deletedCampaignIds(db, maxId)]).then(([rows, deleted]) => {
+      for (const r of rows) {
+        owners.set(r.id, r.client_id)
+        if (r.id > maxId) maxId = r.id
+      }
+      for (const id of deleted) owners.delete(id)
+    })
+
+  // A caller must get a read that started after its call: a read in flight may have begun before the
+  // caller's campaign committed. So a call during a read waits for one more read, shared by every
+  // caller that arrives meanwhile (at most one read runs, and one waits).
   const refresh = (): Promise<void> => {
-    running ??= Promise.all([campaignOwnersAfter(db, maxId), deletedCampaignIds(db, maxId)])
-      .then(([rows, deleted]) => {
-        for (const r of rows) {
-          owners.set(r.id, r.client_id)
-          if (r.id > maxId) maxId = r.id
-        }
-        for (const id of deleted) owners.delete(id)
-      })
-      .finally(() => {
+    if (!running) {
+      running = read().finally(() => {
         running = null
       })
-    return running
+      return running
+    }
+    queued ??= running
+      .catch(() => {})
+      .then(() => {
+        queued = null
+        return refresh()
+      })
+    return queued
   }
 
   return {

@@ -70,6 +70,16 @@ export async function createReport(
   return toReport(row)
 }
 
+/** The client's publisher reports, newest first. */
+export async function listReports(db: Queryable, clientId: number, limit: number, offset: number): Promise<PublisherReport[]> {
+  const { rows } = await db.query<Row>(`SELECT ${columns} FROM pixel_publisher_reports WHERE client_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [
+    clientId,
+    limit,
+    offset,
+  ])
+  return rows.map(toReport)
+}
+
 export async function getReport(db: Queryable, clientId: number, id: number): Promise<PublisherReport | null> {
   const { rows } = await db.query<Row>(
     `SELECT ${columns} FROM pixel_publisher_reports WHERE id = $1 AND client_id = $2`,

@@ -25,6 +25,12 @@ export const Paging = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
 })
 
+/** Paging for lists of large records (reports carry their whole result): 20 by default, 100 at most. */
+export const SmallPaging = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
+})
+
 const errorRef = Type.Ref('ErrorBody')
 
 /** The error responses a route documents besides its success response. */
