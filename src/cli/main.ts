@@ -57,6 +57,13 @@ program
   .description('apply pending database migrations and exit')
   .action(async () => (await import('./migrate.ts')).runMigrate(loadConfig()))
 
+program
+  .command('catalog')
+  .description('the public catalog of signals')
+  .command('refresh')
+  .description('recompute the catalog now instead of at its next turn (CATALOG_REFRESH_MINUTES)')
+  .action(async () => (await import('./catalog.ts')).runCatalogRefresh(loadConfig()))
+
 const keys = program.command('keys').description('manage API keys (stored hashed; a key is shown once)')
 keys
   .command('create')

@@ -2,7 +2,7 @@ import type { CurationContext } from './context.ts'
 import type { Feature } from '../platform/http/app.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
 import { buildJob } from './build/build-segment.ts'
-import { catalogJob } from './catalog/refresh.ts'
+import { catalogJob, catalogWatchJob } from './catalog/refresh.ts'
 import { catalogRoutes } from './catalog/routes.ts'
 import { optimizeJob } from './optimizations/apply.ts'
 import { optimizationRoutes } from './optimizations/routes.ts'
@@ -27,5 +27,5 @@ export const curationFeature: Feature<CurationContext> = {
 
 /** Curation's jobs: segment builds, optimizations, segment performance reports, and the periodic catalog refresh. */
 export function curationJobs(ctx: CurationContext): JobHandler[] {
-  return [buildJob(ctx), optimizeJob(ctx), segmentReportJob(ctx), catalogJob(ctx)]
+  return [buildJob(ctx), optimizeJob(ctx), segmentReportJob(ctx), catalogJob(ctx), catalogWatchJob(ctx)]
 }

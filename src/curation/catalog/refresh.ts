@@ -6,6 +6,7 @@
 import type { CurationContext } from '../context.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
+import { runPeriodicNow } from '../../platform/jobs/queue.ts'
 import { rankCandidates } from '../build/rank.ts'
 import type { CurationConfig } from '../../platform/config.ts'
 import { applyFilters, loadQualityData, noBlocks } from '../quality/filters.ts'
@@ -18,8 +19,12 @@ export const catalogKind = 'curation.catalog'
 declare module '../../platform/jobs/kinds.ts' {
   interface JobPayloads {
     'curation.catalog': Periodic
+    'curation.catalog_watch': Periodic
   }
 }
+
+/** How often the index is compared with the one the catalog was computed on. */
+export const CATALOG_WATCH_MS = 30_000
 
 /** Pages that count for coverage: fetched, classified text of at least the thin-content floor. */
 const countedPage = `p.state = 'done' AND p.embedding IS NOT NULL AND COALESCE(p.word_count, 0) >= $1`
@@ -162,6 +167,32 @@ export async function refreshCatalog(
   })
   const seasonal = await refreshSeasonal(ctx, cfg, totals, now, run, signal)
   return { public: publicCount, seasonal, indexed_pages: sum(totals) }
+}
+
+/**
+ * Whether the index has grown materially since the catalog was computed: by a tenth, and by at
+ * least 20 pages (so a catalog computed on an empty or tiny index is redone as soon as pages arrive).
+ */
+export async function indexGrewSinceCatalog(db: Queryable, cfg: CurationConfig): Promise<{ grew: boolean; now: number; then: number }> {
+  const { rows } = await db.query<{ now: number; then: number }>(
+    `SELECT (SELECT count(*)::int FROM pages p WHERE ${countedPage}) AS now,
+            (SELECT coalesce(sum(pages), 0)::int FROM catalog_index_stats) AS then`,
+    [cfg.minWords],
+  )
+  const { now, then } = rows[0]!
+  return { grew: now - then >= Math.max(20, then * 0.1), now, then }
+}
+
+/** Every 30 s: when the index has grown materially, the catalog refresh runs now instead of at its next turn. */
+export function catalogWatchJob(ctx: CurationContext): JobHandler<'curation.catalog_watch'> {
+  return {
+    kind: 'curation.catalog_watch',
+    everyMs: CATALOG_WATCH_MS,
+    maxAttempts: 1,
+    async run() {
+      if ((await indexGrewSinceCatalog(ctx.db, ctx.config.curation)).grew) await runPeriodicNow(ctx.db, catalogKind, ctx.clock.now())
+    },
+  }
 }
 
 export function catalogJob(ctx: CurationContext): JobHandler<'curation.catalog'> {

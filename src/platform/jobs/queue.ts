@@ -42,6 +42,20 @@ export async function enqueue<K extends JobKind>(q: Queryable, kind: K, payload:
   return rows[0]?.id ?? null
 }
 
+/** The singleton key under which a periodic job (a handler with `everyMs`) waits for its next run. */
+export const periodicKey = (kind: JobKind): string => `every:${kind}`
+
+/**
+ * Brings the next run of a periodic job forward to `now` (it keeps its schedule afterwards): an
+ * operator's "refresh now", or a feature noticing its data changed. False when no run was waiting
+ * (it is running, or no worker has scheduled it yet).
+ */
+export async function runPeriodicNow(q: Queryable, kind: JobKind, now: Date): Promise<boolean> {
+  const { rowCount } = await q.query(`UPDATE jobs SET run_at = $2 WHERE singleton_key = $1 AND status = 'queued' AND run_at > $2`, [periodicKey(kind), now])
+  if (rowCount) await q.query('SELECT pg_notify($1, $2)', [jobsChannel, kind])
+  return rowCount > 0
+}
+
 /** Jobs waiting or running, by kind: the queue depth metric. */
 export async function queueDepth(q: Queryable): Promise<{ kind: string; status: string; count: number }[]> {
   const { rows } = await q.query<{ kind: string; status: string; count: number }>(

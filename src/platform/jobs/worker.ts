@@ -6,7 +6,7 @@ import type { Db, Queryable } from '../db/db.ts'
 import type { JobContext, JobHandler } from './handler.ts'
 import { LeaseLostError, PermanentJobError, backoffMs } from './handler.ts'
 import type { JobRow } from './queue.ts'
-import { enqueue, jobsChannel } from './queue.ts'
+import { enqueue, jobsChannel, periodicKey } from './queue.ts'
 
 export interface WorkerLogger {
   info(obj: object, msg?: string): void
@@ -85,7 +85,7 @@ export function createWorker(opts: WorkerOptions) {
   }
 
   function schedule(q: Queryable, h: JobHandler, delayMs: number) {
-    return enqueue(q, h.kind, {}, { now: at(), runAt: at(delayMs), singletonKey: `every:${h.kind}` })
+    return enqueue(q, h.kind, {}, { now: at(), runAt: at(delayMs), singletonKey: periodicKey(h.kind) })
   }
 
   async function fail(job: JobRow, err: unknown): Promise<'retry' | 'failed'> {
