@@ -44,13 +44,16 @@ export interface DateInputs extends EvidenceInputs {
   fetchedAt: Date
 }
 
+const GENERIC_META = new Set(['date', 'dc:date', 'dcterms:date', 'created', 'creation_date'])
+
 /** Lower is preferred. */
 function rank(e: DateEvidence): number {
   switch (e.source) {
     case 'json-ld':
       return e.field === 'datePublished' || e.field === 'dateModified' ? 0 : 2
     case 'meta':
-      return 1
+      // A bare "date" does not say which date it is; a <time> or itemprop in the article does.
+      return GENERIC_META.has(e.field) ? 3.5 : 1
     case 'markup':
       return e.field.startsWith('class=') ? 4 : 3
     case 'text':
