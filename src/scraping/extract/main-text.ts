@@ -10,6 +10,8 @@ import {
 } from './main-text-grab.ts'
 import type { GrabContext } from './main-text-grab.ts'
 import { cleanArticle } from './main-text-clean.ts'
+import { dropBoilerplate } from './main-text-boilerplate.ts'
+import type { DroppedBlock } from './main-text-boilerplate.ts'
 import { renderText } from './text-render.ts'
 
 /** Below this many characters an attempt is considered to have missed the article. */
@@ -34,17 +36,19 @@ export interface MainText {
   byline: string | null
   /** Normalised length of all visible body text, for the main-text ratio signal. */
   pageTextLength: number
+  /** In-article blocks dropped as boilerplate, with the rule that dropped each (when asked for). */
+  dropped: DroppedBlock[] | null
 }
 
 function normalizedTextLength(text: string): number {
   return text.replace(/\s+/g, ' ').length
 }
 
-export function extractMainText(page: ParsedPage, title: string, hasMetadataByline: boolean): MainText {
+export function extractMainText(page: ParsedPage, title: string, hasMetadataByline: boolean, explain = false): MainText {
   prepareTree(page.body)
   const pageTextLength = page.body.textLen
   const ctx: GrabContext = { body: page.body, title, hasMetadataByline, byline: null }
-  let best = ''
+  let best: { text: string; dropped: DroppedBlock[] | null } = { text: '', dropped: null }
   let bestLength = 0
   const attempts = page.elementCount > SINGLE_ATTEMPT_ELEMENTS ? 1 : ATTEMPT_FLAGS.length
   for (let i = 0; i < attempts; i++) {
@@ -52,14 +56,18 @@ export function extractMainText(page: ParsedPage, title: string, hasMetadataByli
     const flags = ATTEMPT_FLAGS[i] as number
     const article = grabArticle(ctx, run, flags)
     cleanArticle(article, run, flags)
+    // Whether an attempt found the article is judged before in-article boilerplate goes, so a short
+    // article followed by its comments is still found by the first attempt, not replaced by a comment.
+    const length = normalizedTextLength(renderText(article.roots, run))
+    const trace: DroppedBlock[] | null = explain ? [] : null
+    dropBoilerplate(article.roots, run, length, trace)
     // Rendered now: a later attempt may re-stamp the same nodes.
     const text = renderText(article.roots, run)
-    const length = normalizedTextLength(text)
-    if (length >= MIN_ARTICLE_CHARS) return { text, byline: ctx.byline, pageTextLength }
+    if (length >= MIN_ARTICLE_CHARS) return { text, byline: ctx.byline, pageTextLength, dropped: trace }
     if (length > bestLength) {
-      best = text
+      best = { text, dropped: trace }
       bestLength = length
     }
   }
-  return { text: best, byline: ctx.byline, pageTextLength }
+  return { ...best, byline: ctx.byline, pageTextLength }
 }

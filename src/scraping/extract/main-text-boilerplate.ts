@@ -1,0 +1,144 @@
+// Boilerplate that sits inside the article container, which Readability's rules keep: newsletter and
+// cookie boxes, share bars, comment threads, author boxes, related-links sections, captions and credits.
+// Runs after the cleaner on the chosen article; every drop names its rule so a page's extraction can be
+// explained (docs/extraction.md, "Main text").
+import type { ElementNode } from './dom.ts'
+import { textOf } from './dom.ts'
+
+export type BoilerplateRule = 'furniture-class' | 'boilerplate-phrase' | 'related-section' | 'credit-line'
+
+export interface DroppedBlock {
+  rule: BoilerplateRule
+  /** The start of the dropped text, for a person reading the trace. */
+  text: string
+}
+
+/** class/id words of furniture that lives inside article bodies. */
+const FURNITURE =
+  /(?:^|[\s_-])(?:cookie|consent|gdpr|share|sharing|social|sociable|shariff|related|recommend(?:ed|ations)?|read-?more|more-?(?:articles|stories|news)|author-?(?:box|bio|info)|about-?(?:the-)?author|bio-?box|tags?|tag-?list|taglist|keywords|categor(?:y|ies)|breadcrumbs?|pagination|post-?nav(?:igation)?|nav-?links|prev-?next|rating|print|toolbar|promo|teaser|advert(?:isement)?|anzeige|werbung|banner|sponsored|paywall|donat(?:e|ion)|copyright|post-?meta|entry-?meta|article-?meta|sidebar|infobox-?links|footnotes-?nav)(?:$|[\s_-])/i
+/** class/id words that mark the article body itself: never dropped for a furniture word alongside. */
+const CONTENT = /(?:^|[\s_-])(?:article-?(?:body|content|text)|entry-?content|post-?(?:body|content)|story-?body|main-?content|body-?text|richtext|rich-text)(?:$|[\s_-])/i
+
+/** Short blocks that are calls to action, legal lines or navigation, in the major European languages. */
+const PHRASES = new RegExp(
+  [
+    // newsletters, subscriptions, apps, social
+    'newsletter', 'subscribe', 'abonnieren', 'abonnez', 'suscr[ií]b', 'iscriviti', 'jetzt anmelden', 'sign up', 'download (?:the|our) app',
+    'follow us', 'folgen sie uns', 'suivez-nous', 'share (?:this|on)', 'teilen sie', 'vergiss nicht zu teilen', 'artikel teilen', 'partager',
+    'compartir', 'condividi', 'canal de telegram', 'whatsapp-kanal',
+    // legal and cookie notes
+    'all rights reserved', 'alle rechte vorbehalten', 'tous droits réservés', 'todos los derechos reservados', 'tutti i diritti riservati',
+    'wir respektieren deine privatsphäre', 'cookies? (?:help|policy|settings|einstellungen)', 'datenschutzerklärung',
+    // comments
+    'leave a (?:comment|reply)', 'kommentar (?:schreiben|verfassen|hinterlassen)', 'kommentare (?:schreiben|insgesamt)', 'in den kommentaren',
+    'laisser un commentaire', 'deja un comentario', 'lascia un commento', '\\d+ (?:comments|kommentare|commentaires)',
+    // navigation and related content
+    'this entry was posted', 'dieser eintrag wurde', 'read more', 'weiterlesen', 'mehr zum thema', 'lesen sie auch', 'auch interessant',
+    'das könnte sie auch interessieren', 'siehe auch', 'weiterführende links?', 'weitere informationen', 'empfohlene beiträge',
+    'neueste artikel', 'related (?:stories|articles|coverage|posts)', 'you (?:may|might) also like', 'more from', 'zurück zur (?:listenansicht|übersicht)',
+    'back to (?:top|overview|list)', 'vorschau auf den nächsten artikel', 'lire aussi', 'à lire aussi', 'leer más', 'leggi anche', 'zobacz też', 'czytaj też',
+    // ads
+    'anzeige', 'advertisement', 'publicité', 'publicidad', 'pubblicità', 'reklama',
+  ].join('|'),
+  'i',
+)
+/** Whole-line credits and captions: "Foto: …", "(Foto: Getty)", "Crédits photos : …", "© 2020 …". */
+const CREDIT = /^(?:\(?(?:foto|fotos|photo|photos|bild|bilder|image|images|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
+const ENDS_WITH_CREDIT = /\((?:foto|photo|bild|image|fotos|quelle|source)\s*:[^)]{1,80}\)\s*$/i
+
+const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6'])
+const BLOCKS = new Set(['p', 'div', 'section', 'aside', 'ul', 'ol', 'li', 'figure', 'span', 'h2', 'h3', 'h4', 'h5', 'h6', 'small', 'blockquote', 'dl', 'table'])
+const RELATED_HEADING = /^(?:siehe auch|weitere informationen|weiterführende links?|mehr zum thema|lesen sie auch|auch interessant|empfohlene beiträge|neueste artikel|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|you (?:may|might) also like|recommended|à lire aussi|lire aussi|sur le même sujet|leer más|noticias relacionadas|leggi anche|articoli correlati|zobacz (?:też|także)|czytaj (?:też|także)|gerelateerd|lees ook|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben)\s*:?$/i
+
+interface Pass {
+  run: number
+  drops: Array<{ el: ElementNode; rule: BoilerplateRule; text: string }>
+  /** Nodes already chosen for dropping, so the related-section walk does not count them twice. */
+  chosen: Set<ElementNode>
+}
+
+function drop(el: ElementNode, rule: BoilerplateRule, pass: Pass, text?: string): void {
+  if (pass.chosen.has(el)) return
+  pass.chosen.add(el)
+  pass.drops.push({ el, rule, text: text ?? liveText(el, pass.run) })
+}
+
+function liveText(el: ElementNode, run: number): string {
+  return textOf(el, run).replace(/\s+/g, ' ').trim()
+}
+
+/** The link share of a block's text (0 when it has none). */
+function linkShare(el: ElementNode, run: number, textLength: number): number {
+  if (textLength === 0) return 0
+  let links = 0
+  const stack: ElementNode[] = [el]
+  while (stack.length > 0) {
+    const node = stack.pop() as ElementNode
+    for (const child of node.children) {
+      if (child.isText || child.gone === run) continue
+      if (child.tag === 'a') links += liveText(child, run).length
+      else stack.push(child)
+    }
+  }
+  return links / textLength
+}
+
+/** A heading that opens a related-links, tags or comments section: it and what follows it go. */
+function dropRelatedTail(parent: ElementNode, start: number, pass: Pass): void {
+  const heading = parent.children[start] as ElementNode
+  drop(heading, 'related-section', pass)
+  for (let i = start + 1; i < parent.children.length; i++) {
+    const sib = parent.children[i]
+    if (sib === undefined || sib.isText || sib.gone === pass.run || pass.chosen.has(sib)) continue
+    if (HEADINGS.has(sib.tag)) break
+    const text = liveText(sib, pass.run)
+    // Prose after the heading (a real section that happens to be called "Weitere Informationen") stays.
+    if (text.length > 300 && linkShare(sib, pass.run, text.length) < 0.5) break
+    drop(sib, 'related-section', pass, text)
+  }
+}
+
+function visit(el: ElementNode, pass: Pass, depth: number): void {
+  for (let i = 0; i < el.children.length; i++) {
+    const child = el.children[i]
+    if (child === undefined || child.isText || child.gone === pass.run || pass.chosen.has(child)) continue
+    const marker = `${(child.alias ?? child).attrs.class ?? ''} ${(child.alias ?? child).attrs.id ?? ''}`
+    if (marker.length > 1 && FURNITURE.test(marker) && !CONTENT.test(marker) && child.tag !== 'body' && child.tag !== 'article' && child.tag !== 'main') {
+      // A container holding most of the article is never furniture, whatever its class says.
+      if (child.textLen < 1500) {
+        drop(child, 'furniture-class', pass)
+        continue
+      }
+    }
+    if (BLOCKS.has(child.tag) && child.textLen < 200) {
+      const text = liveText(child, pass.run)
+      if (HEADINGS.has(child.tag) && RELATED_HEADING.test(text)) {
+        dropRelatedTail(el, i, pass)
+        continue
+      }
+      if (text.length > 0 && text.length < 160 && (PHRASES.test(text) || CREDIT.test(text) || ENDS_WITH_CREDIT.test(text))) {
+        drop(child, PHRASES.test(text) ? 'boilerplate-phrase' : 'credit-line', pass, text)
+        continue
+      }
+    }
+    if (depth < 200) visit(child, pass, depth + 1)
+  }
+}
+
+/** More than this share of the article found to be boilerplate means the rules misread the page. */
+const MAX_DROPPED_SHARE = 0.5
+
+/**
+ * Marks in-article boilerplate under `roots` as gone in attempt `run`, recording each drop in `trace`
+ * when one is given. `articleLength` is the article's text length before the pass.
+ */
+export function dropBoilerplate(roots: ElementNode[], run: number, articleLength: number, trace: DroppedBlock[] | null): void {
+  const pass: Pass = { run, drops: [], chosen: new Set() }
+  for (const root of roots) if (root.gone !== run) visit(root, pass, 0)
+  const dropped = pass.drops.reduce((sum, d) => sum + d.text.length, 0)
+  if (dropped > articleLength * MAX_DROPPED_SHARE) return
+  for (const d of pass.drops) {
+    d.el.gone = run
+    if (trace !== null && trace.length < 200) trace.push({ rule: d.rule, text: d.text.slice(0, 80) })
+  }
+}
