@@ -12,7 +12,7 @@ export const FIXTURES_DIR = resolve(fileURLToPath(new URL('../../fixtures', impo
 const EXTRACTION_DIR = join(FIXTURES_DIR, 'extraction')
 
 export interface BenchPage {
-  set: 'scrapinghub' | 'readability'
+  set: 'scrapinghub' | 'readability' | 'trafilatura'
   id: string
   url: string
   html: string
@@ -20,6 +20,8 @@ export interface BenchPage {
   expectedText: string
   expectedTitle: string | null
   expectedPublished: string | null
+  /** trafilatura dev pages: the snippets the text must (not) contain, and the page's half of the split. */
+  snippets?: { with: string[]; without: string[]; part: DevPart }
 }
 
 function gunzipText(path: string): string {
@@ -150,4 +152,18 @@ export function loadHtmldateDev(): DatePage[] {
     }
   }
   return pages.sort((a, b) => a.key.localeCompare(b.key))
+}
+
+/** The trafilatura dev pages in the shape the extraction benchmark runs. */
+export function trafilaturaBenchPages(): BenchPage[] {
+  return loadTrafilaturaDev().map((p) => ({
+    set: 'trafilatura' as const,
+    id: p.key,
+    url: p.url,
+    html: p.html,
+    expectedText: '',
+    expectedTitle: null,
+    expectedPublished: null,
+    snippets: { with: p.with, without: p.without, part: p.part },
+  }))
 }

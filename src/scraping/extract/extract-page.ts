@@ -121,10 +121,15 @@ export interface ExtractOptions {
   fetchedAt?: Date
 }
 
-export function extractPage(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
+/** extractPage without its safety net: for the robustness tests, which must see any exception. */
+export function extractPageOrThrow(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
   if (typeof html !== 'string' || html.length === 0) return emptyPage(url)
+  return extract(html, url, options.fetchedAt ?? new Date())
+}
+
+export function extractPage(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
   try {
-    return extract(html, url, options.fetchedAt ?? new Date())
+    return extractPageOrThrow(html, url, options)
   } catch {
     // Defence in depth: a bug on one odd page must not fail a whole scrape job.
     return emptyPage(url)
