@@ -124,6 +124,8 @@ export function extractDates(input: DateInputs): PageDates {
   // A timestamp written in UTC can fall on the next (or previous) day of the publisher's own calendar;
   // a local day stated elsewhere on the page (URL, another tag, a visible date) one day apart, on the
   // side the hour allows, is the publisher's day.
+  // Kept for the published <= updated check below, which compares dates as the page wrote them.
+  const asStated = published?.value
   if (published !== undefined && UTC_STAMP.test(published.value)) {
     const p = published
     const hour = Number(p.value.slice(11, 13))
@@ -137,7 +139,7 @@ export function extractDates(input: DateInputs): PageDates {
 
   // An update cannot precede the publication. Scheduled posts are edited before they go out, so the
   // publication date stands and the earlier "update" is dropped rather than taken as the original.
-  if (published !== undefined && modified !== undefined && day(modified.value) < day(published.value)) {
+  if (published !== undefined && modified !== undefined && day(modified.value) < day(asStated ?? published.value)) {
     notes.push(`updated ${day(modified.value)} (${modified.source} ${modified.field}) is before published ${day(published.value)}: dropped`)
     modified = undefined
   }

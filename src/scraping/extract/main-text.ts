@@ -13,6 +13,10 @@ import { cleanArticle } from './main-text-clean.ts'
 import { dropBoilerplate } from './main-text-boilerplate.ts'
 import type { DroppedBlock } from './main-text-boilerplate.ts'
 import { renderText } from './text-render.ts'
+import { findLead } from './main-text-lead.ts'
+import { textOf } from './dom.ts'
+import type { ElementNode } from './dom.ts'
+import { textSimilarity } from './text-similarity.ts'
 
 /** Below this many characters an attempt is considered to have missed the article. */
 const MIN_ARTICLE_CHARS = 500
@@ -40,6 +44,20 @@ export interface MainText {
   dropped: DroppedBlock[] | null
 }
 
+/** The page's headline: the <h1>/<h2> closest to the title, else the first <h1>. */
+function headlineOf(headings: ElementNode[], title: string): ElementNode | null {
+  let best: ElementNode | null = null
+  let bestSimilarity = 0.5
+  for (const h of headings) {
+    const similarity = textSimilarity(title, textOf(h).trim())
+    if (similarity > bestSimilarity) {
+      best = h
+      bestSimilarity = similarity
+    }
+  }
+  return best ?? headings.find((h) => h.tag === 'h1') ?? null
+}
+
 function normalizedTextLength(text: string): number {
   return text.replace(/\s+/g, ' ').length
 }
@@ -48,6 +66,7 @@ export function extractMainText(page: ParsedPage, title: string, hasMetadataByli
   prepareTree(page.body)
   const pageTextLength = page.body.textLen
   const ctx: GrabContext = { body: page.body, title, hasMetadataByline, byline: null }
+  const headline = headlineOf(page.headings, title)
   let best: { text: string; dropped: DroppedBlock[] | null } = { text: '', dropped: null }
   let bestLength = 0
   const attempts = page.elementCount > SINGLE_ATTEMPT_ELEMENTS ? 1 : ATTEMPT_FLAGS.length
@@ -55,6 +74,8 @@ export function extractMainText(page: ParsedPage, title: string, hasMetadataByli
     const run = i + 1
     const flags = ATTEMPT_FLAGS[i] as number
     const article = grabArticle(ctx, run, flags)
+    const lead = findLead(page.body, headline, article.roots, run)
+    if (lead.length > 0) article.roots.unshift(...lead)
     cleanArticle(article, run, flags)
     // Whether an attempt found the article is judged before in-article boilerplate goes, so a short
     // article followed by its comments is still found by the first attempt, not replaced by a comment.
