@@ -7,6 +7,7 @@ import { linkDensity } from './main-text-prepare.ts'
 /** A lead block is prose: long enough to be a sentence and mostly not links. */
 const MIN_LEAD_CHARS = 80
 const MAX_LEAD_BLOCKS = 3
+const MIN_PROSE_CHARS = 100
 const MAX_LEAD_CHARS = 1500
 /** Paragraphs only (prepareTree already made text-only divs into <p>): a wrapper also holds the headline, dates, images. */
 const LEAD_TAGS = new Set(['p'])
@@ -22,12 +23,23 @@ function markedAsLead(el: ElementNode, stopAt: Set<ElementNode>): boolean {
   return false
 }
 
+const QUOTED = new Set(['figure', 'figcaption', 'blockquote', 'aside', 'li', 'td', 'a'])
+
+/** Unmarked, a paragraph is taken only when it reads as a sentence and is not a quote, caption or item. */
+function isProse(el: ElementNode, stopAt: Set<ElementNode>): boolean {
+  if (el.textLen < MIN_PROSE_CHARS) return false
+  for (let n: ElementNode | null = el.parent; n !== null && !stopAt.has(n); n = n.parent) if (QUOTED.has(n.tag)) return false
+  return true
+}
+
 /**
  * Blocks of prose that stand after `headline` and before the first of `roots` in document order, as new
  * roots to prepend. Nothing when the headline is missing or comes after the article.
  */
 export function findLead(body: ElementNode, headline: ElementNode | null, roots: ElementNode[], run: number): ElementNode[] {
   if (headline === null || roots.length === 0) return []
+  // A root outside the tree (the whole body wrapped when nothing stood out) already holds everything.
+  if (roots.some((r) => r.parent === null || !r.parent.children.includes(r))) return []
   const holdsArticle = new Set<ElementNode>()
   for (const root of roots) for (let n: ElementNode | null = root; n !== null; n = n.parent) holdsArticle.add(n)
   if (holdsArticle.has(headline)) return []
@@ -48,7 +60,7 @@ export function findLead(body: ElementNode, headline: ElementNode | null, roots:
     if (rootSet.has(node)) break
     const marker = `${(node.alias ?? node).attrs.class ?? ''} ${(node.alias ?? node).attrs.id ?? ''}`
     if (started && !holdsArticle.has(node) && LEAD_TAGS.has(node.tag) && node.textLen >= MIN_LEAD_CHARS) {
-      if (NOT_LEAD.test(marker) || linkDensity(node) > 0.25 || !markedAsLead(node, holdsArticle)) continue
+      if (NOT_LEAD.test(marker) || linkDensity(node) > 0.25 || !(markedAsLead(node, holdsArticle) || isProse(node, holdsArticle))) continue
       if (node.textLen + chars > MAX_LEAD_CHARS) break
       lead.push(node)
       chars += node.textLen
