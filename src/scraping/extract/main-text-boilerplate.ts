@@ -5,7 +5,7 @@
 import type { ElementNode } from './dom.ts'
 import { textOf } from './dom.ts'
 
-export type BoilerplateRule = 'furniture-class' | 'boilerplate-phrase' | 'related-section' | 'credit-line'
+export type BoilerplateRule = 'furniture-class' | 'boilerplate-phrase' | 'related-section' | 'credit-line' | 'meta-line' | 'privacy-notice'
 
 export interface DroppedBlock {
   rule: BoilerplateRule
@@ -34,14 +34,21 @@ const PHRASES = new RegExp(
     'laisser un commentaire', 'deja un comentario', 'lascia un commento', '\\d+ (?:comments|kommentare|commentaires)',
     // navigation and related content
     'this entry was posted', 'dieser eintrag wurde', 'read more', 'weiterlesen', 'mehr zum thema', 'lesen sie auch', 'auch interessant',
-    'das könnte sie auch interessieren', 'siehe auch', 'weiterführende links?', 'weitere informationen', 'empfohlene beiträge',
-    'neueste artikel', 'related (?:stories|articles|coverage|posts)', 'you (?:may|might) also like', 'more from', 'zurück zur (?:listenansicht|übersicht)',
+    'das könnte sie auch interessieren', 'siehe auch', 'weiterführender? links?', 'weitere informationen', 'empfohlene beiträge',
+    'neueste artikel', 'related (?:stories|articles|coverage|posts)', 'the latest news about', 'for the latest stories', 'download (?:the|our) .{1,40} apps?',
+    'entdecken sie jetzt', 'mehr von uns', 'nichts mehr (?:verpassen|versäumen)', 'erhalten sie exklusive', 'jetzt (?:kostenlos )?(?:registrieren|testen|bestellen)', 'you (?:may|might) also like', 'more from', 'zurück zur (?:listenansicht|übersicht)',
     'back to (?:top|overview|list)', 'vorschau auf den nächsten artikel', 'lire aussi', 'à lire aussi', 'leer más', 'leggi anche', 'zobacz też', 'czytaj też',
     // ads
     'anzeige', 'advertisement', 'publicité', 'publicidad', 'pubblicità', 'reklama',
   ].join('|'),
   'i',
 )
+/** Metadata lines: "Kategorie: News", "Von:", "4 Min Read", "Aufrufe: 12", a bare time. */
+const META_LINE =
+  /^(?:(?:kategorie|kategorien|category|categories|rubrik|ressort|tags?|schlagwörter|schlagworte|stichwörter|von|by|autor|autorin|author|aufrufe|views|lesezeit|reading time|publikacja|autor|release date|posted in|filed under|abgelegt unter|veröffentlicht|published|erstellt|aktualisiert|updated|stand|quelle|source|foto|fotos|bild|bilder)\s*:.{0,60}|\d+\s*(?:min(?:ute)?s?|minuten)\.?\s*(?:read|lesezeit|lesen)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?|\s*uhr)?)$/i
+/** Cookie and privacy boxes run longer than a call to action. */
+const PRIVACY = /wir respektieren (?:deine|ihre) privatsphäre|we (?:value|respect) your privacy|diese (?:website|webseite|seite) (?:verwendet|nutzt) cookies|this (?:website|site) uses cookies|nous utilisons des cookies|utilizamos cookies|utilizziamo (?:i )?cookie/i
+
 /** Whole-line credits and captions: "Foto: …", "(Foto: Getty)", "Crédits photos : …", "© 2020 …". */
 const CREDIT = /^(?:\(?(?:foto|fotos|photo|photos|bild|bilder|image|images|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
 const ENDS_WITH_CREDIT = /\((?:foto|photo|bild|image|fotos|quelle|source)\s*:[^)]{1,80}\)\s*$/i
@@ -49,6 +56,19 @@ const ENDS_WITH_CREDIT = /\((?:foto|photo|bild|image|fotos|quelle|source)\s*:[^)
 const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6'])
 const BLOCKS = new Set(['p', 'div', 'section', 'aside', 'ul', 'ol', 'li', 'figure', 'span', 'h2', 'h3', 'h4', 'h5', 'h6', 'small', 'blockquote', 'dl', 'table'])
 const RELATED_HEADING = /^(?:siehe auch|weitere informationen|weiterführende links?|mehr zum thema|lesen sie auch|auch interessant|empfohlene beiträge|neueste artikel|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|you (?:may|might) also like|recommended|à lire aussi|lire aussi|sur le même sujet|leer más|noticias relacionadas|leggi anche|articoli correlati|zobacz (?:też|także)|czytaj (?:też|także)|gerelateerd|lees ook|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben)\s*:?$/i
+
+/** Which rule, if any, drops a block with this text. */
+function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
+  const length = text.length
+  if (length === 0) return null
+  if (length < 600 && PRIVACY.test(text)) return 'privacy-notice'
+  if (length >= 160) return null
+  if ((HEADINGS.has(el.tag) || length < 50) && RELATED_HEADING.test(text)) return 'related-section'
+  if (PHRASES.test(text)) return 'boilerplate-phrase'
+  if (CREDIT.test(text) || ENDS_WITH_CREDIT.test(text)) return 'credit-line'
+  if (length < 80 && META_LINE.test(text)) return 'meta-line'
+  return null
+}
 
 interface Pass {
   run: number
@@ -110,14 +130,15 @@ function visit(el: ElementNode, pass: Pass, depth: number): void {
         continue
       }
     }
-    if (BLOCKS.has(child.tag) && child.textLen < 200) {
+    if (BLOCKS.has(child.tag) && child.textLen < 800) {
       const text = liveText(child, pass.run)
-      if (HEADINGS.has(child.tag) && RELATED_HEADING.test(text)) {
+      const rule = blockRule(child, text)
+      if (rule === 'related-section') {
         dropRelatedTail(el, i, pass)
         continue
       }
-      if (text.length > 0 && text.length < 160 && (PHRASES.test(text) || CREDIT.test(text) || ENDS_WITH_CREDIT.test(text))) {
-        drop(child, PHRASES.test(text) ? 'boilerplate-phrase' : 'credit-line', pass, text)
+      if (rule !== null) {
+        drop(child, rule, pass, text)
         continue
       }
     }
