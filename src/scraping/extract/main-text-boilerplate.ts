@@ -112,8 +112,9 @@ function dropRelatedTail(parent: ElementNode, start: number, pass: Pass): void {
     if (sib === undefined || sib.isText || sib.gone === pass.run || pass.chosen.has(sib)) continue
     if (HEADINGS.has(sib.tag)) break
     const text = liveText(sib, pass.run)
-    // Prose after the heading (a real section that happens to be called "Weitere Informationen") stays.
-    if (text.length > 300 && linkShare(sib, pass.run, text.length) < 0.5) break
+    // Prose after the heading (a real section that happens to be called "Weitere Informationen", or a
+    // "Related coverage" box placed mid-article) ends the section.
+    if (text.length > 80 && linkShare(sib, pass.run, text.length) < 0.5) break
     drop(sib, 'related-section', pass, text)
   }
 }
@@ -146,7 +147,7 @@ function visit(el: ElementNode, pass: Pass, depth: number): void {
   }
 }
 
-/** More than this share of the article found to be boilerplate means the rules misread the page. */
+/** More than this share of the article found to be boilerplate means a rule misread the page. */
 const MAX_DROPPED_SHARE = 0.5
 
 /**
@@ -156,9 +157,18 @@ const MAX_DROPPED_SHARE = 0.5
 export function dropBoilerplate(roots: ElementNode[], run: number, articleLength: number, trace: DroppedBlock[] | null): void {
   const pass: Pass = { run, drops: [], chosen: new Set() }
   for (const root of roots) if (root.gone !== run) visit(root, pass, 0)
-  const dropped = pass.drops.reduce((sum, d) => sum + d.text.length, 0)
-  if (dropped > articleLength * MAX_DROPPED_SHARE) return
+  // Too much found means a rule misread a container that holds the article: the largest drops are
+  // given up until the rest is a plausible amount of boilerplate.
+  let dropped = pass.drops.reduce((sum, d) => sum + d.text.length, 0)
+  const bySize = [...pass.drops].sort((a, b) => b.text.length - a.text.length)
+  const spared = new Set<ElementNode>()
+  for (const d of bySize) {
+    if (dropped <= articleLength * MAX_DROPPED_SHARE) break
+    spared.add(d.el)
+    dropped -= d.text.length
+  }
   for (const d of pass.drops) {
+    if (spared.has(d.el)) continue
     d.el.gone = run
     if (trace !== null && trace.length < 200) trace.push({ rule: d.rule, text: d.text.slice(0, 80) })
   }
