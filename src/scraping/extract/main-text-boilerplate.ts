@@ -4,8 +4,10 @@
 // explained (docs/extraction.md, "Main text").
 import type { ElementNode } from './dom.ts'
 import { textOf } from './dom.ts'
+import { findDates } from './date-parse.ts'
 
-export type BoilerplateRule = 'furniture-class' | 'boilerplate-phrase' | 'related-section' | 'credit-line' | 'meta-line' | 'privacy-notice'
+export type BoilerplateRule =
+  | 'furniture-class' | 'boilerplate-phrase' | 'related-section' | 'credit-line' | 'meta-line' | 'privacy-notice' | 'link-edge'
 
 export interface DroppedBlock {
   rule: BoilerplateRule
@@ -46,6 +48,27 @@ const PHRASES = new RegExp(
 /** Metadata lines: "Kategorie: News", "Von:", "4 Min Read", "Aufrufe: 12", a bare time. */
 const META_LINE =
   /^(?:(?:kategorie|kategorien|category|categories|rubrik|ressort|tags?|schlagwörter|schlagworte|stichwörter|von|by|autor|autorin|author|aufrufe|views|lesezeit|reading time|publikacja|autor|release date|posted in|filed under|abgelegt unter|veröffentlicht|published|erstellt|aktualisiert|updated|stand|quelle|source|foto|fotos|bild|bilder)\s*:.{0,60}|\d+\s*(?:min(?:ute)?s?|minuten)\.?\s*(?:read|lesezeit|lesen)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?|\s*uhr)?)$/i
+/** A byline on its own line: "By Jane Doe", "Von Max Muster", "Par …", "Por …". */
+const BYLINE_LINE = /^(?:by|von|par|por|di|door|av|af|przez|autor|autorin)\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,3}(?:\s*[,|–-].{0,40})?$/u
+
+const DATA = new Set(['li', 'td', 'th', 'table', 'pre', 'code', 'dl', 'ol', 'ul'])
+
+/** Inside a list, table or code a date is data (a timeline, a log), not the page's dateline. */
+function inData(el: ElementNode): boolean {
+  let depth = 0
+  for (let n: ElementNode | null = el; n !== null && depth < 6; n = n.parent, depth++) if (DATA.has(n.tag)) return true
+  return false
+}
+
+/** A line that is a date and little else ("19. Oktober 2019, 16:14 Uhr", "Posted on May 3, 2020"). */
+function isDateLine(text: string): boolean {
+  const dates = findDates(text, 2)
+  if (dates.length === 0) return false
+  let rest = text
+  for (const d of dates) rest = rest.replace(text.slice(d.index, d.end), '')
+  return rest.replace(/[\s,.|:–-]+/g, ' ').trim().length <= 25
+}
+
 /** Cookie and privacy boxes run longer than a call to action. */
 const PRIVACY = /wir respektieren (?:deine|ihre) privatsphäre|we (?:value|respect) your privacy|diese (?:website|webseite|seite) (?:verwendet|nutzt) cookies|this (?:website|site) uses cookies|nous utilisons des cookies|utilizamos cookies|utilizziamo (?:i )?cookie/i
 
@@ -66,7 +89,7 @@ function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
   if ((HEADINGS.has(el.tag) || length < 50) && RELATED_HEADING.test(text)) return 'related-section'
   if (PHRASES.test(text)) return 'boilerplate-phrase'
   if (CREDIT.test(text) || ENDS_WITH_CREDIT.test(text)) return 'credit-line'
-  if (length < 80 && META_LINE.test(text)) return 'meta-line'
+  if (length < 80 && (META_LINE.test(text) || BYLINE_LINE.test(text) || (!inData(el) && isDateLine(text)))) return 'meta-line'
   return null
 }
 
@@ -147,6 +170,42 @@ function visit(el: ElementNode, pass: Pass, depth: number): void {
   }
 }
 
+const LEAVES = new Set(['p', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'dd'])
+/** A paragraph of this length, mostly not links, is article prose. */
+const PROSE_CHARS = 120
+
+function collectLeaves(el: ElementNode, pass: Pass, out: ElementNode[]): void {
+  for (const child of el.children) {
+    if (child.isText || child.gone === pass.run || pass.chosen.has(child)) continue
+    if (LEAVES.has(child.tag)) out.push(child)
+    else collectLeaves(child, pass, out)
+  }
+}
+
+/**
+ * Link lists before the first and after the last paragraph of prose (category links, tag clouds, "more
+ * from" lists) are navigation, whatever their markup.
+ */
+function dropLinkEdges(roots: ElementNode[], pass: Pass): void {
+  const leaves: ElementNode[] = []
+  for (const root of roots) if (root.gone !== pass.run && !pass.chosen.has(root)) collectLeaves(root, pass, leaves)
+  const texts = leaves.map((l) => liveText(l, pass.run))
+  const isProse = (i: number): boolean => (texts[i] as string).length >= PROSE_CHARS && linkShare(leaves[i] as ElementNode, pass.run, (texts[i] as string).length) < 0.3
+  let first = -1
+  let last = -1
+  for (let i = 0; i < leaves.length; i++) {
+    if (!isProse(i)) continue
+    if (first < 0) first = i
+    last = i
+  }
+  if (first < 0) return
+  for (let i = 0; i < leaves.length; i++) {
+    if (i <= last) continue
+    const text = texts[i] as string
+    if (text.length > 0 && linkShare(leaves[i] as ElementNode, pass.run, text.length) >= 0.5) drop(leaves[i] as ElementNode, 'link-edge', pass, text)
+  }
+}
+
 /** More than this share of the article found to be boilerplate means a rule misread the page. */
 const MAX_DROPPED_SHARE = 0.5
 
@@ -157,6 +216,7 @@ const MAX_DROPPED_SHARE = 0.5
 export function dropBoilerplate(roots: ElementNode[], run: number, articleLength: number, trace: DroppedBlock[] | null): void {
   const pass: Pass = { run, drops: [], chosen: new Set() }
   for (const root of roots) if (root.gone !== run) visit(root, pass, 0)
+  dropLinkEdges(roots, pass)
   // Too much found means a rule misread a container that holds the article: the largest drops are
   // given up until the rest is a plausible amount of boilerplate.
   let dropped = pass.drops.reduce((sum, d) => sum + d.text.length, 0)
