@@ -17,7 +17,7 @@ export interface DroppedBlock {
 
 /** class/id words of furniture that lives inside article bodies. */
 const FURNITURE =
-  /(?:^|[\s_-])(?:cookie|consent|gdpr|share|sharing|social|sociable|shariff|related|recommend(?:ed|ations)?|read-?more|more-?(?:articles|stories|news)|author-?(?:box|bio|info)|about-?(?:the-)?author|bio-?box|tags?|tag-?list|taglist|keywords|categor(?:y|ies)|breadcrumbs?|pagination|post-?nav(?:igation)?|nav-?links|prev-?next|rating|print|toolbar|promo|teaser|advert(?:isement)?|anzeige|werbung|banner|sponsored|paywall|donat(?:e|ion)|copyright|post-?meta|entry-?meta|article-?meta|sidebar|infobox-?links|footnotes-?nav)(?:$|[\s_-])/i
+  /(?:^|[\s_-])(?:cookie|consent|gdpr|share|sharing|social|sociable|shariff|related|recommend(?:ed|ations)?|read-?more|more-?(?:articles|stories|news)|author-?(?:box|bio|info)|about-?(?:the-)?author|bio-?box|tags?|tag-?list|taglist|keywords|categor(?:y|ies)|breadcrumbs?|pagination|post-?nav(?:igation)?|nav-?links|prev-?next|rating|print|toolbar|promo|advert(?:isement)?|anzeige|werbung|banner|sponsored|paywall|donat(?:e|ion)|copyright|post-?meta|entry-?meta|article-?meta|sidebar|infobox-?links|footnotes-?nav)(?:$|[\s_-])/i
 /** class/id words that mark the article body itself: never dropped for a furniture word alongside. */
 const CONTENT = /(?:^|[\s_-])(?:article-?(?:body|content|text)|entry-?content|post-?(?:body|content)|story-?body|main-?content|body-?text|richtext|rich-text)(?:$|[\s_-])/i
 
@@ -25,26 +25,25 @@ const CONTENT = /(?:^|[\s_-])(?:article-?(?:body|content|text)|entry-?content|po
 const PHRASES = new RegExp(
   [
     // newsletters, subscriptions, apps, social
-    'newsletter', 'subscribe', 'abonnieren', 'abonnez', 'suscr[ií]b', 'iscriviti', 'jetzt anmelden', 'sign up', 'download (?:the|our) app',
-    'follow us', 'folgen sie uns', 'suivez-nous', 'share (?:this|on)', 'teilen sie', 'vergiss nicht zu teilen', 'artikel teilen', 'partager',
-    'compartir', 'condividi', 'canal de telegram', 'whatsapp-kanal',
+    'newsletter', 'subscribe', 'abonnieren', 'abonnez', 'suscr[ií]b', 'iscriviti', 'jetzt anmelden', 'sign up', 'download (?:the|our) .{0,40}apps?',
+    'follow us', 'folgen sie uns', 'suivez-nous', 'share (?:this|on)', 'teilen sie', 'vergiss nicht zu teilen', 'artikel teilen',
+    'canal de telegram', 'whatsapp-kanal', 'entdecken sie jetzt', 'mehr von uns', 'nichts mehr (?:verpassen|versäumen)',
+    'erhalten sie exklusive', 'jetzt (?:kostenlos )?(?:registrieren|testen|bestellen)', 'the latest news about', 'for the latest stories',
     // legal and cookie notes
     'all rights reserved', 'alle rechte vorbehalten', 'tous droits réservés', 'todos los derechos reservados', 'tutti i diritti riservati',
     'wir respektieren deine privatsphäre', 'cookies? (?:help|policy|settings|einstellungen)', 'datenschutzerklärung',
     // comments
     'leave a (?:comment|reply)', 'kommentar (?:schreiben|verfassen|hinterlassen)', 'kommentare (?:schreiben|insgesamt)', 'in den kommentaren',
     'laisser un commentaire', 'deja un comentario', 'lascia un commento', '\\d+ (?:comments|kommentare|commentaires)',
-    // navigation and related content
-    'this entry was posted', 'dieser eintrag wurde', 'read more', 'weiterlesen', 'mehr zum thema', 'lesen sie auch', 'auch interessant',
-    'das könnte sie auch interessieren', 'siehe auch', 'weiterführender? links?', 'weitere informationen', 'empfohlene beiträge',
-    'neueste artikel', 'related (?:stories|articles|coverage|posts)', 'the latest news about', 'for the latest stories', 'download (?:the|our) .{1,40} apps?',
-    'entdecken sie jetzt', 'mehr von uns', 'nichts mehr (?:verpassen|versäumen)', 'erhalten sie exklusive', 'jetzt (?:kostenlos )?(?:registrieren|testen|bestellen)', 'you (?:may|might) also like', 'more from', 'zurück zur (?:listenansicht|übersicht)',
-    'back to (?:top|overview|list)', 'vorschau auf den nächsten artikel', 'lire aussi', 'à lire aussi', 'leer más', 'leggi anche', 'zobacz też', 'czytaj też',
-    // ads
-    'anzeige', 'advertisement', 'publicité', 'publicidad', 'pubblicità', 'reklama',
+    'this entry was posted', 'dieser eintrag wurde', 'vorschau auf den nächsten artikel',
   ].join('|'),
   'i',
 )
+/** Navigation and related-content labels: only at the start of a block, where they introduce links. */
+const NAV_START =
+  /^(?:read more|weiterlesen|mehr zum thema|lesen sie (?:auch|mehr)|auch interessant|das könnte sie auch interessieren|siehe auch|weiterführender? links?|empfohlene beiträge|neueste artikel|related (?:stories|articles|coverage|posts)|you (?:may|might) also like|more from|zurück zu(?:r)? |back to |lire aussi|à lire aussi|leer más|lee también|leggi anche|zobacz (?:też|także)|czytaj (?:też|także)|lees ook|partager|compartir|condividi)/i
+/** A block that is only an advertising label. */
+const AD_LABEL = /^\W*(?:anzeige|advertisement|werbung|publicité|publicidad|pubblicità|reklama|sponsored)\W*$/i
 /** Metadata lines: "Kategorie: News", "Von:", "4 Min Read", "Aufrufe: 12", a bare time. */
 const META_LINE =
   /^(?:(?:kategorie|kategorien|category|categories|rubrik|ressort|tags?|schlagwörter|schlagworte|stichwörter|von|by|autor|autorin|author|aufrufe|views|lesezeit|reading time|publikacja|autor|release date|posted in|filed under|abgelegt unter|veröffentlicht|published|erstellt|aktualisiert|updated|stand|quelle|source|foto|fotos|bild|bilder)\s*:.{0,60}|\d+\s*(?:min(?:ute)?s?|minuten)\.?\s*(?:read|lesezeit|lesen)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?|\s*uhr)?)$/i
@@ -87,7 +86,7 @@ function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
   if (length < 600 && PRIVACY.test(text)) return 'privacy-notice'
   if (length >= 160) return null
   if ((HEADINGS.has(el.tag) || length < 50) && RELATED_HEADING.test(text)) return 'related-section'
-  if (PHRASES.test(text)) return 'boilerplate-phrase'
+  if (PHRASES.test(text) || NAV_START.test(text) || AD_LABEL.test(text)) return 'boilerplate-phrase'
   if (CREDIT.test(text) || ENDS_WITH_CREDIT.test(text)) return 'credit-line'
   if (length < 80 && (META_LINE.test(text) || BYLINE_LINE.test(text) || (!inData(el) && isDateLine(text)))) return 'meta-line'
   return null
