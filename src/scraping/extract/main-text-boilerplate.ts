@@ -48,7 +48,7 @@ const AD_LABEL = /^\W*(?:anzeige|advertisement|werbung|publicité|publicidad|pub
 const META_LINE =
   /^(?:(?:kategorie|kategorien|category|categories|rubrik|ressort|tags?|schlagwörter|schlagworte|stichwörter|von|by|autor|autorin|author|aufrufe|views|lesezeit|reading time|publikacja|autor|release date|posted in|filed under|abgelegt unter|veröffentlicht|published|erstellt|aktualisiert|updated|stand|quelle|source|foto|fotos|bild|bilder)\s*:.{0,60}|\d+\s*(?:min(?:ute)?s?|minuten)\.?\s*(?:read|lesezeit|lesen)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?|\s*uhr)?)$/i
 /** A byline on its own line: "By Jane Doe", "Von Max Muster", "Par …", "Por …". */
-const BYLINE_LINE = /^(?:by|von|par|por|di|door|av|af|przez|autor|autorin)\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,3}(?:\s*[,|–-].{0,40})?$/u
+const BYLINE_LINE = /^(?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]i|[Dd]oor|[Aa]v|[Aa]f|[Pp]rzez|[Aa]utor(?:in)?)\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,3}(?:\s*[,|–-].{0,40})?$/u
 
 const DATA = new Set(['li', 'td', 'th', 'table', 'pre', 'code', 'dl', 'ol', 'ul'])
 
