@@ -7,7 +7,8 @@ import { textOf } from './dom.ts'
 import { findDates } from './date-parse.ts'
 
 export type BoilerplateRule =
-  | 'furniture-class' | 'boilerplate-phrase' | 'related-section' | 'credit-line' | 'meta-line' | 'privacy-notice' | 'link-edge'
+  | 'furniture-class'
+  | 'navigation' | 'boilerplate-phrase' | 'related-section' | 'credit-line' | 'meta-line' | 'privacy-notice' | 'link-edge'
 
 export interface DroppedBlock {
   rule: BoilerplateRule
@@ -75,6 +76,9 @@ const PRIVACY = /wir respektieren (?:deine|ihre) privatsphäre|we (?:value|respe
 const CREDIT = /^(?:\(?(?:foto|fotos|photo|photos|bild|bilder|image|images|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
 const ENDS_WITH_CREDIT = /\((?:foto|photo|bild|image|fotos|quelle|source)\s*:[^)]{1,80}\)\s*$/i
 
+/** Navigation by markup: menus, breadcrumbs and page footers that the container picked up. */
+const NAVIGATION_TAGS = new Set(['nav', 'menu'])
+const NAVIGATION_ROLES = new Set(['navigation', 'contentinfo', 'banner', 'search', 'menu', 'menubar', 'toolbar'])
 const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6'])
 const BLOCKS = new Set(['p', 'div', 'section', 'aside', 'ul', 'ol', 'li', 'figure', 'span', 'h2', 'h3', 'h4', 'h5', 'h6', 'small', 'blockquote', 'dl', 'table'])
 const RELATED_HEADING = /^(?:siehe auch|weitere informationen|weiterführende links?|mehr zum thema|lesen sie auch|auch interessant|empfohlene beiträge|neueste artikel|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|you (?:may|might) also like|recommended|à lire aussi|lire aussi|sur le même sujet|leer más|noticias relacionadas|leggi anche|articoli correlati|zobacz (?:też|także)|czytaj (?:też|także)|gerelateerd|lees ook|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben)\s*:?$/i
@@ -145,6 +149,10 @@ function visit(el: ElementNode, pass: Pass, depth: number): void {
   for (let i = 0; i < el.children.length; i++) {
     const child = el.children[i]
     if (child === undefined || child.isText || child.gone === pass.run || pass.chosen.has(child)) continue
+    if (NAVIGATION_TAGS.has(child.tag) || NAVIGATION_ROLES.has((child.alias ?? child).attrs.role ?? '')) {
+      drop(child, 'navigation', pass)
+      continue
+    }
     const marker = `${(child.alias ?? child).attrs.class ?? ''} ${(child.alias ?? child).attrs.id ?? ''}`
     if (marker.length > 1 && FURNITURE.test(marker) && !CONTENT.test(marker) && child.tag !== 'body' && child.tag !== 'article' && child.tag !== 'main') {
       // A container holding most of the article is never furniture, whatever its class says.
