@@ -209,7 +209,11 @@ function dropLinkEdges(roots: ElementNode[], pass: Pass): void {
   for (let i = 0; i < leaves.length; i++) {
     if (i <= last) continue
     const text = texts[i] as string
-    if (text.length > 0 && linkShare(leaves[i] as ElementNode, pass.run, text.length) >= 0.5) drop(leaves[i] as ElementNode, 'link-edge', pass, text)
+    if (text.length === 0) continue
+    const leaf = leaves[i] as ElementNode
+    // A heading after the last prose that heads no real line is a label left over from a removed box.
+    const danglingHeading = i > last && HEADINGS.has(leaf.tag) && !texts.slice(i + 1).some((t) => t.length >= 40)
+    if (danglingHeading || linkShare(leaf, pass.run, text.length) >= 0.5) drop(leaf, 'link-edge', pass, text)
   }
 }
 
