@@ -53,6 +53,13 @@ function fromMeta(meta: MetaIndex, out: DateEvidence[]): void {
 const ARTICLE_TYPE = /Article|Posting|Report|BlogPost|NewsArticle|Review|Recipe|Event|Episode|Creative/
 const MEDIA_TYPE = /ImageObject|VideoObject|AudioObject|MediaObject|Comment|Person|Organization|WebSite|Product|Offer|Rating|ListItem|BreadcrumbList/
 
+/** Properties that hold other works (listed, related, cited, reviewed): their dates are not the page's. */
+const OTHER_THINGS = new Set([
+  'itemListElement', 'hasPart', 'relatedLink', 'isPartOf', 'citation', 'comment', 'review', 'subjectOf', 'about', 'mentions',
+  'workExample', 'exampleOfWork', 'isBasedOn', 'associatedMedia', 'image', 'video', 'audio', 'author', 'publisher', 'creator',
+  'sourceOrganization', 'potentialAction', 'offers', 'aggregateRating',
+])
+
 function typesOf(obj: Record<string, unknown>): string {
   const t = obj['@type']
   return (Array.isArray(t) ? t : [t]).filter((x): x is string => typeof x === 'string').join(' ')
@@ -72,7 +79,7 @@ function walkJsonLd(value: unknown, depth: number, out: Array<{ obj: Record<stri
   out.push({ obj, rank })
   for (const key in obj) {
     const v = obj[key]
-    if (v !== null && typeof v === 'object') walkJsonLd(v, depth + 1, out)
+    if (v !== null && typeof v === 'object' && !OTHER_THINGS.has(key)) walkJsonLd(v, depth + 1, out)
   }
 }
 
