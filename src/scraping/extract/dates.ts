@@ -94,6 +94,21 @@ function chosen(e: DateEvidence | undefined): ChosenDate | null {
   return e === undefined ? null : { source: e.source, field: e.field, value: e.value }
 }
 
+/**
+ * A timestamp written in UTC can fall on the next (or previous) day of the publisher's own calendar; a
+ * local day stated elsewhere on the page (URL, another tag, a visible date) one day apart, on the side
+ * the hour allows, is the publisher's day.
+ */
+function publishersDay(published: DateEvidence, ordered: DateEvidence[], notes: string[]): DateEvidence {
+  if (!UTC_STAMP.test(published.value)) return published
+  const hour = Number(published.value.slice(11, 13))
+  const localDay = hour < 12 ? shiftDay(published.value, -1) : shiftDay(published.value, 1)
+  const local = ordered.find((e) => e.kind === 'published' && !UTC_STAMP.test(e.value) && !WEAK_FIELDS.has(e.field) && day(e.value) === localDay)
+  if (local === undefined) return published
+  notes.push(`published ${published.value} (UTC) is ${localDay} in the publisher's time (${local.source} ${local.field})`)
+  return { ...published, value: day(local.value), field: `${published.field} (day from ${local.source})` }
+}
+
 export function extractDates(input: DateInputs): PageDates {
   const fetchedAt = input.fetchedAt.getTime()
   const rejected: RejectedDate[] = []
@@ -122,21 +137,9 @@ export function extractDates(input: DateInputs): PageDates {
     published = modified
   }
 
-  // A timestamp written in UTC can fall on the next (or previous) day of the publisher's own calendar;
-  // a local day stated elsewhere on the page (URL, another tag, a visible date) one day apart, on the
-  // side the hour allows, is the publisher's day.
   // Kept for the published <= updated check below, which compares dates as the page wrote them.
   const asStated = published?.value
-  if (published !== undefined && UTC_STAMP.test(published.value)) {
-    const p = published
-    const hour = Number(p.value.slice(11, 13))
-    const localDay = hour < 12 ? shiftDay(p.value, -1) : shiftDay(p.value, 1)
-    const local = ordered.find((e) => e.kind === 'published' && !UTC_STAMP.test(e.value) && !WEAK_FIELDS.has(e.field) && day(e.value) === localDay)
-    if (local !== undefined) {
-      notes.push(`published ${p.value} (UTC) is ${localDay} in the publisher's time (${local.source} ${local.field})`)
-      published = { ...p, value: day(local.value), field: `${p.field} (day from ${local.source})` }
-    }
-  }
+  if (published !== undefined) published = publishersDay(published, ordered, notes)
 
   // An update cannot precede the publication. Scheduled posts are edited before they go out, so the
   // publication date stands and the earlier "update" is dropped rather than taken as the original.
