@@ -1,5 +1,6 @@
 // Main-text extraction: normalise once, then try progressively more lenient attempts (as Readability
-// does) until one yields a real article; otherwise keep the longest text any attempt found.
+// does) until one yields a real article; otherwise keep the longest text any attempt found. Each attempt
+// adds the lead standing before the container and drops the boilerplate inside it (docs/extraction.md).
 import type { ParsedPage } from './parse-html.ts'
 import { prepareTree } from './main-text-prepare.ts'
 import {
@@ -48,7 +49,8 @@ export interface MainText {
 function headlineOf(headings: ElementNode[], title: string): ElementNode | null {
   let best: ElementNode | null = null
   let bestSimilarity = 0.5
-  for (const h of headings) {
+  // Link farms carry hundreds of headings; the headline is among the first.
+  for (const h of headings.slice(0, 50)) {
     const similarity = textSimilarity(title, textOf(h).trim())
     if (similarity > bestSimilarity) {
       best = h
