@@ -169,7 +169,12 @@ interface TextView {
 }
 
 const BLOCK = new Set(['p', 'div', 'li', 'td', 'th', 'tr', 'br', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article', 'header', 'footer', 'time', 'span', 'abbr', 'dd', 'dt'])
-const MAX_VIEW_CHARS = 400_000
+/**
+ * A page's own dates sit near its top and its headline: the view stops this far past the headline (or
+ * after MAX_VIEW_CHARS without one), which bounds the cost on long pages.
+ */
+const MAX_VIEW_CHARS = 100_000
+const AFTER_HEADLINE_CHARS = 20_000
 
 function textView(body: ElementNode, headlineEl: ElementNode | null): TextView {
   const parts: string[] = []
@@ -177,7 +182,7 @@ function textView(body: ElementNode, headlineEl: ElementNode | null): TextView {
   let headline = -1
   const classed: TextView['classed'] = []
   const stack: Array<DomNode | null> = [body]
-  while (stack.length > 0 && length < MAX_VIEW_CHARS) {
+  while (stack.length > 0 && length < MAX_VIEW_CHARS && (headline < 0 || length < headline + AFTER_HEADLINE_CHARS)) {
     const node = stack.pop()
     if (node === undefined) break
     if (node === null) {

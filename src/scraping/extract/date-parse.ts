@@ -117,21 +117,58 @@ const PATTERNS: Pattern[] = [
   },
 ]
 
-/** Every date expression in `text`, in order of position (at most `limit`). */
-export function findDates(text: string, limit = 50): DateMatch[] {
-  const found: DateMatch[] = []
+function matchAll(text: string, from: number, to: number, found: DateMatch[], limit: number): void {
+  const slice = text.slice(from, to)
   for (const { re, read } of PATTERNS) {
     re.lastIndex = 0
     let m: RegExpExecArray | null
     let n = 0
-    while ((m = re.exec(text)) !== null && n < limit) {
-      const end = m.index + m[0].length
+    while ((m = re.exec(slice)) !== null && n < limit) {
+      // A match at the very start of a window cut from a longer text could not see what precedes it.
+      if (from > 0 && m.index === 0) continue
+      const end = from + m.index + m[0].length
       const iso = read(m, text.slice(end, end + 40))
       if (iso !== null) {
-        found.push({ iso, index: m.index, end })
+        found.push({ iso, index: from + m.index, end })
         n++
       }
     }
+  }
+}
+
+/** Every date pattern holds a four-digit year; long texts are only searched around one. */
+const YEAR = /(?:19|20)\d{2}/g
+const BEFORE_YEAR = 48
+const AFTER_YEAR = 44
+
+/** Every date expression in `text`, in order of position (at most `limit`). */
+export function findDates(text: string, limit = 50): DateMatch[] {
+  const found: DateMatch[] = []
+  if (text.length <= 4 * (BEFORE_YEAR + AFTER_YEAR)) {
+    matchAll(text, 0, text.length, found, limit)
+  } else {
+    // Windows around each year, merged where they overlap; running the month-name patterns over every
+    // position of a long page text is what would cost.
+    YEAR.lastIndex = 0
+    let m: RegExpExecArray | null
+    let start = -1
+    let end = -1
+    let windows = 0
+    while ((m = YEAR.exec(text)) !== null && windows < 4 * limit) {
+      const from = Math.max(0, m.index - BEFORE_YEAR - 1)
+      const to = Math.min(text.length, m.index + 4 + AFTER_YEAR)
+      if (start >= 0 && from <= end) {
+        end = to
+        continue
+      }
+      if (start >= 0) {
+        matchAll(text, start, end, found, limit)
+        windows++
+      }
+      start = from
+      end = to
+    }
+    if (start >= 0) matchAll(text, start, end, found, limit)
   }
   found.sort((a, b) => a.index - b.index)
   // Drop matches inside an earlier one (the time part of an ISO date read as something else).

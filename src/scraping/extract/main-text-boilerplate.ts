@@ -60,8 +60,11 @@ function inData(el: ElementNode): boolean {
   return false
 }
 
+const HAS_YEAR = /(?:19|20)\d\d/
+
 /** A line that is a date and little else ("19. Oktober 2019, 16:14 Uhr", "Posted on May 3, 2020"). */
 function isDateLine(text: string): boolean {
+  if (!HAS_YEAR.test(text)) return false
   const dates = findDates(text, 2)
   if (dates.length === 0) return false
   let rest = text
@@ -80,7 +83,8 @@ const ENDS_WITH_CREDIT = /\((?:foto|photo|bild|image|fotos|quelle|source)\s*:[^)
 const NAVIGATION_TAGS = new Set(['nav', 'menu'])
 const NAVIGATION_ROLES = new Set(['navigation', 'contentinfo', 'banner', 'search', 'menu', 'menubar', 'toolbar'])
 const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6'])
-const BLOCKS = new Set(['p', 'div', 'section', 'aside', 'ul', 'ol', 'li', 'figure', 'span', 'h2', 'h3', 'h4', 'h5', 'h6', 'small', 'blockquote', 'dl', 'table'])
+/** Blocks judged by their text (inline elements are judged with the block that holds them). */
+const BLOCKS = new Set(['p', 'div', 'section', 'aside', 'ul', 'ol', 'li', 'figure', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'dl', 'table'])
 const RELATED_HEADING = /^(?:siehe auch|weitere informationen|weiterführende links?|mehr zum thema|lesen sie auch|auch interessant|empfohlene beiträge|neueste artikel|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|you (?:may|might) also like|recommended|à lire aussi|lire aussi|sur le même sujet|leer más|noticias relacionadas|leggi anche|articoli correlati|zobacz (?:też|także)|czytaj (?:też|także)|gerelateerd|lees ook|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben)\s*:?$/i
 
 /** Which rule, if any, drops a block with this text. */
@@ -161,7 +165,8 @@ function visit(el: ElementNode, pass: Pass, depth: number): void {
         continue
       }
     }
-    if (BLOCKS.has(child.tag) && child.textLen < 800) {
+    // Measured lengths are from before cleaning: an upper bound, so short blocks are never missed.
+    if (BLOCKS.has(child.tag) && child.textLen < 600) {
       const text = liveText(child, pass.run)
       const rule = blockRule(child, text)
       if (rule === 'related-section') {
@@ -196,23 +201,26 @@ function collectLeaves(el: ElementNode, pass: Pass, out: ElementNode[]): void {
 function dropLinkEdges(roots: ElementNode[], pass: Pass): void {
   const leaves: ElementNode[] = []
   for (const root of roots) if (root.gone !== pass.run && !pass.chosen.has(root)) collectLeaves(root, pass, leaves)
-  const texts = leaves.map((l) => liveText(l, pass.run))
-  const isProse = (i: number): boolean => (texts[i] as string).length >= PROSE_CHARS && linkShare(leaves[i] as ElementNode, pass.run, (texts[i] as string).length) < 0.3
-  let first = -1
-  let last = -1
-  for (let i = 0; i < leaves.length; i++) {
-    if (!isProse(i)) continue
-    if (first < 0) first = i
-    last = i
-  }
-  if (first < 0) return
-  for (let i = 0; i < leaves.length; i++) {
-    if (i <= last) continue
-    const text = texts[i] as string
-    if (text.length === 0) continue
+  // Read from the end back to the last paragraph of prose: only what follows it is looked at.
+  const tail: Array<{ leaf: ElementNode; text: string }> = []
+  let prose = false
+  for (let i = leaves.length - 1; i >= 0; i--) {
     const leaf = leaves[i] as ElementNode
+    const text = liveText(leaf, pass.run)
+    if (text.length >= PROSE_CHARS && linkShare(leaf, pass.run, text.length) < 0.3) {
+      prose = true
+      break
+    }
+    tail.push({ leaf, text })
+  }
+  if (!prose) return
+  // tail runs from the page's end backwards.
+  let lineFollows = false
+  for (const { leaf, text } of tail) {
+    if (text.length === 0) continue
     // A heading after the last prose that heads no real line is a label left over from a removed box.
-    const danglingHeading = i > last && HEADINGS.has(leaf.tag) && !texts.slice(i + 1).some((t) => t.length >= 40)
+    const danglingHeading = HEADINGS.has(leaf.tag) && !lineFollows
+    if (text.length >= 40) lineFollows = true
     if (danglingHeading || linkShare(leaf, pass.run, text.length) >= 0.5) drop(leaf, 'link-edge', pass, text)
   }
 }

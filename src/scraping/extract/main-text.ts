@@ -2,7 +2,7 @@
 // does) until one yields a real article; otherwise keep the longest text any attempt found. Each attempt
 // adds the lead standing before the container and drops the boilerplate inside it (docs/extraction.md).
 import type { ParsedPage } from './parse-html.ts'
-import { prepareTree } from './main-text-prepare.ts'
+import { measure, prepareTree } from './main-text-prepare.ts'
 import {
   FLAG_CLEAN_CONDITIONALLY,
   FLAG_STRIP_UNLIKELY,
@@ -60,8 +60,15 @@ function headlineOf(headings: ElementNode[], title: string): ElementNode | null 
   return best ?? headings.find((h) => h.tag === 'h1') ?? null
 }
 
-function normalizedTextLength(text: string): number {
-  return text.replace(/\s+/g, ' ').length
+/** The whitespace-normalised length of the article's live text, measured without rendering it. */
+function liveTextLength(roots: ElementNode[], run: number): number {
+  let length = 0
+  for (const root of roots) {
+    if (root.gone === run) continue
+    measure(root, run)
+    length += root.textLen
+  }
+  return length
 }
 
 export function extractMainText(page: ParsedPage, title: string, hasMetadataByline: boolean, explain = false): MainText {
@@ -81,7 +88,7 @@ export function extractMainText(page: ParsedPage, title: string, hasMetadataByli
     cleanArticle(article, run, flags)
     // Whether an attempt found the article is judged before in-article boilerplate goes, so a short
     // article followed by its comments is still found by the first attempt, not replaced by a comment.
-    const length = normalizedTextLength(renderText(article.roots, run))
+    const length = liveTextLength(article.roots, run)
     const trace: DroppedBlock[] | null = explain ? [] : null
     dropBoilerplate(article.roots, run, length, trace)
     // Rendered now: a later attempt may re-stamp the same nodes.
