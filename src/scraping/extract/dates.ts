@@ -125,9 +125,10 @@ export function extractDates(input: DateInputs): PageDates {
 
   let evidence = plausible(headerEvidence(input))
   // The page body is read only when the header has no stated publication date, or one in UTC whose local
-  // day the body may tell.
+  // day the body may tell (and the URL does not).
   const stated = order(evidence).find((e) => e.kind === 'published' && rank(e) <= 3)
-  if (stated === undefined || UTC_STAMP.test(stated.value)) evidence = evidence.concat(plausible(bodyEvidence(input)))
+  const urlDay = evidence.some((e) => e.source === 'url')
+  if (stated === undefined || (UTC_STAMP.test(stated.value) && !urlDay)) evidence = evidence.concat(plausible(bodyEvidence(input)))
   const ordered = order(evidence)
   let published = ordered.find((e) => e.kind === 'published')
   let modified = ordered.find((e) => e.kind === 'modified')
