@@ -19,6 +19,32 @@ export const ScrapeContent = Type.Object(
   { title: 'ScrapeContent' },
 )
 
+const DateSource = StringEnum(['json-ld', 'meta', 'markup', 'text', 'url'] as const)
+const ChosenDate = Type.Object({
+  source: DateSource,
+  field: Type.String({ description: 'the key, attribute or rule that held the date, e.g. article:published_time' }),
+  value: Type.String({ description: 'ISO 8601 as the page wrote it' }),
+})
+
+export const DateEvidence = Type.Object(
+  {
+    published: nullable(ChosenDate),
+    last_updated: nullable(ChosenDate),
+    rejected: Type.Array(
+      Type.Object({
+        kind: StringEnum(['published', 'modified'] as const),
+        source: DateSource,
+        field: Type.String(),
+        value: Type.String(),
+        reason: StringEnum(['after_fetch_time', 'before_web'] as const),
+      }),
+      { description: 'dates the page carries that failed a plausibility rule' },
+    ),
+    notes: Type.Array(Type.String(), { description: 'adjustments between pieces of evidence' }),
+  },
+  { title: 'DateEvidence', description: 'where published_date and last_updated_date came from (docs/extraction.md, Dates); null for pages indexed before it was recorded' },
+)
+
 export const ScrapeMetadata = Type.Object(
   {
     http_status: Type.Integer({ description: 'status of the final response from the origin' }),
@@ -31,6 +57,7 @@ export const ScrapeMetadata = Type.Object(
     author: str,
     meta_description: str,
     robots: str,
+    date_evidence: nullable(DateEvidence),
   },
   { title: 'ScrapeMetadata' },
 )

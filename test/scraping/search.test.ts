@@ -78,6 +78,7 @@ describeEachEngine('GET and POST /v1/scraping/search', (getDb) => {
         author: 'Ada Cook',
         meta_description: 'About Pasta night',
         robots: null,
+        date_evidence: { published: { value: expect.stringMatching(/^2026-03-04/) }, last_updated: null, rejected: [] },
       },
       ads_txt: {
         status: 'found',
@@ -90,7 +91,7 @@ describeEachEngine('GET and POST /v1/scraping/search', (getDb) => {
     })
     expect(Object.keys(body.content as object)).toEqual(['title', 'full_text', 'language', 'word_count'])
     expect(Object.keys(body.metadata as object)).toEqual([
-      'http_status', 'content_type', 'canonical_url', 'og_title', 'og_description', 'og_image', 'og_type', 'author', 'meta_description', 'robots',
+      'http_status', 'content_type', 'canonical_url', 'og_title', 'og_description', 'og_image', 'og_type', 'author', 'meta_description', 'robots', 'date_evidence',
     ])
     // POST of a fetched URL answers the same, without submitting it again.
     expect(json(await post({ url: web.at('news.site.test', '/story') }))).toEqual(body)

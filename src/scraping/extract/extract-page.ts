@@ -49,7 +49,7 @@ export interface ExtractedPage {
 export const MAX_HTML_CHARS = 6_000_000
 
 function emptyMetadata(): PageMetadata {
-  return { canonical_url: null, og_title: null, og_description: null, og_image: null, og_type: null, author: null, meta_description: null, robots: null }
+  return { canonical_url: null, og_title: null, og_description: null, og_image: null, og_type: null, author: null, meta_description: null, robots: null, date_evidence: null }
 }
 
 function emptyPage(url: string): ExtractedPage {
@@ -75,14 +75,17 @@ function headingTexts(page: ParsedPage): { headings: string[]; h1s: string[] } {
   return { headings, h1s }
 }
 
-function extract(html: string, url: string): ExtractedPage {
+function extract(html: string, url: string, fetchedAt: Date): ExtractedPage {
   const page = parseHtml(html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html)
   const meta = indexMetaTags(page.metas)
-  const jsonLd = findArticle(parseJsonLdBlocks(page.jsonLd))
+  const jsonLdObjects = parseJsonLdBlocks(page.jsonLd)
+  const jsonLd = findArticle(jsonLdObjects)
   const { headings, h1s } = headingTexts(page)
   const title = chooseTitle(jsonLd, meta, page.title, headings, h1s).trim()
   const author = metadataAuthor(meta, jsonLd)
-  const dates = extractDates({ jsonLd, jsonLdRaw: page.jsonLd, meta, dateNodes: page.dateNodes, url })
+  // Dates first: the main-text pass reshapes the tree.
+  const headline = page.headings.find((el) => el.tag === 'h1') ?? null
+  const dates = extractDates({ jsonLdObjects, jsonLdRaw: page.jsonLd, meta, dateNodes: page.dateNodes, body: page.body, headline, url, fetchedAt })
 
   const main = extractMainText(page, title, author !== null)
   const fullText = main.text
@@ -104,7 +107,7 @@ function extract(html: string, url: string): ExtractedPage {
 
   return {
     content: fullText === '' ? null : { title, full_text: fullText, language: language.language, word_count: wordCount },
-    metadata: buildMetadata(meta, page.linkTags, jsonLd, main.byline, base),
+    metadata: buildMetadata(meta, page.linkTags, jsonLd, main.byline, base, dates.evidence),
     published_date: dates.published,
     last_updated_date: dates.modified,
     links,
@@ -113,10 +116,20 @@ function extract(html: string, url: string): ExtractedPage {
   }
 }
 
-export function extractPage(html: string, url: string): ExtractedPage {
+export interface ExtractOptions {
+  /** When the page was fetched (default: now); a page date after it is implausible. */
+  fetchedAt?: Date
+}
+
+/** extractPage without its safety net: for the robustness tests, which must see any exception. */
+export function extractPageOrThrow(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
   if (typeof html !== 'string' || html.length === 0) return emptyPage(url)
+  return extract(html, url, options.fetchedAt ?? new Date())
+}
+
+export function extractPage(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
   try {
-    return extract(html, url)
+    return extractPageOrThrow(html, url, options)
   } catch {
     // Defence in depth: a bug on one odd page must not fail a whole scrape job.
     return emptyPage(url)
