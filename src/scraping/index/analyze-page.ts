@@ -67,7 +67,8 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
   if (f.error) return { ...base, errors: [f.error.code] }
   if (f.html === null) return { ...base, errors: ['E003'] }
 
-  const page = extractPage(f.html, f.finalUrl)
+  // Dates are judged against when the page was fetched, not when it is analyzed.
+  const page = extractPage(f.html, f.finalUrl, { fetchedAt: new Date(f.fetchedAt) })
   const errors: ErrorCode[] = []
   const metadata = { ...page.metadata, http_status: f.status, content_type: f.contentType }
   const common = {
