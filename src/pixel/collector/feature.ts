@@ -21,55 +21,55 @@ const parameters =
 
 /** The pixel collector (no API key), with the PIXEL_* settings of the context's configuration. */
 export const collectorFeature: Feature<PixelContext> = {
-    prefix: '',
-    async routes(app, ctx, front) {
-      const config = ctx.config.pixel
-      const collector = createCollector({
-        db: ctx.db,
-        clock: ctx.clock,
-        config,
-        registry: ctx.metrics.registry,
-        log: app.log,
-      })
-      await collector.start()
-      front(collector.handle)
-      app.addHook('preClose', async () => collector.closing())
-      // onClose runs once the server has stopped and its connections are done: nothing more can
-      // be acknowledged, so this final write leaves nothing behind.
-      app.addHook('onClose', () => collector.stop())
-      // The click redirect (/click/…): its own raw handler and buffer (src/pixel/clicks/).
-      await clickRedirectRoutes(app, ctx, front)
+  prefix: '',
+  async routes(app, ctx, front) {
+    const config = ctx.config.pixel
+    const collector = createCollector({
+      db: ctx.db,
+      clock: ctx.clock,
+      config,
+      registry: ctx.metrics.registry,
+      log: app.log,
+    })
+    await collector.start()
+    front(collector.handle)
+    app.addHook('preClose', async () => collector.closing())
+    // onClose runs once the server has stopped and its connections are done: nothing more can
+    // be acknowledged, so this final write leaves nothing behind.
+    app.addHook('onClose', () => collector.stop())
+    // The click redirect (/click/…): its own raw handler and buffer (src/pixel/clicks/).
+    await clickRedirectRoutes(app, ctx, front)
 
-      // The beacon body is read by the collector itself, whatever its type.
-      app.removeAllContentTypeParsers()
-      app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined))
+    // The beacon body is read by the collector itself, whatever its type.
+    app.removeAllContentTypeParsers()
+    app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined))
 
-      const File = { type: 'object', properties: { file: { type: 'string', description: '{campaign_id}.gif' } } }
-      app.get(
-        '/px/:file',
-        { config: { rawInput: true }, schema: { tags: ['pixel'], summary: 'Pixel load: GET /px/{campaign_id}.gif', description: parameters, security: [], params: File, response: gifResponse } },
-        (req, reply) => {
-          reply.hijack()
-          collector.handle(req.raw, reply.raw)
+    const File = { type: 'object', properties: { file: { type: 'string', description: '{campaign_id}.gif' } } }
+    app.get(
+      '/px/:file',
+      { config: { rawInput: true }, schema: { tags: ['pixel'], summary: 'Pixel load: GET /px/{campaign_id}.gif', description: parameters, security: [], params: File, response: gifResponse } },
+      (req, reply) => {
+        reply.hijack()
+        collector.handle(req.raw, reply.raw)
+      },
+    )
+    app.post(
+      '/px/:file',
+      {
+        config: { rawInput: true },
+        schema: {
+          tags: ['pixel'],
+          summary: 'JS beacon: POST /px/{campaign_id} (navigator.sendBeacon, text/plain)',
+          description: `The body carries the same parameters as a query string, or as a flat JSON object (16 KiB at most). ${parameters}`,
+          security: [],
+          params: File,
+          response: gifResponse,
         },
-      )
-      app.post(
-        '/px/:file',
-        {
-          config: { rawInput: true },
-          schema: {
-            tags: ['pixel'],
-            summary: 'JS beacon: POST /px/{campaign_id} (navigator.sendBeacon, text/plain)',
-            description: `The body carries the same parameters as a query string, or as a flat JSON object (16 KiB at most). ${parameters}`,
-            security: [],
-            params: File,
-            response: gifResponse,
-          },
-        },
-        (req, reply) => {
-          reply.hijack()
-          collector.handle(req.raw, reply.raw)
-        },
-      )
-    },
+      },
+      (req, reply) => {
+        reply.hijack()
+        collector.handle(req.raw, reply.raw)
+      },
+    )
+  },
 }
