@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 
 import pg from 'pg'
 
-import { buildSegment, storeBuild } from '../src/curation/build/build-segment.ts'
+import { buildSegment, storeBuild } from '../src/curation/builder/build-segment.ts'
 import type { SegmentInput } from '../src/curation/segments/validate.ts'
 import { createSegmentRequest, getSegment } from '../src/curation/segments/repository.ts'
 import { getNode } from '../src/content/taxonomy/taxonomy.ts'

@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 
-import { buildSegment, storeBuild } from '../src/curation/build/build-segment.ts'
+import { buildSegment, storeBuild } from '../src/curation/builder/build-segment.ts'
 import { createSegmentRequest, getSegment, listSegmentUrls } from '../src/curation/segments/repository.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'

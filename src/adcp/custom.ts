@@ -5,7 +5,7 @@
  * its prompt) through curation's own createSegmentRequest, whose build job ranks the index against it
  * and produces the URL list; the deal follows once it is complete (settle.ts).
  */
-import { derivedTaxonomy } from '../curation/build/rank.ts'
+import { derivedTaxonomy } from '../curation/builder/rank.ts'
 import { representQuery } from '../content/classify/index.ts'
 import { createSegmentRequest } from '../curation/segments/repository.ts'
 import { getNode } from '../content/taxonomy/taxonomy.ts'

@@ -6,7 +6,7 @@
  * counted by curation's refreshSegmentStats. It is recorded in adcp_signals, so later activations of
  * the signal (other DSPs, seats) reuse it: like a REST re-activation, a new deal does not rebuild it.
  */
-import { refreshSegmentStats } from '../curation/build/store.ts'
+import { refreshSegmentStats } from '../curation/builder/store.ts'
 import type { CatalogEntry } from '../curation/catalog/list.ts'
 import { catalogSegmentUrls } from '../curation/catalog/list.ts'
 import { getNode } from '../content/taxonomy/taxonomy.ts'

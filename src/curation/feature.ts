@@ -1,7 +1,7 @@
 import type { CurationContext } from './context.ts'
 import type { Feature } from '../platform/http/app.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
-import { buildJob } from './build/build-segment.ts'
+import { buildJob } from './builder/build-segment.ts'
 import { catalogJob, catalogWatchJob } from './catalog/refresh.ts'
 import { catalogRoutes } from './catalog/routes.ts'
 import { optimizeJob } from './optimizations/apply.ts'

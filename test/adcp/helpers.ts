@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 
 import { activationJobs } from '../../src/activation/jobs.ts'
-import { buildJob } from '../../src/curation/build/build-segment.ts'
+import { buildJob } from '../../src/curation/builder/build-segment.ts'
 import { refreshCatalog } from '../../src/curation/catalog/refresh.ts'
 import { allNodes } from '../../src/content/taxonomy/taxonomy.ts'
 import { ManualClock } from '../helpers/clock.ts'

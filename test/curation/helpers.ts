@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
 
-import { buildJob } from '../../src/curation/build/build-segment.ts'
+import { buildJob } from '../../src/curation/builder/build-segment.ts'
 import type { CurationConfig } from '../../src/platform/config.ts'
 import { optimizeJob } from '../../src/curation/optimizations/apply.ts'
 import type { Db } from '../../src/platform/db/db.ts'

@@ -15,7 +15,7 @@ async function layerErrors(file: string, code: string): Promise<string[]> {
 
 describe('the layering rule', () => {
   it('fails an upward import: the content layer importing a feature', async () => {
-    const errors = await layerErrors('src/content/urls/injected.ts', "import { buildJob } from '../../curation/build/build-segment.ts'\nexport const x = buildJob\n")
+    const errors = await layerErrors('src/content/urls/injected.ts', "import { buildJob } from '../../curation/builder/build-segment.ts'\nexport const x = buildJob\n")
     expect(errors).toEqual([expect.stringMatching(/^content\/ may not import from curation\/ .*curation is layer 3, content is layer 1/)])
   })
 
@@ -39,7 +39,7 @@ describe('the layering rule', () => {
       "import { rootDomain } from '../content/urls/domains.ts'",
       "import type { AppContext } from '../platform/context.ts'",
       "import { createScraper } from '../scraping/scraper.ts'",
-      "import { buildJob } from './build/build-segment.ts'",
+      "import { buildJob } from './builder/build-segment.ts'",
       'export const x = [Type, rootDomain, createScraper, buildJob] as const',
       'export type C = AppContext',
       '',

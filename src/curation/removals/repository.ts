@@ -9,8 +9,8 @@
  */
 import type { Queryable } from '../../platform/db/db.ts'
 import type { Exclusion } from '../quality/filters.ts'
-import type { SegmentKey } from '../build/store.ts'
-import { recordChange, recordExclusions, refreshSegmentStats } from '../build/store.ts'
+import type { SegmentKey } from '../builder/store.ts'
+import { recordChange, recordExclusions, refreshSegmentStats } from '../builder/store.ts'
 
 interface RemovedRow {
   segment_id: number
