@@ -8,8 +8,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { extractPage } from '../src/scraping/extract/extract-page.ts'
 import { metaTagsOnlyDay } from './lib/date-baseline.ts'
-import { loadHtmldateDev } from './lib/extraction-data.ts'
 import type { DatePage, DevPart } from './lib/extraction-data.ts'
+import { loadHtmldateDev } from './lib/extraction-data.ts'
 
 const TARGETS = { exactShare: 0.92, wrongShare: 0.04 }
 const NEUTRAL_URL = 'https://example.org/page'
@@ -62,22 +62,41 @@ function main(): void {
     const days = ours.map((r) => r.published_date?.slice(0, 10) ?? null)
     if (url === 'real') {
       all.forEach((p, i) => {
-        if (p.part === 'tune' && days[i] !== p.gold) misses.push(`  ${p.key} gold ${p.gold} got ${days[i]} ${JSON.stringify(ours[i]?.metadata.date_evidence?.published ?? null)}`)
+        if (p.part === 'tune' && days[i] !== p.gold)
+          misses.push(`  ${p.key} gold ${p.gold} got ${days[i]} ${JSON.stringify(ours[i]?.metadata.date_evidence?.published ?? null)}`)
       })
     }
     for (const part of ['tune', 'check', 'all'] as const) {
       const idx = all.map((p, i) => (part === 'all' || p.part === part ? i : -1)).filter((i) => i >= 0)
       const pages = idx.map((i) => all[i] as DatePage)
-      rows.push({ part, url, ours: score(pages, idx.map((i) => days[i] ?? null)), base: score(pages, idx.map((i) => baseAnswers[i] ?? null)) })
+      rows.push({
+        part,
+        url,
+        ours: score(
+          pages,
+          idx.map((i) => days[i] ?? null),
+        ),
+        base: score(
+          pages,
+          idx.map((i) => baseAnswers[i] ?? null),
+        ),
+      })
     }
   }
   const pct = (n: number): string => `${(n * 100).toFixed(1)}%`
-  console.log(`htmldate dev half: ${all.length} pages (${all.filter((p) => p.part === 'tune').length} tuning, ${all.filter((p) => p.part === 'check').length} check)`)
+  console.log(
+    `htmldate dev half: ${all.length} pages (${all.filter((p) => p.part === 'tune').length} tuning, ${all.filter((p) => p.part === 'check').length} check)`,
+  )
   console.log('| part | URL | pipeline | exact day | wrong day | no answer | precision | F1 |')
   console.log('|---|---|---|---|---|---|---|---|')
   for (const r of rows) {
-    for (const [name, s] of [['curata extractPage', r.ours], ['meta tags only', r.base]] as const) {
-      console.log(`| ${r.part} (${s.gold} gold) | ${r.url} | ${name} | ${pct(s.exactShare)} | ${pct(s.wrongShare)} | ${s.none} | ${s.precision.toFixed(3)} | ${s.f1.toFixed(3)} |`)
+    for (const [name, s] of [
+      ['curata extractPage', r.ours],
+      ['meta tags only', r.base],
+    ] as const) {
+      console.log(
+        `| ${r.part} (${s.gold} gold) | ${r.url} | ${name} | ${pct(s.exactShare)} | ${pct(s.wrongShare)} | ${s.none} | ${s.precision.toFixed(3)} | ${s.f1.toFixed(3)} |`,
+      )
     }
   }
   const headline = rows.find((r) => r.part === 'all' && r.url === 'real') as (typeof rows)[number]

@@ -5,16 +5,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { extractPage } from '../src/scraping/extract/extract-page.ts'
 import type { ExtractedPage } from '../src/scraping/extract/extract-page.ts'
-import { readabilityOnLinkedom } from './lib/extraction-baseline.ts'
+import { extractPage } from '../src/scraping/extract/extract-page.ts'
 import type { BaselineResult } from './lib/extraction-baseline.ts'
-import { loadLanguageLabels, loadReadabilityPages, loadScrapinghub, trafilaturaBenchPages } from './lib/extraction-data.ts'
+import { readabilityOnLinkedom } from './lib/extraction-baseline.ts'
 import type { BenchPage } from './lib/extraction-data.ts'
-import { aggregate, pageF1, scorePage } from './lib/extraction-metric.ts'
+import { loadLanguageLabels, loadReadabilityPages, loadScrapinghub, trafilaturaBenchPages } from './lib/extraction-data.ts'
 import type { Quality } from './lib/extraction-metric.ts'
-import { scoreSnippets, snippetQuality } from './lib/snippet-metric.ts'
+import { aggregate, pageF1, scorePage } from './lib/extraction-metric.ts'
 import type { SnippetQuality } from './lib/snippet-metric.ts'
+import { scoreSnippets, snippetQuality } from './lib/snippet-metric.ts'
 
 const TIMING_ROUNDS = 3
 const verbose = process.argv.includes('--verbose')
@@ -119,7 +119,9 @@ function main(): void {
   const scrapinghub = loadScrapinghub()
   const readability = loadReadabilityPages()
   const trafilatura = trafilaturaBenchPages()
-  console.log(`loaded ${scrapinghub.length} scrapinghub + ${readability.length} readability + ${trafilatura.length} trafilatura-dev pages in ${fmt((performance.now() - loadStart) / 1000, 1)} s`)
+  console.log(
+    `loaded ${scrapinghub.length} scrapinghub + ${readability.length} readability + ${trafilatura.length} trafilatura-dev pages in ${fmt((performance.now() - loadStart) / 1000, 1)} s`,
+  )
 
   const runs = runAll([...scrapinghub, ...readability, ...trafilatura])
   const shRuns = runs.filter((r) => r.page.set === 'scrapinghub')
@@ -140,7 +142,15 @@ function main(): void {
     const o = set.map((r) => r.oursMs)
     const b = set.map((r) => r.baseMs)
     const mean = (xs: number[]): number => xs.reduce((a, c) => a + c, 0) / xs.length
-    return { ours: median(o), base: median(b), ratio: median(o) / median(b), oursP95: percentile(o, 0.95), baseP95: percentile(b, 0.95), oursMean: mean(o), baseMean: mean(b) }
+    return {
+      ours: median(o),
+      base: median(b),
+      ratio: median(o) / median(b),
+      oursP95: percentile(o, 0.95),
+      baseP95: percentile(b, 0.95),
+      oursMean: mean(o),
+      baseMean: mean(b),
+    }
   }
   const tAll = timing(runs)
   const tSh = timing(shRuns)
@@ -185,7 +195,10 @@ function main(): void {
   console.log('\nMain-text quality (scrapinghub 4-gram shingle metric)')
   console.log('| set | pipeline | F1 | precision | recall | pages |')
   console.log('|---|---|---|---|---|---|')
-  for (const [set, o, b] of [['scrapinghub', shOurs, shBase], ['readability test pages', rdOurs, rdBase]] as const) {
+  for (const [set, o, b] of [
+    ['scrapinghub', shOurs, shBase],
+    ['readability test pages', rdOurs, rdBase],
+  ] as const) {
     console.log(`| ${set} | curata extractPage | ${fmt(o.f1)} | ${fmt(o.precision)} | ${fmt(o.recall)} | ${o.pages} |`)
     console.log(`| ${set} | Readability 0.6 on linkedom | ${fmt(b.f1)} | ${fmt(b.precision)} | ${fmt(b.recall)} | ${b.pages} |`)
   }
@@ -194,15 +207,26 @@ function main(): void {
   console.log('| part | pipeline | F1 | precision | recall | accuracy | pages |')
   console.log('|---|---|---|---|---|---|---|')
   for (const t of tfParts) {
-    console.log(`| ${t.part} | curata extractPage | ${fmt(t.ours.f1)} | ${fmt(t.ours.precision)} | ${fmt(t.ours.recall)} | ${fmt(t.ours.accuracy)} | ${t.ours.pages} |`)
-    console.log(`| ${t.part} | Readability 0.6 on linkedom | ${fmt(t.base.f1)} | ${fmt(t.base.precision)} | ${fmt(t.base.recall)} | ${fmt(t.base.accuracy)} | ${t.base.pages} |`)
+    console.log(
+      `| ${t.part} | curata extractPage | ${fmt(t.ours.f1)} | ${fmt(t.ours.precision)} | ${fmt(t.ours.recall)} | ${fmt(t.ours.accuracy)} | ${t.ours.pages} |`,
+    )
+    console.log(
+      `| ${t.part} | Readability 0.6 on linkedom | ${fmt(t.base.f1)} | ${fmt(t.base.precision)} | ${fmt(t.base.recall)} | ${fmt(t.base.accuracy)} | ${t.base.pages} |`,
+    )
   }
 
   console.log('\nTime per page, ms (median of 3 runs per page; full extractPage vs parseHTML + Readability.parse)')
   console.log('| set | ours P50 | baseline P50 | ratio | ours P95 | baseline P95 | ours mean | baseline mean |')
   console.log('|---|---|---|---|---|---|---|---|')
-  for (const [set, t] of [[`all ${runs.length}`, tAll], ['scrapinghub', tSh], ['readability', tRd], ['trafilatura dev', tTf]] as const) {
-    console.log(`| ${set} | ${fmt(t.ours, 2)} | ${fmt(t.base, 2)} | ${fmt(t.ratio)} | ${fmt(t.oursP95, 2)} | ${fmt(t.baseP95, 2)} | ${fmt(t.oursMean, 2)} | ${fmt(t.baseMean, 2)} |`)
+  for (const [set, t] of [
+    [`all ${runs.length}`, tAll],
+    ['scrapinghub', tSh],
+    ['readability', tRd],
+    ['trafilatura dev', tTf],
+  ] as const) {
+    console.log(
+      `| ${set} | ${fmt(t.ours, 2)} | ${fmt(t.base, 2)} | ${fmt(t.ratio)} | ${fmt(t.oursP95, 2)} | ${fmt(t.baseP95, 2)} | ${fmt(t.oursMean, 2)} | ${fmt(t.baseMean, 2)} |`,
+    )
   }
 
   console.log(`slowest page (ours): ${fmt(slowest, 1)} ms`)
@@ -218,7 +242,9 @@ function main(): void {
   console.log(`| scrapinghub F1 | ${fmt(shOurs.f1)} | >= ${TARGETS.scrapinghubF1} | ${mark(checks.scrapinghubF1)} |`)
   console.log(`| readability pages F1 | ${fmt(rdOurs.f1)} | >= ${TARGETS.readabilityPagesF1} | ${mark(checks.readabilityPagesF1)} |`)
   console.log(`| trafilatura dev F1 (all) | ${fmt(tfAll.ours.f1)} | >= ${TARGETS.trafilaturaDevF1} | ${mark(checks.trafilaturaDevF1)} |`)
-  console.log(`| median time ratio (all / scrapinghub) | ${fmt(tAll.ratio)} / ${fmt(tSh.ratio)} | <= ${TARGETS.medianTimeRatio} | ${mark(checks.medianTimeRatio)} |`)
+  console.log(
+    `| median time ratio (all / scrapinghub) | ${fmt(tAll.ratio)} / ${fmt(tSh.ratio)} | <= ${TARGETS.medianTimeRatio} | ${mark(checks.medianTimeRatio)} |`,
+  )
   console.log(`| published day exact | ${pct(datesOk.length / dated.length)} | >= 90% | ${mark(checks.publishedDay)} |`)
   console.log(`| language agreement | ${pct(langOk / langTotal)} | >= 95% | ${mark(checks.language)} |`)
 
@@ -229,7 +255,8 @@ function main(): void {
       .sort((a, b) => a.ours - a.base - (b.ours - b.base))
       .slice(0, 25)
     for (const w of worst) console.log(`  ${w.r.page.set}/${w.r.page.id.slice(0, 16)} ours ${fmt(w.ours)} base ${fmt(w.base)}`)
-    for (const r of dated.filter((d) => !datesOk.includes(d))) console.log(`  date miss ${r.page.id}: want ${r.page.expectedPublished} got ${r.ours.published_date}`)
+    for (const r of dated.filter((d) => !datesOk.includes(d)))
+      console.log(`  date miss ${r.page.id}: want ${r.page.expectedPublished} got ${r.ours.published_date}`)
     for (const m of langMisses) console.log(`  language miss ${m}`)
   }
 

@@ -7,21 +7,20 @@
 // URLs counts the missing places as misses), so a segment cannot pass by returning few URLs. Also
 // reported: the lenient figure (precision over what was returned), recall (top 20, whole segment)
 // and the relevant pages the quality filters left out.
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
-
+import { isNormalizeError, normalizeUrl } from '../src/content/urls/normalize-url.ts'
+import { createServiceContext } from '../src/context.ts'
 import { buildSegment, storeBuild } from '../src/curation/builder/build-segment.ts'
 import { createSegmentRequest, getSegment, listSegmentUrls } from '../src/curation/segments/repository.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
-import { createServiceContext } from '../src/context.ts'
 import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
 import { analyzePage } from '../src/scraping/index/analyze-page.ts'
-import { isNormalizeError, normalizeUrl } from '../src/content/urls/normalize-url.ts'
 import { queuePages, savePage } from '../src/scraping/index/pages-repository.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -97,7 +96,12 @@ interface Row {
 const rows: Row[] = []
 for (const p of prompts) {
   const seg = await db.transaction((tx) =>
-    createSegmentRequest(tx, key.client_id, { name: null, prompt: p.prompt, exampleUrls: [], taxonomy: null, extraHops: null, blockTlds: null, blockKeywords: null }, now),
+    createSegmentRequest(
+      tx,
+      key.client_id,
+      { name: null, prompt: p.prompt, exampleUrls: [], taxonomy: null, extraHops: null, blockTlds: null, blockKeywords: null },
+      now,
+    ),
   )
   const row = (await getSegment(db, key.client_id, seg.id))!
   const out = await buildSegment(ctx, row, cfg)
@@ -144,7 +148,10 @@ console.log(
 await db.close()
 const out = join(root, 'bench/results/segment-relevance.json')
 mkdirSync(dirname(out), { recursive: true })
-writeFileSync(out, `${JSON.stringify({ generated_at: new Date().toISOString(), pages: labels.length, config: { minScore: cfg.minScore, minWords: cfg.minWords }, summary, prompts: rows }, null, 2)}\n`)
+writeFileSync(
+  out,
+  `${JSON.stringify({ generated_at: new Date().toISOString(), pages: labels.length, config: { minScore: cfg.minScore, minWords: cfg.minWords }, summary, prompts: rows }, null, 2)}\n`,
+)
 console.log(`wrote ${out}`)
 if (summary.mean_p_at_20_strict < 0.7) {
   console.error(`FAIL mean P@20 (strict) ${summary.mean_p_at_20_strict.toFixed(3)} < 0.7`)

@@ -7,16 +7,27 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { validateAgents } from '../src/pixel/agents/schema.ts'
-import type { AgentRecord, AgentType, AgentsDocument } from '../src/pixel/agents/schema.ts'
 import { CURATED, RANGES_BY_NAME } from '../src/pixel/agents/curated.ts'
 import { compileMatcher, patternsOf } from '../src/pixel/agents/matcher.ts'
+import type { AgentRecord, AgentsDocument, AgentType } from '../src/pixel/agents/schema.ts'
+import { validateAgents } from '../src/pixel/agents/schema.ts'
 
 export const ROBOTS_COMMIT = '738c80df'
 export const CRAWLERS_COMMIT = '7c7f9f25'
 
-interface RobotsEntry { operator: string; respect: string; function: string; description: string }
-export interface CrawlerEntry { pattern: string; instances: string[]; tags: string[]; url?: string; description?: string }
+interface RobotsEntry {
+  operator: string
+  respect: string
+  function: string
+  description: string
+}
+export interface CrawlerEntry {
+  pattern: string
+  instances: string[]
+  tags: string[]
+  url?: string
+  description?: string
+}
 
 // Known Agents categories found in robots.json `function` -> our type (research §1.3, §1.8).
 const CATEGORY: Record<string, AgentType> = {
@@ -33,45 +44,121 @@ const CATEGORY: Record<string, AgentType> = {
 // Entries whose `function` is prose or whose category the research overrides (tie-break: index for
 // classic search = search, feeding an answer = llm_retrieval, building a model = llm_training).
 const TYPE_BY_KEY: Record<string, AgentType> = {
-  AgentTimes: 'scraper', AI2Bot: 'llm_training', 'Ai2Bot-Dolma': 'llm_training', aiHitBot: 'search',
-  'amazon-kendra': 'llm_retrieval', Amazonbot: 'llm_training', Andibot: 'llm_retrieval', Anomura: 'llm_retrieval',
-  'anthropic-ai': 'llm_training', Applebot: 'search', 'Applebot-Extended': 'llm_training',
-  'Aranet-SearchBot': 'llm_retrieval', 'atlassian-bot': 'llm_retrieval', bedrockbot: 'llm_retrieval',
-  Bravebot: 'search', Brightbot: 'llm_retrieval', BuddyBot: 'llm_retrieval', Bytespider: 'llm_training', CCBot: 'llm_training',
-  'Claude-SearchBot': 'llm_retrieval', 'Claude-Web': 'llm_training', ClaudeBot: 'llm_training',
-  'Cloudflare-AutoRAG': 'llm_retrieval', 'cohere-ai': 'llm_retrieval', Cotoyogi: 'llm_training',
-  Crawl4AI: 'llm_retrieval', DeepSeekBot: 'llm_training', EchoboxBot: 'scraper', FacebookBot: 'llm_training',
-  facebookexternalhit: 'scraper', Factset_spyderbot: 'llm_training', FriendlyCrawler: 'llm_training',
-  'Google-CloudVertexBot': 'llm_retrieval', 'Google-Extended': 'llm_training', 'Google-Firebase': 'llm_retrieval',
-  GoogleOther: 'search', 'GoogleOther-Image': 'search', 'GoogleOther-Video': 'search', GPTBot: 'llm_training',
-  iAskBot: 'llm_retrieval', iaskspider: 'llm_retrieval', 'ICC-Crawler': 'llm_training', ImagesiftBot: 'search',
-  img2dataset: 'llm_training', ISSCyberRiskCrawler: 'llm_training', KunatoCrawler: 'llm_training',
-  LAIONDownloader: 'llm_training', Lightpanda: 'scraper', 'Linguee Bot': 'llm_training',
-  'meta-externalagent': 'llm_training', 'MistralAI-User': 'llm_retrieval', NagetBot: 'llm_training',
-  'OAI-SearchBot': 'llm_retrieval', omgili: 'scraper', omgilibot: 'scraper', OpenAI: 'scraper', PanguBot: 'llm_training',
-  Panscient: 'scraper', PerplexityBot: 'llm_retrieval', PetalBot: 'search', 'Poseidon Research Crawler': 'llm_training',
-  QuillBot: 'llm_retrieval', Reflectionbot: 'llm_training', SBIntuitionsBot: 'llm_training', Scrapy: 'scraper',
-  'SemrushBot-OCOB': 'scraper', 'SemrushBot-SWA': 'scraper', 'Sidetrade indexer bot': 'scraper', Thinkbot: 'llm_training',
-  TerraCotta: 'llm_training', HenkBot: 'llm_retrieval', ShapBot: 'llm_retrieval',
-  TikTokSpider: 'llm_training', Timpibot: 'llm_training', VelenPublicWebCrawler: 'llm_training',
-  'Webzio-Extended': 'llm_training', wpbot: 'llm_retrieval', WRTNBot: 'llm_retrieval', YaK: 'scraper',
-  YandexAdditional: 'llm_retrieval', YandexAdditionalBot: 'llm_retrieval', YouBot: 'search', AddSearchBot: 'search',
+  AgentTimes: 'scraper',
+  AI2Bot: 'llm_training',
+  'Ai2Bot-Dolma': 'llm_training',
+  aiHitBot: 'search',
+  'amazon-kendra': 'llm_retrieval',
+  Amazonbot: 'llm_training',
+  Andibot: 'llm_retrieval',
+  Anomura: 'llm_retrieval',
+  'anthropic-ai': 'llm_training',
+  Applebot: 'search',
+  'Applebot-Extended': 'llm_training',
+  'Aranet-SearchBot': 'llm_retrieval',
+  'atlassian-bot': 'llm_retrieval',
+  bedrockbot: 'llm_retrieval',
+  Bravebot: 'search',
+  Brightbot: 'llm_retrieval',
+  BuddyBot: 'llm_retrieval',
+  Bytespider: 'llm_training',
+  CCBot: 'llm_training',
+  'Claude-SearchBot': 'llm_retrieval',
+  'Claude-Web': 'llm_training',
+  ClaudeBot: 'llm_training',
+  'Cloudflare-AutoRAG': 'llm_retrieval',
+  'cohere-ai': 'llm_retrieval',
+  Cotoyogi: 'llm_training',
+  Crawl4AI: 'llm_retrieval',
+  DeepSeekBot: 'llm_training',
+  EchoboxBot: 'scraper',
+  FacebookBot: 'llm_training',
+  facebookexternalhit: 'scraper',
+  Factset_spyderbot: 'llm_training',
+  FriendlyCrawler: 'llm_training',
+  'Google-CloudVertexBot': 'llm_retrieval',
+  'Google-Extended': 'llm_training',
+  'Google-Firebase': 'llm_retrieval',
+  GoogleOther: 'search',
+  'GoogleOther-Image': 'search',
+  'GoogleOther-Video': 'search',
+  GPTBot: 'llm_training',
+  iAskBot: 'llm_retrieval',
+  iaskspider: 'llm_retrieval',
+  'ICC-Crawler': 'llm_training',
+  ImagesiftBot: 'search',
+  img2dataset: 'llm_training',
+  ISSCyberRiskCrawler: 'llm_training',
+  KunatoCrawler: 'llm_training',
+  LAIONDownloader: 'llm_training',
+  Lightpanda: 'scraper',
+  'Linguee Bot': 'llm_training',
+  'meta-externalagent': 'llm_training',
+  'MistralAI-User': 'llm_retrieval',
+  NagetBot: 'llm_training',
+  'OAI-SearchBot': 'llm_retrieval',
+  omgili: 'scraper',
+  omgilibot: 'scraper',
+  OpenAI: 'scraper',
+  PanguBot: 'llm_training',
+  Panscient: 'scraper',
+  PerplexityBot: 'llm_retrieval',
+  PetalBot: 'search',
+  'Poseidon Research Crawler': 'llm_training',
+  QuillBot: 'llm_retrieval',
+  Reflectionbot: 'llm_training',
+  SBIntuitionsBot: 'llm_training',
+  Scrapy: 'scraper',
+  'SemrushBot-OCOB': 'scraper',
+  'SemrushBot-SWA': 'scraper',
+  'Sidetrade indexer bot': 'scraper',
+  Thinkbot: 'llm_training',
+  TerraCotta: 'llm_training',
+  HenkBot: 'llm_retrieval',
+  ShapBot: 'llm_retrieval',
+  TikTokSpider: 'llm_training',
+  Timpibot: 'llm_training',
+  VelenPublicWebCrawler: 'llm_training',
+  'Webzio-Extended': 'llm_training',
+  wpbot: 'llm_retrieval',
+  WRTNBot: 'llm_retrieval',
+  YaK: 'scraper',
+  YandexAdditional: 'llm_retrieval',
+  YandexAdditionalBot: 'llm_retrieval',
+  YouBot: 'search',
+  AddSearchBot: 'search',
 }
 
 // Keys that are the same agent as another key (case variant, version suffix, domain form).
 const ALIAS_OF: Record<string, string> = {
-  'Meta-ExternalAgent': 'meta-externalagent', 'Meta-ExternalFetcher': 'meta-externalfetcher',
-  'webzio-extended': 'Webzio-Extended', 'MistralAI-User/1.0': 'MistralAI-User', 'iaskspider/2.0': 'iaskspider',
-  'Brightbot 1.0': 'Brightbot', 'Terra Cotta': 'TerraCotta', 'quillbot.com': 'QuillBot',
-  'panscient.com': 'Panscient', CloudVertexBot: 'Google-CloudVertexBot', NotebookLM: 'Google-NotebookLM',
+  'Meta-ExternalAgent': 'meta-externalagent',
+  'Meta-ExternalFetcher': 'meta-externalfetcher',
+  'webzio-extended': 'Webzio-Extended',
+  'MistralAI-User/1.0': 'MistralAI-User',
+  'iaskspider/2.0': 'iaskspider',
+  'Brightbot 1.0': 'Brightbot',
+  'Terra Cotta': 'TerraCotta',
+  'quillbot.com': 'QuillBot',
+  'panscient.com': 'Panscient',
+  CloudVertexBot: 'Google-CloudVertexBot',
+  NotebookLM: 'Google-NotebookLM',
 }
 
 // Tokens that are ordinary words or common names: they name the agent only as a declared product
 // (`=Spider`: "Spider/1.0", "(compatible; Spider; …)") or as a versioned product (`Devin/`), never
 // as a word in a URL, an e-mail or a browser's product list (VS Code sends "Code/1.85 Chrome/…").
 const ORDINARY_WORDS: Record<string, string> = {
-  Code: '=Code', Cursor: '=Cursor', Devin: 'Devin/', Operator: '=Operator', Spider: '=Spider', Trae: '=Trae', LCC: '=LCC',
-  YaK: '=YaK', newsai: 'newsai/', UseAI: '=UseAI', opencode: '=opencode',
+  Code: '=Code',
+  Cursor: '=Cursor',
+  Devin: 'Devin/',
+  Operator: '=Operator',
+  Spider: '=Spider',
+  Trae: '=Trae',
+  LCC: '=LCC',
+  YaK: '=YaK',
+  newsai: 'newsai/',
+  UseAI: '=UseAI',
+  opencode: '=opencode',
 }
 
 // robots.txt control tokens that crawlers never send (research §0.4); crawling is done by another agent.
@@ -79,26 +166,91 @@ const ROBOTS_ONLY = new Set(['Google-Extended', 'Applebot-Extended', 'Webzio-Ext
 
 // Operator where robots.json has none, a URL, or a sentence.
 const OPERATOR_BY_KEY: Record<string, string | null> = {
-  AddSearchBot: 'AddSearch', 'AI2Bot-DeepResearchEval': 'Ai2', AIWebIndex: 'Lyrenth', 'amazon-QBusiness': 'Amazon',
-  'Amzn-SearchBot': 'Amazon', 'Amzn-User': 'Amazon', ApifyBot: 'Apify', ApifyWebsiteContentCrawler: 'Apify',
-  Applebot: 'Apple', 'Applebot-Extended': 'Apple', 'Aranet-SearchBot': null, 'AzureAI-SearchBot': 'Microsoft',
-  'bigsur.ai': 'Big Sur AI', Bravebot: 'Brave', Brightbot: 'Bright Data', Channel3Bot: null,
-  'ChatGLM-Spider': 'Zhipu AI', 'Claude-Code': 'Anthropic', 'Claude-Web': 'Anthropic', Code: 'GitHub',
-  'cohere-training-data-crawler': 'Cohere', CragCrawler: 'CragSoftware', Crawl4AI: null, Cursor: 'Anysphere',
-  DuckAssistBot: 'DuckDuckGo', ExaBot: 'Exa', FacebookBot: 'Meta', facebookexternalhit: 'Meta',
-  'Gemini-Deep-Research': 'Google', 'GeistHaus-PageFetcher': 'GeistHaus', 'Google-Agent': 'Google',
-  'Google-Gemini-CLI': 'Google', 'Google-NotebookLM': 'Google', 'GoogleAgent-URLContext': 'Google', HenkBot: null,
-  iAskBot: 'iAsk', iaskspider: 'iAsk', imageSpider: null, 'kagi-fetcher': 'Kagi', 'Kangaroo Bot': 'Kangaroo LLM',
-  'Kimi-User': 'Moonshot AI', KunatoCrawler: null, 'laion-huggingface-processor': 'LAION', LAIONDownloader: 'LAION',
-  LCC: null, Lightpanda: 'Lightpanda', LinerBot: 'Liner', LinkupBot: 'Linkup', 'Manus-User': 'Butterfly Effect',
-  'meta-externalagent': 'Meta', 'meta-externalfetcher': 'Meta', 'MistralAI-User': 'Mistral AI',
-  MyCentralAIScraperBot: null, NagetBot: 'Naget', newsai: null, NovaAct: 'Amazon', opencode: null, Operator: 'OpenAI',
-  PanguBot: 'Huawei', 'Poggio-Citations': 'Poggio', 'Querit-SearchBot': 'Querit', QueritBot: 'Querit',
-  'Shap-User': 'Parallel', Spider: null, TavilyBot: 'Tavily', TerraCotta: 'Ceramic AI', TongyiBot: 'Alibaba',
-  Trae: 'ByteDance', TwinAgent: 'Twin', UseAI: 'Use AI', 'Webzio-Extended': 'Webz.io', WRTNBot: 'Wrtn',
-  YiyanBot: 'Baidu', ZanistaBot: null, FriendlyCrawler: null, 'Echobot Bot': 'Echobox', Bytespider: 'ByteDance',
-  TikTokSpider: 'ByteDance', 'Google-CloudVertexBot': 'Google', 'Mozilla-Tabstack': 'Mozilla', Devin: 'Cognition',
-  FirecrawlAgent: 'Firecrawl', YouBot: 'You.com', VelenPublicWebCrawler: 'Velen', CCBot: 'Common Crawl',
+  AddSearchBot: 'AddSearch',
+  'AI2Bot-DeepResearchEval': 'Ai2',
+  AIWebIndex: 'Lyrenth',
+  'amazon-QBusiness': 'Amazon',
+  'Amzn-SearchBot': 'Amazon',
+  'Amzn-User': 'Amazon',
+  ApifyBot: 'Apify',
+  ApifyWebsiteContentCrawler: 'Apify',
+  Applebot: 'Apple',
+  'Applebot-Extended': 'Apple',
+  'Aranet-SearchBot': null,
+  'AzureAI-SearchBot': 'Microsoft',
+  'bigsur.ai': 'Big Sur AI',
+  Bravebot: 'Brave',
+  Brightbot: 'Bright Data',
+  Channel3Bot: null,
+  'ChatGLM-Spider': 'Zhipu AI',
+  'Claude-Code': 'Anthropic',
+  'Claude-Web': 'Anthropic',
+  Code: 'GitHub',
+  'cohere-training-data-crawler': 'Cohere',
+  CragCrawler: 'CragSoftware',
+  Crawl4AI: null,
+  Cursor: 'Anysphere',
+  DuckAssistBot: 'DuckDuckGo',
+  ExaBot: 'Exa',
+  FacebookBot: 'Meta',
+  facebookexternalhit: 'Meta',
+  'Gemini-Deep-Research': 'Google',
+  'GeistHaus-PageFetcher': 'GeistHaus',
+  'Google-Agent': 'Google',
+  'Google-Gemini-CLI': 'Google',
+  'Google-NotebookLM': 'Google',
+  'GoogleAgent-URLContext': 'Google',
+  HenkBot: null,
+  iAskBot: 'iAsk',
+  iaskspider: 'iAsk',
+  imageSpider: null,
+  'kagi-fetcher': 'Kagi',
+  'Kangaroo Bot': 'Kangaroo LLM',
+  'Kimi-User': 'Moonshot AI',
+  KunatoCrawler: null,
+  'laion-huggingface-processor': 'LAION',
+  LAIONDownloader: 'LAION',
+  LCC: null,
+  Lightpanda: 'Lightpanda',
+  LinerBot: 'Liner',
+  LinkupBot: 'Linkup',
+  'Manus-User': 'Butterfly Effect',
+  'meta-externalagent': 'Meta',
+  'meta-externalfetcher': 'Meta',
+  'MistralAI-User': 'Mistral AI',
+  MyCentralAIScraperBot: null,
+  NagetBot: 'Naget',
+  newsai: null,
+  NovaAct: 'Amazon',
+  opencode: null,
+  Operator: 'OpenAI',
+  PanguBot: 'Huawei',
+  'Poggio-Citations': 'Poggio',
+  'Querit-SearchBot': 'Querit',
+  QueritBot: 'Querit',
+  'Shap-User': 'Parallel',
+  Spider: null,
+  TavilyBot: 'Tavily',
+  TerraCotta: 'Ceramic AI',
+  TongyiBot: 'Alibaba',
+  Trae: 'ByteDance',
+  TwinAgent: 'Twin',
+  UseAI: 'Use AI',
+  'Webzio-Extended': 'Webz.io',
+  WRTNBot: 'Wrtn',
+  YiyanBot: 'Baidu',
+  ZanistaBot: null,
+  FriendlyCrawler: null,
+  'Echobot Bot': 'Echobox',
+  Bytespider: 'ByteDance',
+  TikTokSpider: 'ByteDance',
+  'Google-CloudVertexBot': 'Google',
+  'Mozilla-Tabstack': 'Mozilla',
+  Devin: 'Cognition',
+  FirecrawlAgent: 'Firecrawl',
+  YouBot: 'You.com',
+  VelenPublicWebCrawler: 'Velen',
+  CCBot: 'Common Crawl',
 }
 
 /** `[Name](url)` -> Name; "Unclear at this time." -> null; plain short text kept. */
@@ -162,7 +314,10 @@ function operatorOf(url: string | undefined): string | null {
 
 /** A pattern that is a plain literal ("Gigabot", "Daum\\/") as a token; null for real regexes. */
 function literalOf(pattern: string): string | null {
-  const text = pattern.replace(/^\^/, '').replace(/\\?\/$/, '').replace(/\\([/.()\-!:])/g, '$1')
+  const text = pattern
+    .replace(/^\^/, '')
+    .replace(/\\?\/$/, '')
+    .replace(/\\([/.()\-!:])/g, '$1')
   if (/[\\[\]{}*+?|$^]/.test(text) || text.length < 3 || !/^[A-Za-z0-9]/.test(text)) return null
   return text.replace(/ \($|\($/, '')
 }
@@ -194,7 +349,8 @@ export function fromCrawlerList(crawlers: CrawlerEntry[], known: AgentRecord[]):
     }
     // Only gaps: where another source names the agent, its type stands (docs/agents.md, "Types").
     const covered = e.instances.length > 0 && e.instances.every(named)
-    if (covered || byName.has(token.toLowerCase()) || knownTokens.has(token.toLowerCase()) || out.some((a) => a.name.toLowerCase() === token.toLowerCase())) continue
+    if (covered || byName.has(token.toLowerCase()) || knownTokens.has(token.toLowerCase()) || out.some((a) => a.name.toLowerCase() === token.toLowerCase()))
+      continue
     const plainWord = /^[A-Za-z][a-z]+$/.test(token) && !/bot|spider|crawl|search/i.test(token)
     const tokens = [plainWord ? `=${token}` : token]
     // The list's patterns match substrings, our tokens whole words: add the word an instance uses.
@@ -203,7 +359,7 @@ export function fromCrawlerList(crawlers: CrawlerEntry[], known: AgentRecord[]):
       const word = new RegExp(`[\\w.!-]*${token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\w.!-]*`, 'i').exec(ua)?.[0]
       if (own(ua) < 0 && word && /^[A-Za-z0-9]/.test(word) && !tokens.includes(word)) tokens.push(word)
     }
-    const type = ai ? CRAWLER_AI_TYPE[token] ?? 'llm_training' : 'search'
+    const type = ai ? (CRAWLER_AI_TYPE[token] ?? 'llm_training') : 'search'
     out.push({ name: token, operator: operatorOf(e.url), type, tokens, source: 'crawler-user-agents' })
   }
   return out
@@ -223,12 +379,20 @@ export function buildAgents(robots: Record<string, RobotsEntry>, crawlers: Crawl
       'Token syntax: see src/pixel/agents/matcher.ts.',
     attribution: [
       {
-        name: 'ai.robots.txt robots.json', url: 'https://github.com/ai-robots-txt/ai.robots.txt', license: 'MIT',
-        copyright: 'Copyright (c) 2024 ai.robots.txt', commit: ROBOTS_COMMIT, notice: 'docs/agents.md',
+        name: 'ai.robots.txt robots.json',
+        url: 'https://github.com/ai-robots-txt/ai.robots.txt',
+        license: 'MIT',
+        copyright: 'Copyright (c) 2024 ai.robots.txt',
+        commit: ROBOTS_COMMIT,
+        notice: 'docs/agents.md',
       },
       {
-        name: 'crawler-user-agents (search-engine and ai-crawler entries)', url: 'https://github.com/monperrus/crawler-user-agents',
-        license: 'MIT', copyright: 'Copyright (c) 2017 Martin Monperrus', commit: CRAWLERS_COMMIT, notice: 'docs/agents.md',
+        name: 'crawler-user-agents (search-engine and ai-crawler entries)',
+        url: 'https://github.com/monperrus/crawler-user-agents',
+        license: 'MIT',
+        copyright: 'Copyright (c) 2017 Martin Monperrus',
+        commit: CRAWLERS_COMMIT,
+        notice: 'docs/agents.md',
       },
     ],
     agents,

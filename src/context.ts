@@ -3,14 +3,15 @@
  * connector, the click signer) on top of the platform's context. Features declare the part they
  * need (ScrapingContext, ActivationContext, …); this is the one place that builds them all.
  */
-import type { AdcpContext } from './adcp/context.ts'
+
 import { createConnector } from './activation/connectors/index.ts'
+import type { AdcpContext } from './adcp/context.ts'
+import { createClickSigner } from './pixel/clicks/signing.ts'
+import type { PixelContext } from './pixel/context.ts'
 import type { Clock } from './platform/clock.ts'
 import type { Config } from './platform/config.ts'
 import { createContext } from './platform/context.ts'
 import type { Db } from './platform/db/db.ts'
-import { createClickSigner } from './pixel/clicks/signing.ts'
-import type { PixelContext } from './pixel/context.ts'
 import type { ScraperOptions } from './scraping/scraper.ts'
 import { createScraper } from './scraping/scraper.ts'
 

@@ -1,12 +1,11 @@
 import type { Server } from 'node:net'
 
 import type { Logger } from 'pino'
-
-import { closeServices, createServiceContext } from './context.ts'
 import type { ServiceContext, ServiceOptions } from './context.ts'
+import { closeServices, createServiceContext } from './context.ts'
 import { apiFeatures, collectorFeatures, startWorker } from './features.ts'
-import { systemClock } from './platform/clock.ts'
 import type { Clock } from './platform/clock.ts'
+import { systemClock } from './platform/clock.ts'
 import type { Config, Role } from './platform/config.ts'
 import { serveControlSocket } from './platform/control-socket.ts'
 import { migrate } from './platform/db/migrate.ts'
@@ -14,8 +13,8 @@ import { openDatabase } from './platform/db/open.ts'
 import type { App } from './platform/http/app.ts'
 import { buildApp } from './platform/http/app.ts'
 import { opsFeature } from './platform/http/ops.ts'
-import type { Worker } from './platform/jobs/worker.ts'
 import { runPeriodicNow } from './platform/jobs/queue.ts'
+import type { Worker } from './platform/jobs/worker.ts'
 import { runKeyCommand } from './platform/keys/commands.ts'
 
 export { createLogger } from './platform/logger.ts'
@@ -61,10 +60,7 @@ export async function startService(opts: ServiceStartOptions): Promise<Service> 
     if (opts.http === false) {
       // no listener: the caller serves its own transport (stdio)
     } else if (roles.includes('api') || roles.includes('collector')) {
-      const features = new Set([
-        ...(roles.includes('api') ? apiFeatures() : []),
-        ...(roles.includes('collector') ? collectorFeatures() : []),
-      ])
+      const features = new Set([...(roles.includes('api') ? apiFeatures() : []), ...(roles.includes('collector') ? collectorFeatures() : [])])
       app = await buildApp(ctx, { logger, features: [...features] })
       url = await app.listen({ port: config.port, host: config.host })
     } else {

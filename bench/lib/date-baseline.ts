@@ -3,8 +3,19 @@
 import { parseHTML } from 'linkedom'
 
 const KEYS = [
-  'article:published_time', 'og:published_time', 'og:article:published_time', 'datepublished', 'publishdate', 'pubdate',
-  'parsely-pub-date', 'sailthru.date', 'dc.date', 'dc.date.issued', 'dcterms.date', 'dcterms.issued', 'date',
+  'article:published_time',
+  'og:published_time',
+  'og:article:published_time',
+  'datepublished',
+  'publishdate',
+  'pubdate',
+  'parsely-pub-date',
+  'sailthru.date',
+  'dc.date',
+  'dc.date.issued',
+  'dcterms.date',
+  'dcterms.issued',
+  'date',
 ]
 
 /** The publication day (YYYY-MM-DD) a meta-tags-only reader finds, or null. */

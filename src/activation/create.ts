@@ -1,6 +1,6 @@
-import type { ActivationContext } from './context.ts'
 import { ApiError, unprocessable } from '../platform/http/errors.ts'
 import { enqueue } from '../platform/jobs/queue.ts'
+import type { ActivationContext } from './context.ts'
 import type { ActivationRow } from './repository.ts'
 import { insertActivation, segmentStates } from './repository.ts'
 import type { CreateActivationBody } from './schemas.ts'
@@ -39,4 +39,3 @@ export async function createActivation(ctx: ActivationContext, clientId: number,
     return row
   })
 }
-

@@ -29,13 +29,7 @@ export interface ActivationRow {
   targeting: Activation['targeting']
 }
 
-export async function insertActivation(
-  q: Queryable,
-  clientId: number,
-  b: CreateActivationBody,
-  connector: string,
-  now: Date,
-): Promise<ActivationRow> {
+export async function insertActivation(q: Queryable, clientId: number, b: CreateActivationBody, connector: string, now: Date): Promise<ActivationRow> {
   const { rows } = await q.query<ActivationRow>(
     `INSERT INTO activations (client_id, segment_ids, dsp, buyer_seat, connector, start_date, end_date, geo, formats,
                               devices, kpis, budget, created_date)

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox'
 
 import type { Feature } from '../platform/http/app.ts'
-import type { ActivationContext } from './context.ts'
 import { notFound } from '../platform/http/errors.ts'
-import { IdParams, IdempotencyHeaders, errorResponses } from '../platform/http/schemas.ts'
+import { errorResponses, IdempotencyHeaders, IdParams } from '../platform/http/schemas.ts'
+import type { ActivationContext } from './context.ts'
 import { createActivation } from './create.ts'
 import { dsps } from './registry.ts'
 import { getActivation, listActivations, toActivation } from './repository.ts'

@@ -78,7 +78,10 @@ export async function loadDeploymentState(ctx: AdcpContext, clientId: number, si
           [clientId, segments],
         )
       : { rows: [] as ActivationState[] },
-    ctx.db.query<{ dsp: string; buyer_seat: string }>(`SELECT dsp, buyer_seat FROM ssp_connections WHERE client_id = $1 AND connector = $2`, [clientId, connector.name]),
+    ctx.db.query<{ dsp: string; buyer_seat: string }>(`SELECT dsp, buyer_seat FROM ssp_connections WHERE client_id = $1 AND connector = $2`, [
+      clientId,
+      connector.name,
+    ]),
     ctx.db.query<AdcpActivationRow>(
       `SELECT signal_id, segment_id, destinations, pending, created_at FROM adcp_activations WHERE client_id = $1 AND signal_id = ANY($2::text[]) ORDER BY id DESC`,
       [clientId, signals.map((s) => s.id)],
@@ -129,13 +132,20 @@ export function describeDeployments(ctx: AdcpContext, state: DeploymentState, si
     for (const t of targets) {
       if (t.type === 'platform') {
         const a = state.activations.find(
-          (x) => s.segment_id !== null && x.segment_ids.includes(s.segment_id) && x.dsp === t.dsp.slug && (t.account === null || x.buyer_seat === t.account) && standing(x),
+          (x) =>
+            s.segment_id !== null &&
+            x.segment_ids.includes(s.segment_id) &&
+            x.dsp === t.dsp.slug &&
+            (t.account === null || x.buyer_seat === t.account) &&
+            standing(x),
         )
         const known = t.account === null ? knownDsps.has(t.dsp.slug) : knownSeats.has(`${t.dsp.slug}\u0000${t.account}`)
         const seconds = known ? latency.sandboxKnownConnectionSeconds : latency.sandboxNewConnectionSeconds
         list.push(platformDeployment(a, t, buildMinutes + Math.ceil(seconds / 60), now))
       } else {
-        const record = records.find((r) => r.destinations.some((d) => d.type === 'agent' && d.agent_url === t.agent_url && (t.account === null || d.account === t.account)))
+        const record = records.find((r) =>
+          r.destinations.some((d) => d.type === 'agent' && d.agent_url === t.agent_url && (t.account === null || d.account === t.account)),
+        )
         list.push(agentDeployment(record ? { complete, segmentId: s.segment_id, at: record.created_at } : null, t, buildMinutes))
       }
     }
@@ -158,6 +168,8 @@ export function agentDeployment(
     scope: target.account ? 'account' : 'platform',
     decisioning_platform_segment_id: null,
     estimated_activation_duration_minutes: live ? 0 : buildMinutes,
-    ...(live ? { activation_key: { type: 'key_value' as const, key: agentKey, value: String(activated.segmentId) }, deployed_at: activated.at.toISOString() } : {}),
+    ...(live
+      ? { activation_key: { type: 'key_value' as const, key: agentKey, value: String(activated.segmentId) }, deployed_at: activated.at.toISOString() }
+      : {}),
   }
 }

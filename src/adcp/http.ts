@@ -11,14 +11,13 @@
 import type { IncomingMessage } from 'node:http'
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
-
-import type { AdcpContext } from './context.ts'
 import type { App, Feature } from '../platform/http/app.ts'
 import { presentedKey } from '../platform/http/auth.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import { headersFor } from '../platform/http/rate-limit.ts'
-import { createKeyVerifier } from '../platform/keys/key-cache.ts'
 import type { KeyVerifier } from '../platform/keys/key-cache.ts'
+import { createKeyVerifier } from '../platform/keys/key-cache.ts'
+import type { AdcpContext } from './context.ts'
 
 export const mcpPaths = ['/mcp', '/mcp/'] as const
 const realm = 'curata'
@@ -110,7 +109,11 @@ export const adcpFeature: Feature<AdcpContext> = {
           schema: { hide: true },
           handler: async (_req, reply) => {
             reply.code(405).header('allow', 'POST')
-            return { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST' }, id: null }
+            return {
+              jsonrpc: '2.0',
+              error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST' },
+              id: null,
+            }
           },
         })
       }

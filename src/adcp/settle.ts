@@ -9,11 +9,11 @@
  * settle the same one.
  */
 import { createActivation } from '../activation/create.ts'
-import type { AdcpContext } from './context.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
-import type { StoredDestination } from './deployments.ts'
 import type { Periodic } from '../platform/jobs/kinds.ts'
+import type { AdcpContext } from './context.ts'
+import type { StoredDestination } from './deployments.ts'
 
 export const settleKind = 'adcp.settle'
 
@@ -43,7 +43,13 @@ export async function ensureDeal(ctx: AdcpContext, clientId: number, segmentId: 
  * deal the activation module refuses (a 4xx: the segment is gone, a rule it checks) is recorded on
  * its destination as `error`.
  */
-export async function createDeals(ctx: AdcpContext, clientId: number, segmentId: number, destinations: StoredDestination[], geo: string[] | null): Promise<StoredDestination[]> {
+export async function createDeals(
+  ctx: AdcpContext,
+  clientId: number,
+  segmentId: number,
+  destinations: StoredDestination[],
+  geo: string[] | null,
+): Promise<StoredDestination[]> {
   const out: StoredDestination[] = []
   for (const d of destinations) {
     if (d.type !== 'platform' || d.activation_id !== null || d.error || !d.dsp || !d.account) {

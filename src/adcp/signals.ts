@@ -6,9 +6,10 @@
  *    agent created behind activated marketplace and custom signals, which appear as those signals;
  *  - custom: segments proposed for a spec (see custom.ts), listed once activated.
  */
+
+import { getNode } from '../content/taxonomy/taxonomy.ts'
 import type { CatalogEntry } from '../curation/catalog/list.ts'
 import { listCatalog } from '../curation/catalog/list.ts'
-import { getNode } from '../content/taxonomy/taxonomy.ts'
 import type { AdcpContext } from './context.ts'
 import type { Rankable } from './ranking.ts'
 import type { SignalType } from './signal-ids.ts'
@@ -80,7 +81,10 @@ export function categoryCoverage(entries: Map<string, CatalogEntry>, taxonomyId:
   return 0
 }
 
-export function customCandidate(row: Pick<AgentSignalRow, 'signal_id' | 'name' | 'description' | 'spec' | 'taxonomy_id' | 'segment_id'>, u: Pick<SignalUniverse, 'entries' | 'pricing'>): SignalCandidate {
+export function customCandidate(
+  row: Pick<AgentSignalRow, 'signal_id' | 'name' | 'description' | 'spec' | 'taxonomy_id' | 'segment_id'>,
+  u: Pick<SignalUniverse, 'entries' | 'pricing'>,
+): SignalCandidate {
   const built = row.segment_id === null ? undefined : u.entries.get(`segment:${row.segment_id}`)
   return {
     id: row.signal_id,

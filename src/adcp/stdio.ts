@@ -39,7 +39,9 @@ export async function relayStdio(url: string, key: string, logger: Logger): Prom
       const reason = refused ? 'the API key is invalid or revoked' : (err as Error).message
       logger.warn({ err: reason }, 'curata mcp: relay request failed')
       if (isJSONRPCRequest(message)) {
-        await down.send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `curata mcp: ${url} refused the request: ${reason}` } }).catch(() => {})
+        await down
+          .send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `curata mcp: ${url} refused the request: ${reason}` } })
+          .catch(() => {})
       }
       if (refused) {
         console.error(`curata mcp: ${reason} (${url} answered 401)`)

@@ -1,19 +1,20 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
-
-import type { McpCommandOptions } from './mcp.ts'
-import { allRoles, ConfigError, loadConfig } from '../platform/config.ts'
 import type { Role } from '../platform/config.ts'
+import { allRoles, ConfigError, loadConfig } from '../platform/config.ts'
+import type { Command as KeyCommand } from '../platform/control-socket.ts'
 import { DataDirLockedError, lockOwner } from '../platform/db/data-dir-lock.ts'
 import { createLogger } from '../platform/logger.ts'
-import type { Command as KeyCommand } from '../platform/control-socket.ts'
+import type { McpCommandOptions } from './mcp.ts'
 
 // Each command loads only what it needs: `keys` and `migrate` never load the features' code, which
 // would cost seconds of start-up before a one-line answer.
-const runKeys = async (command: KeyCommand, output: 'json' | 'create' | 'list' | 'revoke') =>
-  (await import('./keys.ts')).runKeys(loadConfig(), command, output)
+const runKeys = async (command: KeyCommand, output: 'json' | 'create' | 'list' | 'revoke') => (await import('./keys.ts')).runKeys(loadConfig(), command, output)
 
 function parseRoles(value: string): Role[] {
-  const roles = value.split(',').map((r) => r.trim()).filter(Boolean)
+  const roles = value
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean)
   const bad = roles.filter((r) => !allRoles.includes(r as Role))
   if (bad.length || roles.length === 0) {
     throw new InvalidArgumentError(`roles are a comma-separated subset of ${allRoles.join(', ')}`)

@@ -18,12 +18,7 @@ export const campaignsChannel = 'curata_pixel_campaigns'
 
 const columns = 'id, name, use_case, description, created_date, last_updated_date'
 
-export async function createPixelCampaign(
-  tx: Queryable,
-  clientId: number,
-  body: CreatePixelCampaignBody,
-  now: Date,
-): Promise<PixelCampaignRow> {
+export async function createPixelCampaign(tx: Queryable, clientId: number, body: CreatePixelCampaignBody, now: Date): Promise<PixelCampaignRow> {
   const { rows } = await tx.query<PixelCampaignRow>(
     `INSERT INTO pixel_campaigns (client_id, name, use_case, description, created_date, last_updated_date)
      VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${columns}`,
@@ -35,18 +30,17 @@ export async function createPixelCampaign(
 }
 
 export async function listPixelCampaigns(db: Queryable, clientId: number): Promise<PixelCampaignRow[]> {
-  const { rows } = await db.query<PixelCampaignRow>(
-    `SELECT ${columns} FROM pixel_campaigns WHERE client_id = $1 AND deleted_at IS NULL ORDER BY id`,
-    [clientId],
-  )
+  const { rows } = await db.query<PixelCampaignRow>(`SELECT ${columns} FROM pixel_campaigns WHERE client_id = $1 AND deleted_at IS NULL ORDER BY id`, [
+    clientId,
+  ])
   return rows
 }
 
 export async function getPixelCampaign(db: Queryable, clientId: number, id: number): Promise<PixelCampaignRow | null> {
-  const { rows } = await db.query<PixelCampaignRow>(
-    `SELECT ${columns} FROM pixel_campaigns WHERE id = $1 AND client_id = $2 AND deleted_at IS NULL`,
-    [id, clientId],
-  )
+  const { rows } = await db.query<PixelCampaignRow>(`SELECT ${columns} FROM pixel_campaigns WHERE id = $1 AND client_id = $2 AND deleted_at IS NULL`, [
+    id,
+    clientId,
+  ])
   return rows[0] ?? null
 }
 

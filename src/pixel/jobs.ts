@@ -1,6 +1,6 @@
-import type { PixelContext } from './context.ts'
 import type { Db } from '../platform/db/db.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
+import type { PixelContext } from './context.ts'
 import { publisherReportJob } from './reports/job.ts'
 
 /** The pixel feature's jobs: publisher reports and raw-event retention. */
@@ -27,10 +27,9 @@ export function retentionJob(ctx: PixelContext, days: number): JobHandler<'pixel
 export async function deleteRawEventsBefore(db: Db, cutoff: Date): Promise<number> {
   let deleted = 0
   for (;;) {
-    const { rowCount } = await db.query(
-      `DELETE FROM pixel_events WHERE ctid IN (SELECT ctid FROM pixel_events WHERE received_at < $1 LIMIT ${DELETE_BATCH})`,
-      [cutoff.toISOString()],
-    )
+    const { rowCount } = await db.query(`DELETE FROM pixel_events WHERE ctid IN (SELECT ctid FROM pixel_events WHERE received_at < $1 LIMIT ${DELETE_BATCH})`, [
+      cutoff.toISOString(),
+    ])
     deleted += rowCount
     if (rowCount < DELETE_BATCH) return deleted
   }

@@ -2,16 +2,10 @@ import { Type } from '@sinclair/typebox'
 
 import type { App, Feature } from '../platform/http/app.ts'
 import { ApiError, badRequest, checkDateRange, notFound, unprocessable } from '../platform/http/errors.ts'
-import { IdParams, IdempotencyHeaders, SmallPaging, errorResponses } from '../platform/http/schemas.ts'
-import type { PixelContext } from './context.ts'
-import {
-  createPixelCampaign,
-  deletePixelCampaign,
-  getPixelCampaign,
-  listPixelCampaigns,
-  updatePixelCampaign,
-} from './campaigns-repository.ts'
+import { errorResponses, IdempotencyHeaders, IdParams, SmallPaging } from '../platform/http/schemas.ts'
 import type { PixelCampaignRow } from './campaigns-repository.ts'
+import { createPixelCampaign, deletePixelCampaign, getPixelCampaign, listPixelCampaigns, updatePixelCampaign } from './campaigns-repository.ts'
+import type { PixelContext } from './context.ts'
 import { ingestLogs } from './ingest/logs.ts'
 import { createReport, getReport, listReports } from './reports/repository.ts'
 import {

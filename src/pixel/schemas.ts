@@ -1,15 +1,9 @@
-import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
-import { DateOnly, Id, NullableTimestamp, Timestamp, nullable } from '../platform/http/schemas.ts'
+import { DateOnly, Id, NullableTimestamp, nullable, Timestamp } from '../platform/http/schemas.ts'
 
-export const USE_CASES = [
-  'campaign_optimization',
-  'campaign_reporting',
-  'publisher_bot_detection',
-  'publisher_agent_targeting',
-  'other',
-] as const
+export const USE_CASES = ['campaign_optimization', 'campaign_reporting', 'publisher_bot_detection', 'publisher_agent_targeting', 'other'] as const
 export type UseCase = (typeof USE_CASES)[number]
 export const PUBLISHER_USE_CASES: readonly UseCase[] = ['publisher_bot_detection', 'publisher_agent_targeting']
 
@@ -88,9 +82,7 @@ export const CreatePublisherReportBody = Type.Object(
     campaign_id: Id,
     start_date: DateOnly,
     end_date: Type.String({ format: 'date', description: 'YYYY-MM-DD, inclusive' }),
-    dimensions: Type.Optional(
-      Type.Array(Type.Unsafe<Dimension>({ type: 'string', enum: [...DIMENSIONS] }), { maxItems: 4, uniqueItems: true }),
-    ),
+    dimensions: Type.Optional(Type.Array(Type.Unsafe<Dimension>({ type: 'string', enum: [...DIMENSIONS] }), { maxItems: 4, uniqueItems: true })),
     hot_spot_min_loads: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 100, description: 'a URL needs this many loads to be a hot spot' }),
     ),

@@ -3,8 +3,9 @@
  * table lists them (the table is generated from this schema: `npm run docs:config`). Nothing else
  * in src/ reads the environment; config.ts turns the parsed variables into the typed Config.
  */
-import { Type } from '@sinclair/typebox'
+
 import type { Static, TSchema } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
 /** Shown in the README's default column where the default is not a plain value. */
 const shown = (text: string) => ({ defaultText: text })
@@ -18,16 +19,28 @@ export const EnvSchema = Type.Object({
   PORT: int(8080, 0, 65535, 'HTTP port (`0` picks a free one)'),
   HOST: Type.String({ default: '0.0.0.0', minLength: 1, description: 'address to listen on' }),
   METRICS_PORT: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: 65535, description: 'where a worker-only process (`--role worker`) serves `/healthz`, `/readyz`, `/metrics`', ...shown('`PORT`') }),
+    Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      description: 'where a worker-only process (`--role worker`) serves `/healthz`, `/readyz`, `/metrics`',
+      ...shown('`PORT`'),
+    }),
   ),
-  DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'the embedded database, its lock and the control socket (used when `DATABASE_URL` is unset)' }),
+  DATA_DIR: Type.String({
+    default: './data',
+    minLength: 1,
+    description: 'the embedded database, its lock and the control socket (used when `DATABASE_URL` is unset)',
+  }),
   DATABASE_URL: Type.Optional(
     Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL 15+ connection string; when set, the embedded engine is not used' }),
   ),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
-    default: 'info',
-    description: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`',
-  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    {
+      default: 'info',
+      description: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`',
+    },
+  ),
   RATE_LIMIT_PER_MINUTE: int(120, 1, maxInt, 'requests per API key per minute'),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'the URL users reach the service at (used in generated tag code)' })),
   JOB_CONCURRENCY: int(4, 1, 1000, 'jobs one worker process runs at once'),

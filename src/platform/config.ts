@@ -3,8 +3,9 @@
  * once at start-up into a typed Config that goes into the app context. A bad value stops the start
  * with one line naming the variable and what it allows.
  */
-import { Value } from '@sinclair/typebox/value'
+
 import type { TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
 
 import type { Env, EnvName } from './config-env.ts'
 import { EnvSchema, envVariables } from './config-env.ts'

@@ -1,5 +1,5 @@
-import pino from 'pino'
 import type { DestinationStream, Logger } from 'pino'
+import pino from 'pino'
 import pretty from 'pino-pretty'
 
 import type { Config } from './config.ts'
@@ -16,7 +16,9 @@ export function createLogger(config: Pick<Config, 'logLevel'>, opts: LoggerOptio
   const fd = opts.stream === 'stderr' ? 2 : 1
   const tty = (fd === 2 ? process.stderr : process.stdout).isTTY === true
   const destination: DestinationStream =
-    (opts.pretty ?? tty) ? pretty({ destination: fd, sync: true, colorize: tty, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : pino.destination(fd)
+    (opts.pretty ?? tty)
+      ? pretty({ destination: fd, sync: true, colorize: tty, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
+      : pino.destination(fd)
   return pino(
     {
       level: config.logLevel,

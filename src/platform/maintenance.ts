@@ -8,9 +8,7 @@ export function maintenanceJob(ctx: AppContext): JobHandler<'platform.maintenanc
     everyMs: 3_600_000,
     async run() {
       await ctx.rateLimiter.prune()
-      await ctx.db.query(`DELETE FROM jobs WHERE status IN ('done', 'failed') AND finished_at < $1`, [
-        new Date(ctx.clock.now().getTime() - 7 * 86_400_000),
-      ])
+      await ctx.db.query(`DELETE FROM jobs WHERE status IN ('done', 'failed') AND finished_at < $1`, [new Date(ctx.clock.now().getTime() - 7 * 86_400_000)])
     },
   }
 }

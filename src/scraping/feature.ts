@@ -1,6 +1,6 @@
-import type { ScrapingContext } from './context.ts'
 import type { Feature } from '../platform/http/app.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
+import type { ScrapingContext } from './context.ts'
 import { scrapingJobs as jobs } from './jobs/handlers.ts'
 import { jobRoutes } from './jobs/routes.ts'
 import { searchRoutes } from './search/routes.ts'

@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
-import { Id, IdempotencyHeaders, NullableTimestamp, Paging, StringEnum, Timestamp, nullable } from '../platform/http/schemas.ts'
+import { Id, IdempotencyHeaders, NullableTimestamp, nullable, Paging, StringEnum, Timestamp } from '../platform/http/schemas.ts'
 
 /** Per-URL codes of a scrape result (spec 7; docs/scraping.md says when each applies). */
 export const scrapeErrorCodes = ['E001', 'E002', 'E003', 'E004', 'E005', 'E006', 'E007', 'E008'] as const
@@ -42,7 +42,10 @@ export const DateEvidence = Type.Object(
     ),
     notes: Type.Array(Type.String(), { description: 'adjustments between pieces of evidence' }),
   },
-  { title: 'DateEvidence', description: 'where published_date and last_updated_date came from (docs/extraction.md, Dates); null for pages indexed before it was recorded' },
+  {
+    title: 'DateEvidence',
+    description: 'where published_date and last_updated_date came from (docs/extraction.md, Dates); null for pages indexed before it was recorded',
+  },
 )
 
 export const ScrapeMetadata = Type.Object(

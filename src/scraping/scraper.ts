@@ -1,18 +1,17 @@
 import { setMaxListeners } from 'node:events'
-
+import { rootDomain } from '../content/urls/domains.ts'
+import type { NormalizedUrl } from '../content/urls/normalize-url.ts'
 import type { AppContext } from '../platform/context.ts'
 import { createDbAdsTxtStore, freshAdsTxtDomains } from './ads-txt/db-store.ts'
-import { rootDomain } from '../content/urls/domains.ts'
-import { createAdsTxtService } from './ads-txt/service.ts'
 import type { AdsTxtService } from './ads-txt/service.ts'
+import { createAdsTxtService } from './ads-txt/service.ts'
 import type { HttpClientInternals } from './fetch/client.ts'
-import { fetcherConfig } from './fetch/config.ts'
 import type { FetcherConfig } from './fetch/config.ts'
+import { fetcherConfig } from './fetch/config.ts'
 import { createDbHostGate } from './fetch/db-host-gate.ts'
-import { createFetcher } from './fetch/fetcher.ts'
 import type { Fetcher } from './fetch/fetcher.ts'
+import { createFetcher } from './fetch/fetcher.ts'
 import { analyzePage } from './index/analyze-page.ts'
-import type { NormalizedUrl } from '../content/urls/normalize-url.ts'
 import { createPageWriter } from './index/page-writer.ts'
 import { queuePages } from './index/pages-repository.ts'
 
@@ -107,10 +106,10 @@ export function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scrap
 
   async function fresh(ids: number[]): Promise<Set<number>> {
     const since = new Date(ctx.clock.now().getTime() - scrape.freshnessMs)
-    const { rows } = await ctx.db.query<{ id: number }>(
-      `SELECT id FROM pages WHERE id = ANY($1::bigint[]) AND state = 'done' AND fetched_at >= $2`,
-      [ids, since],
-    )
+    const { rows } = await ctx.db.query<{ id: number }>(`SELECT id FROM pages WHERE id = ANY($1::bigint[]) AND state = 'done' AND fetched_at >= $2`, [
+      ids,
+      since,
+    ])
     return new Set(rows.map((r) => r.id))
   }
 
@@ -118,7 +117,12 @@ export function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scrap
   async function refreshAdsTxt(urls: NormalizedUrl[], signal?: AbortSignal): Promise<void> {
     const domains = [...new Set(urls.map((u) => rootDomain(u.host)).filter((d): d is string => d !== null))]
     const cached = await freshAdsTxtDomains(ctx.db, domains, ctx.clock.now())
-    await pool(domains.filter((d) => !cached.has(d)), ADS_TXT_CONCURRENCY, (d) => adsTxt.forUrl(d), signal)
+    await pool(
+      domains.filter((d) => !cached.has(d)),
+      ADS_TXT_CONCURRENCY,
+      (d) => adsTxt.forUrl(d),
+      signal,
+    )
   }
 
   return {

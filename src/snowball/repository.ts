@@ -15,18 +15,12 @@ export async function registerCampaign(db: Queryable, clientId: number, descript
 }
 
 export async function listCampaigns(db: Queryable, clientId: number): Promise<Row[]> {
-  const { rows } = await db.query<Row>(
-    `SELECT ${columns} FROM snowball_campaigns WHERE client_id = $1 AND NOT deleted ORDER BY id`,
-    [clientId],
-  )
+  const { rows } = await db.query<Row>(`SELECT ${columns} FROM snowball_campaigns WHERE client_id = $1 AND NOT deleted ORDER BY id`, [clientId])
   return rows
 }
 
 export async function getCampaign(db: Queryable, clientId: number, id: number): Promise<Row | null> {
-  const { rows } = await db.query<Row>(
-    `SELECT ${columns} FROM snowball_campaigns WHERE id = $1 AND client_id = $2 AND NOT deleted`,
-    [id, clientId],
-  )
+  const { rows } = await db.query<Row>(`SELECT ${columns} FROM snowball_campaigns WHERE id = $1 AND client_id = $2 AND NOT deleted`, [id, clientId])
   return rows[0] ?? null
 }
 

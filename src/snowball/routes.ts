@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 
 import type { Feature } from '../platform/http/app.ts'
 import { notFound } from '../platform/http/errors.ts'
-import { IdParams, IdempotencyHeaders, errorResponses } from '../platform/http/schemas.ts'
+import { errorResponses, IdempotencyHeaders, IdParams } from '../platform/http/schemas.ts'
 import { deleteCampaign, getCampaign, listCampaigns, registerCampaign, updateCampaign } from './repository.ts'
 import { RegisterCampaignBody, RegisteredCampaign, UpdateCampaignBody } from './schemas.ts'
 

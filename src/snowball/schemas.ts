@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
 import { Id, Timestamp } from '../platform/http/schemas.ts'
 

@@ -12,8 +12,5 @@ export async function recordDealUse(q: Queryable, dealId: string, at: Date, impr
      ON CONFLICT (deal_id, day) DO UPDATE SET impressions = deal_usage.impressions + EXCLUDED.impressions`,
     [dealId, at.toISOString().slice(0, 10), impressions],
   )
-  await q.query(
-    `UPDATE activations SET last_used_at = GREATEST(coalesce(last_used_at, $2), $2) WHERE deal_id = $1`,
-    [dealId, at],
-  )
+  await q.query(`UPDATE activations SET last_used_at = GREATEST(coalesce(last_used_at, $2), $2) WHERE deal_id = $1`, [dealId, at])
 }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-
-import { ManualClock } from '../helpers/clock.ts'
 import { json } from '../helpers/app.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { Act, ActivationTestApp } from './app.ts'
@@ -58,9 +57,7 @@ describeEachEngine('activation failures', (getDb) => {
     expect(states).toEqual(['processing', 'processing', 'processing', 'processing', 'failed'])
     const failed = await t.get(c.headers, a.id)
     expect(failed).toMatchObject({ status: 'failed', deal_id: null, processed_date: null, deal_state: null })
-    expect(failed.failure_reason).toBe(
-      'the Deal ID could not be issued: sandbox SSP is temporarily unavailable (HTTP 503) (failed attempt 5 of 5)',
-    )
+    expect(failed.failure_reason).toBe('the Deal ID could not be issued: sandbox SSP is temporarily unavailable (HTTP 503) (failed attempt 5 of 5)')
     const { rows } = await t.ctx.db.query('SELECT 1 FROM sandbox_deals WHERE activation_id = $1', [a.id])
     expect(rows).toHaveLength(0)
   })

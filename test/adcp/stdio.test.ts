@@ -14,13 +14,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 import { activationJobs } from '../../src/activation/jobs.ts'
 import { runMcpStdio } from '../../src/cli/mcp.ts'
-import { loadConfig } from '../../src/platform/config.ts'
 import { systemClock } from '../../src/platform/clock.ts'
+import { loadConfig } from '../../src/platform/config.ts'
 import { lockOwner } from '../../src/platform/db/data-dir-lock.ts'
 import { openPglite } from '../../src/platform/db/pglite.ts'
-import { createKey } from '../../src/platform/keys/keys.ts'
-import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
+import { createWorker } from '../../src/platform/jobs/worker.ts'
+import { createKey } from '../../src/platform/keys/keys.ts'
 import type { Served } from '../helpers/cli.ts'
 import { curataBin, runCli, serve } from '../helpers/cli.ts'
 import type { TestDb } from '../helpers/db.ts'
@@ -74,7 +74,10 @@ describe('curata mcp on the embedded data dir', () => {
       expect(caps.supported_protocols).toEqual(['signals'])
       const r = await call<SignalsOut>(client, 'get_signals', { discovery_mode: 'wholesale' })
       expect(r).toMatchObject({ status: 'completed', signals: [], message: expect.stringMatching(/catalog is empty/) })
-      const miss = (await client.callTool({ name: 'activate_signal', arguments: { signal_agent_segment_id: 'iab:483', deliver_to: { deployments: [{ platform: 'ttd', account: 's' }] } } })) as CallToolResult
+      const miss = (await client.callTool({
+        name: 'activate_signal',
+        arguments: { signal_agent_segment_id: 'iab:483', deliver_to: { deployments: [{ platform: 'ttd', account: 's' }] } },
+      })) as CallToolResult
       expect(miss.structuredContent).toMatchObject({ adcp_error: { code: 'SIGNAL_NOT_FOUND' } })
     } finally {
       await client.close()
@@ -106,7 +109,12 @@ describe('curata mcp on the embedded data dir', () => {
     let err = ''
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))
     child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    }
     child.stdin.write(`${JSON.stringify(initialize)}\n`)
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
     expect(code).toBe(1)
@@ -155,7 +163,10 @@ describe.skipIf(!postgresAvailable())('curata mcp on PostgreSQL [postgres]', () 
     const { key } = await agent.client()
     const { client } = await stdioClient({ DATABASE_URL: url(), CURATA_API_KEY: key })
     try {
-      const found = await call<SignalsOut>(client, 'get_signals', { signal_spec: 'sports fans following games', deliver_to: { deployments: [{ platform: 'ttd', account: 'stdio-seat' }] } })
+      const found = await call<SignalsOut>(client, 'get_signals', {
+        signal_spec: 'sports fans following games',
+        deliver_to: { deployments: [{ platform: 'ttd', account: 'stdio-seat' }] },
+      })
       expect(found.signals[0]!.signal_agent_segment_id).toBe('iab:483')
       const a = await call<{ activation: { deal_id: string | null; status: string } }>(client, 'activate_signal', {
         signal_agent_segment_id: 'iab:483',

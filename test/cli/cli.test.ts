@@ -29,7 +29,10 @@ const listed = (r: CliResult) => {
 /** `keys list` as a table: the header row and the data rows, split into columns. */
 function table(r: CliResult): { header: string[]; rows: string[][] } {
   expect(r.code, r.stderr).toBe(0)
-  const [header, ...rows] = r.stdout.trim().split('\n').map((l) => l.split('\t'))
+  const [header, ...rows] = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'))
   return { header: header!, rows }
 }
 

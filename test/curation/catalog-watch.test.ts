@@ -21,11 +21,16 @@ describeEachEngine('catalog refresh on index growth', (getDb) => {
   afterAll(() => t.close())
 
   const nextRun = async () =>
-    (await getDb().db.query<{ run_at: Date; status: string }>(`SELECT run_at, status FROM jobs WHERE kind = 'curation.catalog' ORDER BY id DESC LIMIT 1`)).rows[0]
+    (await getDb().db.query<{ run_at: Date; status: string }>(`SELECT run_at, status FROM jobs WHERE kind = 'curation.catalog' ORDER BY id DESC LIMIT 1`))
+      .rows[0]
   const runCatalogJobs = async () => {
     const worker = createWorker({ db: getDb().db, clock: t.ctx.clock, handlers: [catalogJob(t.ctx)], pollMs: 20 })
     await worker.start()
-    await waitFor(async () => (await nextRun())?.status === 'queued' && (await getDb().db.query(`SELECT 1 FROM jobs WHERE kind = 'curation.catalog' AND status = 'done'`)).rows.length > 0)
+    await waitFor(
+      async () =>
+        (await nextRun())?.status === 'queued' &&
+        (await getDb().db.query(`SELECT 1 FROM jobs WHERE kind = 'curation.catalog' AND status = 'done'`)).rows.length > 0,
+    )
     await worker.stop()
   }
   const watch = () => catalogWatchJob(t.ctx).run({}, {} as JobContext)
@@ -39,17 +44,29 @@ describeEachEngine('catalog refresh on index growth', (getDb) => {
     expect(json<{ entries: unknown[] }>(await t.get(a.headers, '/v1/curation/catalog?type=public')).entries).toEqual([])
 
     // A few pages are not material; 25 are.
-    await indexTopic(getDb().db, 'sports', Array.from({ length: 5 }, (_, i) => `https://www.arena${i}.example/${i}`), 500)
+    await indexTopic(
+      getDb().db,
+      'sports',
+      Array.from({ length: 5 }, (_, i) => `https://www.arena${i}.example/${i}`),
+      500,
+    )
     expect(await indexGrewSinceCatalog(getDb().db, t.ctx.config.curation)).toMatchObject({ grew: false, now: 5, then: 0 })
     await watch()
     expect((await nextRun())!.run_at.getTime()).toBe(scheduled)
-    await indexTopic(getDb().db, 'sports', Array.from({ length: 20 }, (_, i) => `https://www.pitch${i}.example/${i}`), 600)
+    await indexTopic(
+      getDb().db,
+      'sports',
+      Array.from({ length: 20 }, (_, i) => `https://www.pitch${i}.example/${i}`),
+      600,
+    )
     expect(await indexGrewSinceCatalog(getDb().db, t.ctx.config.curation)).toMatchObject({ grew: true, now: 25, then: 0 })
     await watch()
     expect((await nextRun())!.run_at.getTime()).toBe(t.ctx.clock.now().getTime())
 
     await runCatalogJobs()
-    const entries = json<{ entries: { id: string; page_count: number; coverage: { percentage: number } }[] }>(await t.get(a.headers, '/v1/curation/catalog?type=public')).entries
+    const entries = json<{ entries: { id: string; page_count: number; coverage: { percentage: number } }[] }>(
+      await t.get(a.headers, '/v1/curation/catalog?type=public'),
+    ).entries
     const sports = entries.find((e) => e.id === 'iab:483')
     expect(sports?.page_count).toBe(25)
     expect(sports!.coverage.percentage).toBeGreaterThan(0)

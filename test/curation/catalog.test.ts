@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { currentWindows, easter, nthWeekday, seasonalMoments, thanksgiving } from '../../src/curation/catalog/calendar.ts'
 import { catalogSegmentUrls, listCatalog } from '../../src/curation/catalog/list.ts'
 import { catalogJob, refreshCatalog } from '../../src/curation/catalog/refresh.ts'
-import type { ManualClock } from '../helpers/clock.ts'
 import { ConfigError, loadConfig } from '../../src/platform/config.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import { configure, json } from '../helpers/app.ts'
+import type { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import { indexTopic } from './fixtures.ts'
@@ -59,9 +59,24 @@ describeEachEngine('catalogs', (getDb) => {
     a = await t.client()
     b = await t.client()
     const db = getDb().db
-    await indexTopic(db, 'sports', Array.from({ length: 6 }, (_, i) => `https://www.score${i}.example/${i}`), 1000)
-    await indexTopic(db, 'cooking', Array.from({ length: 5 }, (_, i) => `https://www.cook${i}.example/${i}`), 1010)
-    await indexTopic(db, 'finance', Array.from({ length: 2 }, (_, i) => `https://www.money${i}.example/${i}`), 1020)
+    await indexTopic(
+      db,
+      'sports',
+      Array.from({ length: 6 }, (_, i) => `https://www.score${i}.example/${i}`),
+      1000,
+    )
+    await indexTopic(
+      db,
+      'cooking',
+      Array.from({ length: 5 }, (_, i) => `https://www.cook${i}.example/${i}`),
+      1010,
+    )
+    await indexTopic(
+      db,
+      'finance',
+      Array.from({ length: 2 }, (_, i) => `https://www.money${i}.example/${i}`),
+      1020,
+    )
     mine = await t.build(a.headers, { name: 'My sports fans', prompt: 'sports fans following games, results and transfer news' })
     await t.build(b.headers, { name: 'Their cooks', prompt: 'cooking recipes' })
   })
@@ -88,7 +103,15 @@ describeEachEngine('catalogs', (getDb) => {
     expect(ids).not.toContain('iab:52') // two finance pages: under the threshold
     const sports = entries.find((e) => e.id === 'iab:483')!
     const total = 13
-    expect(sports).toMatchObject({ type: 'public', name: 'Sports', taxonomy_id: 483, level1_name: 'Sports', page_count: 6, pricing: { cpm: 1, currency: 'USD' }, window: null })
+    expect(sports).toMatchObject({
+      type: 'public',
+      name: 'Sports',
+      taxonomy_id: 483,
+      level1_name: 'Sports',
+      page_count: 6,
+      pricing: { cpm: 1, currency: 'USD' },
+      window: null,
+    })
     expect(sports.coverage.share_of_index).toBeCloseTo(6 / total, 3)
     expect(sports.coverage.by_language.en).toBeCloseTo(6 / total, 3)
     const thanks = entries.find((e) => e.id === 'seasonal:thanksgiving:2026')!
@@ -105,7 +128,10 @@ describeEachEngine('catalogs', (getDb) => {
   it("lists the personalized catalog: the client's own segments only", async () => {
     const res = await t.get(a.headers, '/v1/curation/catalog?type=personal')
     expect(res.statusCode).toBe(200)
-    const body = json<{ total: number; entries: { id: string; name: string; pricing: { cpm: number }; coverage: { share_of_index: number }; page_count: number }[] }>(res)
+    const body = json<{
+      total: number
+      entries: { id: string; name: string; pricing: { cpm: number }; coverage: { share_of_index: number }; page_count: number }[]
+    }>(res)
     expect(body.entries.map((e) => e.id)).toEqual([`segment:${mine.id}`])
     expect(body.entries[0]).toMatchObject({ name: 'My sports fans', pricing: { cpm: 3 }, page_count: mine.url_count })
     expect(body.entries[0]!.coverage.share_of_index).toBeCloseTo(mine.url_count! / 13, 3)
@@ -152,7 +178,15 @@ describeEachEngine('catalog: tier-2 entries and configured prices', (getDb) => {
   let t: CurationTestApp
   let a: { headers: Record<string, string>; clientId: number }
   let mine: SegmentRecord
-  type Entry = { id: string; type: string; taxonomy_id: number | null; level1_name: string | null; level2_name: string | null; page_count: number; pricing: { cpm: number; currency: string } }
+  type Entry = {
+    id: string
+    type: string
+    taxonomy_id: number | null
+    level1_name: string | null
+    level2_name: string | null
+    page_count: number
+    pricing: { cpm: number; currency: string }
+  }
   const listing = async (query = '') => json<{ entries: Entry[] }>(await t.get(a.headers, `/v1/curation/catalog?limit=1000${query}`)).entries
 
   beforeAll(async () => {
@@ -170,8 +204,18 @@ describeEachEngine('catalog: tier-2 entries and configured prices', (getDb) => {
     a = await t.client()
     // Finance fixture pages score Business and Finance (52) and its tier-2 node Economy (80, ~0.4)
     // on every page; cooking pages score Food & Drink (210) and Cooking (216, ~0.2–0.26).
-    await indexTopic(getDb().db, 'finance', Array.from({ length: 5 }, (_, i) => `https://www.ledger${i}.example/${i}`), 1000)
-    await indexTopic(getDb().db, 'cooking', Array.from({ length: 4 }, (_, i) => `https://www.stove${i}.example/${i}`), 1000)
+    await indexTopic(
+      getDb().db,
+      'finance',
+      Array.from({ length: 5 }, (_, i) => `https://www.ledger${i}.example/${i}`),
+      1000,
+    )
+    await indexTopic(
+      getDb().db,
+      'cooking',
+      Array.from({ length: 4 }, (_, i) => `https://www.stove${i}.example/${i}`),
+      1000,
+    )
     mine = await t.build(a.headers, { name: 'Markets readers', prompt: 'stock market investors reading about earnings and interest rates' })
     await refreshCatalog(t.ctx)
   })
@@ -188,7 +232,11 @@ describeEachEngine('catalog: tier-2 entries and configured prices', (getDb) => {
       page_count: 5,
       pricing: { cpm: 2.75, currency: 'EUR' },
     })
-    expect(entries.find((e) => e.id === 'iab:52')).toMatchObject({ level1_name: 'Business and Finance', level2_name: null, pricing: { cpm: 1.25, currency: 'EUR' } })
+    expect(entries.find((e) => e.id === 'iab:52')).toMatchObject({
+      level1_name: 'Business and Finance',
+      level2_name: null,
+      pricing: { cpm: 1.25, currency: 'EUR' },
+    })
     // Every public entry is priced by its tier.
     for (const e of entries.filter((x) => x.type === 'public')) {
       expect(e.pricing.cpm, e.id).toBe(e.level2_name === null ? 1.25 : 2.75)

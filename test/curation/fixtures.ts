@@ -3,10 +3,11 @@
  * so no two are near-duplicates by accident), analyzed by the real extractor and classifier and
  * stored in the index without HTTP — the way test/scraping/index/pages.test.ts does.
  */
+
+import { isNormalizeError, normalizeUrl } from '../../src/content/urls/normalize-url.ts'
 import type { Db } from '../../src/platform/db/db.ts'
 import type { FetchOutcome } from '../../src/scraping/fetch/fetcher.ts'
 import { analyzePage } from '../../src/scraping/index/analyze-page.ts'
-import { isNormalizeError, normalizeUrl } from '../../src/content/urls/normalize-url.ts'
 import { queuePages, savePage } from '../../src/scraping/index/pages-repository.ts'
 
 export const pools = {

@@ -23,7 +23,12 @@ describeEachEngine('removing a domain from an audience', (getDb) => {
     a = await t.client()
     b = await t.client()
     const db = getDb().db
-    await indexTopic(db, 'sports', ['https://www.fanzone.example/1', 'https://live.fanzone.example/2', 'https://www.stadium.example/1', 'https://www.stadium.example/2'], 700)
+    await indexTopic(
+      db,
+      'sports',
+      ['https://www.fanzone.example/1', 'https://live.fanzone.example/2', 'https://www.stadium.example/1', 'https://www.stadium.example/2'],
+      700,
+    )
     await indexTopic(db, 'cooking', ['https://www.fanzone.example/recipes/1', 'https://www.bakery.example/1', 'https://www.bakery.example/2'], 710)
     sportsA = await t.build(a.headers, { prompt: 'sports fans following games, results and transfer news' })
     cookingA = await t.build(a.headers, { prompt: 'home cooking recipes, baking and dinner ideas', taxonomy_id: 210 })
@@ -57,7 +62,12 @@ describeEachEngine('removing a domain from an audience', (getDb) => {
     expect(await urlsOf(a.headers, cookingA)).toContain('https://www.fanzone.example/recipes/1')
     expect(await urlsOf(b.headers, sportsB)).toEqual(expect.arrayContaining(['https://www.fanzone.example/1', 'https://live.fanzone.example/2']))
     const exclusions = await t.exclusions(a.headers, sportsA.id)
-    expect(exclusions.filter((e) => e.reason === 'removed_by_tld').map((e) => e.url).sort()).toEqual(['https://live.fanzone.example/2', 'https://www.fanzone.example/1'])
+    expect(
+      exclusions
+        .filter((e) => e.reason === 'removed_by_tld')
+        .map((e) => e.url)
+        .sort(),
+    ).toEqual(['https://live.fanzone.example/2', 'https://www.fanzone.example/1'])
     const { rows } = await getDb().db.query<{ kind: string }>('SELECT kind FROM segment_changes WHERE segment_id = $1 ORDER BY id', [sportsA.id])
     expect(rows.map((r) => r.kind)).toEqual(['build', 'tld_removal'])
   })

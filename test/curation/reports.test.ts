@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { SegmentReport } from '../../src/curation/reports/schemas.ts'
-import { ManualClock } from '../helpers/clock.ts'
 import { seedSegment } from '../activation/seed.ts'
-import { describeEachEngine } from '../helpers/db.ts'
 import { json } from '../helpers/app.ts'
+import { ManualClock } from '../helpers/clock.ts'
+import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { AttributionApp } from '../pixel/attribution-app.ts'
 import { startAttributionApp } from '../pixel/attribution-app.ts'
@@ -257,7 +257,12 @@ describeEachEngine('segment performance reports', (getDb) => {
     }
 
     it('a body that is not JSON → 400', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/curation/reports', headers: { ...a.headers, 'content-type': 'application/json' }, payload: '{' })
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/curation/reports',
+        headers: { ...a.headers, 'content-type': 'application/json' },
+        payload: '{',
+      })
       expect(res.statusCode).toBe(400)
       expect(JSON.parse(res.body).error).toBe('invalid_json')
     })

@@ -15,12 +15,16 @@ async function layerErrors(file: string, code: string): Promise<string[]> {
 
 describe('the layering rule', () => {
   it('fails an upward import: the content layer importing a feature', async () => {
-    const errors = await layerErrors('src/content/urls/injected.ts', "import { buildJob } from '../../curation/builder/build-segment.ts'\nexport const x = buildJob\n")
+    const errors = await layerErrors(
+      'src/content/urls/injected.ts',
+      "import { buildJob } from '../../curation/builder/build-segment.ts'\nexport const x = buildJob\n",
+    )
     expect(errors).toEqual([expect.stringMatching(/^content\/ may not import from curation\/ .*curation is layer 3, content is layer 1/)])
   })
 
   it('fails the platform importing anything above it, type-only and re-exports included', async () => {
-    const code = "import type { Scraper } from '../scraping/scraper.ts'\nexport type { Segment } from '../curation/segments/schemas.ts'\nexport type S = Scraper\n"
+    const code =
+      "import type { Scraper } from '../scraping/scraper.ts'\nexport type { Segment } from '../curation/segments/schemas.ts'\nexport type S = Scraper\n"
     expect(await layerErrors('src/platform/injected.ts', code)).toHaveLength(2)
   })
 

@@ -1,18 +1,17 @@
 import type { LightMyRequestResponse } from 'fastify'
-
-import { apiFeatures, collectorFeatures } from '../../src/features.ts'
-import { ManualClock } from './clock.ts'
-import type { Clock } from '../../src/platform/clock.ts'
-import { loadConfig } from '../../src/platform/config.ts'
-import type { Config } from '../../src/platform/config.ts'
-import { closeServices, createServiceContext } from '../../src/context.ts'
 import type { ServiceContext, ServiceOptions } from '../../src/context.ts'
+import { closeServices, createServiceContext } from '../../src/context.ts'
+import { apiFeatures, collectorFeatures } from '../../src/features.ts'
+import type { Clock } from '../../src/platform/clock.ts'
+import type { Config } from '../../src/platform/config.ts'
+import { loadConfig } from '../../src/platform/config.ts'
 import type { Db } from '../../src/platform/db/db.ts'
 import type { App, Feature } from '../../src/platform/http/app.ts'
 import { buildApp } from '../../src/platform/http/app.ts'
 import { createKey } from '../../src/platform/keys/keys.ts'
-import { createScraper } from '../../src/scraping/scraper.ts'
 import type { ScraperOptions } from '../../src/scraping/scraper.ts'
+import { createScraper } from '../../src/scraping/scraper.ts'
+import { ManualClock } from './clock.ts'
 
 export interface TestApp {
   app: App
@@ -46,10 +45,7 @@ export function configure(ctx: ServiceContext, overrides: DeepPartial<Config>): 
 }
 
 /** A service context on `db` as start-up builds it, with a test clock and configuration. */
-export function testContext(
-  db: Db,
-  opts: { clock?: Clock; config?: DeepPartial<Config>; services?: ServiceOptions } = {},
-): Promise<ServiceContext> {
+export function testContext(db: Db, opts: { clock?: Clock; config?: DeepPartial<Config>; services?: ServiceOptions } = {}): Promise<ServiceContext> {
   return createServiceContext(db, opts.clock ?? new ManualClock('2026-11-22T10:00:00Z'), testConfig(opts.config), opts.services)
 }
 

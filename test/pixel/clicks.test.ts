@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { clickDestination, clickSigner } from '../../src/pixel/clicks/signing.ts'
-import { ManualClock } from '../helpers/clock.ts'
 import { seedSegment } from '../activation/seed.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { Act, AttributionApp } from './attribution-app.ts'

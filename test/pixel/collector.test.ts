@@ -1,18 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-
-import { ManualClock } from '../helpers/clock.ts'
 import { GIF } from '../../src/pixel/collector/gif.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
-import {
-  HEADLESS_UAS,
-  HUMAN_UAS,
-  LIBRARY_UAS,
-  LLM_RETRIEVAL_UAS,
-  LLM_TRAINING_UAS,
-  SCRAPER_UAS,
-  SEARCH_UAS,
-} from './agents/fixtures.ts'
 import { waitFor } from '../helpers/wait.ts'
+import { HEADLESS_UAS, HUMAN_UAS, LIBRARY_UAS, LLM_RETRIEVAL_UAS, LLM_TRAINING_UAS, SCRAPER_UAS, SEARCH_UAS } from './agents/fixtures.ts'
 import type { PixelApp } from './helpers.ts'
 import { events, send, startPixelApp } from './helpers.ts'
 
@@ -95,7 +86,15 @@ describeEachEngine('pixel collector', (getDb) => {
 
   it('records time, campaign, domain, page, user agent, client hints, language and the DSP macros', async () => {
     clock.set('2026-11-22T11:00:00Z')
-    const q = new URLSearchParams({ u: 'https://news.example/world/story?id=7&email=a@b.c', d: 'news.example', deal: 'D-42', price: '1.25', cb: '8812', imp: 'imp-1', dsp: 'xandr' })
+    const q = new URLSearchParams({
+      u: 'https://news.example/world/story?id=7&email=a@b.c',
+      d: 'news.example',
+      deal: 'D-42',
+      price: '1.25',
+      cb: '8812',
+      imp: 'imp-1',
+      dsp: 'xandr',
+    })
     await send(`${p.url}/px/${campaign}.gif?${q}`, {
       headers: { ...browser, 'sec-ch-ua': '"Chromium";v="124"', 'sec-ch-ua-mobile': '?0', 'sec-ch-ua-platform': '"Windows"' },
     })
@@ -252,7 +251,10 @@ describeEachEngine('pixel collector', (getDb) => {
       await send(`${p.url}/px/${campaign}.gif?wd=1&u=https://ua.example/ok`, { headers: browser })
       // Bytespider ignores robots.txt: high risk, declared.
       await send(`${p.url}/px/${campaign}.gif?u=https://ua.example/bs`, {
-        headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)' },
+        headers: {
+          'user-agent':
+            'Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)',
+        },
       })
       await waitFor(async () => (await count('received_at = $1', ['2026-11-22T12:01:00Z'])) === 3)
       const stored = await events(db(), 'received_at = $1', ['2026-11-22T12:01:00Z'])

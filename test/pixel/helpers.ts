@@ -1,17 +1,16 @@
 import { request } from 'node:http'
-
-import { ManualClock } from '../helpers/clock.ts'
+import type { ServiceContext } from '../../src/context.ts'
+import { collectorFeature } from '../../src/pixel/collector/feature.ts'
+import { pixelFeature } from '../../src/pixel/routes.ts'
 import type { Clock } from '../../src/platform/clock.ts'
 import type { Config, PixelConfig } from '../../src/platform/config.ts'
-import type { ServiceContext } from '../../src/context.ts'
 import type { Db } from '../../src/platform/db/db.ts'
 import type { App } from '../../src/platform/http/app.ts'
 import { buildApp } from '../../src/platform/http/app.ts'
 import { createKey } from '../../src/platform/keys/keys.ts'
-import { collectorFeature } from '../../src/pixel/collector/feature.ts'
-import { pixelFeature } from '../../src/pixel/routes.ts'
-import { testContext } from '../helpers/app.ts'
 import type { DeepPartial } from '../helpers/app.ts'
+import { testContext } from '../helpers/app.ts'
+import { ManualClock } from '../helpers/clock.ts'
 
 export interface PixelApp {
   app: App
@@ -25,10 +24,7 @@ export interface PixelApp {
 }
 
 /** The pixel API and the collector on a listening server (loopback, free port). */
-export async function startPixelApp(
-  db: Db,
-  opts: { clock?: Clock; pixel?: Partial<PixelConfig>; config?: DeepPartial<Config> } = {},
-): Promise<PixelApp> {
+export async function startPixelApp(db: Db, opts: { clock?: Clock; pixel?: Partial<PixelConfig>; config?: DeepPartial<Config> } = {}): Promise<PixelApp> {
   const ctx = await testContext(db, {
     clock: opts.clock ?? new ManualClock('2026-11-22T10:00:00Z'),
     config: { rateLimitPerMinute: 1_000_000, ...opts.config, pixel: { flushMs: 20, ipRatePerSec: 0, ...opts.pixel } },

@@ -62,10 +62,7 @@ describeEachEngine('server-log ingest', (getDb) => {
       [id],
     )
     expect(rollup).toEqual([{ day: '2026-11-21', agent_type: 'llm_training', agent: 'GPTBot', url_path: '/news/a', loads: 1 }])
-    const { rows: paths } = await db().query(
-      `SELECT day, url_path, loads, bot_loads FROM pixel_rollup_paths WHERE campaign_id = $1 ORDER BY url_path`,
-      [id],
-    )
+    const { rows: paths } = await db().query(`SELECT day, url_path, loads, bot_loads FROM pixel_rollup_paths WHERE campaign_id = $1 ORDER BY url_path`, [id])
     expect(paths).toEqual([
       { day: '2026-11-21', url_path: '/news/a', loads: 1, bot_loads: 1 },
       { day: '2026-11-21', url_path: '/news/b', loads: 1, bot_loads: 0 },
@@ -76,14 +73,38 @@ describeEachEngine('server-log ingest', (getDb) => {
   it('reads JSON lines with common field names (nginx JSON, Cloudflare Logpush)', async () => {
     const id = await p.campaign(headers)
     const lines = [
-      { time: '2026-11-21T09:00:00Z', remote_addr: '66.249.66.1', request: 'GET /a HTTP/1.1', status: 200, http_user_agent: UA.googlebot, host: 'news.example' },
-      { ClientIP: '2001:db8:1:2::5', ClientRequestMethod: 'GET', ClientRequestURI: '/b?x=1', ClientRequestHost: 'news.example', EdgeResponseStatus: 200, ClientRequestUserAgent: UA.curl, EdgeStartTimestamp: Date.parse('2026-11-21T09:00:01Z') * 1e6 },
+      {
+        time: '2026-11-21T09:00:00Z',
+        remote_addr: '66.249.66.1',
+        request: 'GET /a HTTP/1.1',
+        status: 200,
+        http_user_agent: UA.googlebot,
+        host: 'news.example',
+      },
+      {
+        ClientIP: '2001:db8:1:2::5',
+        ClientRequestMethod: 'GET',
+        ClientRequestURI: '/b?x=1',
+        ClientRequestHost: 'news.example',
+        EdgeResponseStatus: 200,
+        ClientRequestUserAgent: UA.curl,
+        EdgeStartTimestamp: Date.parse('2026-11-21T09:00:01Z') * 1e6,
+      },
       { timestamp: 1795251602, ip: '198.51.100.1', method: 'GET', path: '/c', status: 200, user_agent: UA.chrome, referer: 'https://claude.ai/chat' },
       { time: 'not a time', path: '/d' },
       [1, 2],
     ]
     const res = await upload(id, lines.map((l) => JSON.stringify(l)).join('\n'), 'application/x-ndjson')
-    expect(JSON.parse(res.body)).toEqual({ accepted: 3, invalid: 2, invalid_lines: [{ line: 4, reason: 'not an access-log line (Combined or Common Log Format, or a JSON object with the usual fields)' }, { line: 5, reason: 'not an access-log line (Combined or Common Log Format, or a JSON object with the usual fields)' }], duplicates: 0, skipped: 0 })
+    expect(JSON.parse(res.body)).toEqual({
+      accepted: 3,
+      invalid: 2,
+      invalid_lines: [
+        { line: 4, reason: 'not an access-log line (Combined or Common Log Format, or a JSON object with the usual fields)' },
+        { line: 5, reason: 'not an access-log line (Combined or Common Log Format, or a JSON object with the usual fields)' },
+      ],
+      duplicates: 0,
+      skipped: 0,
+    })
     const rows = await events(db(), 'campaign_id = $1', [id])
     expect(rows.map((r) => [r.received_at.toISOString(), r.url_path, r.domain, r.page_url, r.agent, r.ip_prefix, r.flags])).toEqual([
       ['2026-11-21T09:00:00.000Z', '/a', 'news.example', 'https://news.example/a', 'Googlebot', '66.249.66.0/24', ['verified']],

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-
-import { ManualClock } from '../helpers/clock.ts'
-import { createWorker } from '../../src/platform/jobs/worker.ts'
-import type { Worker } from '../../src/platform/jobs/worker.ts'
 import { retentionJob } from '../../src/pixel/jobs.ts'
 import { publisherReportJob } from '../../src/pixel/reports/job.ts'
 import type { PublisherReport } from '../../src/pixel/schemas.ts'
+import type { Worker } from '../../src/platform/jobs/worker.ts'
+import { createWorker } from '../../src/platform/jobs/worker.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { PixelApp } from './helpers.ts'
@@ -67,8 +66,7 @@ describeEachEngine('publisher reports', (getDb) => {
     await p?.close()
   })
 
-  const post = (payload: Record<string, unknown>, h = headers) =>
-    p.app.inject({ method: 'POST', url: '/v1/pixel/reports/publisher', headers: h, payload })
+  const post = (payload: Record<string, unknown>, h = headers) => p.app.inject({ method: 'POST', url: '/v1/pixel/reports/publisher', headers: h, payload })
 
   async function run(payload: Record<string, unknown>): Promise<PublisherReport> {
     const res = await post({ campaign_id: campaign, start_date: '2026-11-20', end_date: '2026-11-22', ...payload })

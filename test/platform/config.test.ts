@@ -2,10 +2,9 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 
 import { describe, expect, it } from 'vitest'
-
+import { README, withConfigTable } from '../../scripts/docs-config.ts'
 import { ConfigError, loadConfig } from '../../src/platform/config.ts'
 import { envVariables } from '../../src/platform/config-env.ts'
-import { README, withConfigTable } from '../../scripts/docs-config.ts'
 import { curataBin } from '../helpers/cli.ts'
 
 describe('configuration', () => {
@@ -50,14 +49,15 @@ describe('configuration', () => {
     for (const name of Object.keys(envVariables)) expect(readme).toContain(`| \`${name}\` |`)
   })
 
-  it.each([['PORT', 'abc'], ['RATE_LIMIT_PER_MINUTE', '-1'], ['SSP_CONNECTOR', 'acme']])(
-    'stops `curata serve` with %s=%s: exit 1, one line naming the variable',
-    (name, value) => {
-      const r = spawnSync(process.execPath, [curataBin, 'serve'], { env: { ...process.env, [name]: value }, encoding: 'utf8', timeout: 30_000 })
-      expect(r.status).toBe(1)
-      const lines = r.stderr.trim().split('\n')
-      expect(lines).toHaveLength(1)
-      expect(lines[0]).toMatch(new RegExp(`^curata: ${name} must be `))
-    },
-  )
+  it.each([
+    ['PORT', 'abc'],
+    ['RATE_LIMIT_PER_MINUTE', '-1'],
+    ['SSP_CONNECTOR', 'acme'],
+  ])('stops `curata serve` with %s=%s: exit 1, one line naming the variable', (name, value) => {
+    const r = spawnSync(process.execPath, [curataBin, 'serve'], { env: { ...process.env, [name]: value }, encoding: 'utf8', timeout: 30_000 })
+    expect(r.status).toBe(1)
+    const lines = r.stderr.trim().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(new RegExp(`^curata: ${name} must be `))
+  })
 })

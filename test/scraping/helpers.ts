@@ -5,14 +5,14 @@
  */
 import type { ServiceContext } from '../../src/context.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
-import type { FetcherConfig } from '../../src/scraping/fetch/config.ts'
-import type { HttpClientInternals } from '../../src/scraping/fetch/client.ts'
-import type { Resolver } from '../../src/scraping/fetch/ssrf-guard.ts'
 import { scrapingJobs } from '../../src/scraping/feature.ts'
+import type { HttpClientInternals } from '../../src/scraping/fetch/client.ts'
+import type { FetcherConfig } from '../../src/scraping/fetch/config.ts'
+import type { Resolver } from '../../src/scraping/fetch/ssrf-guard.ts'
 import { useScraper } from '../helpers/app.ts'
 import { waitFor } from '../helpers/wait.ts'
-import { closedPort, startServer } from './fixtures/web-server.ts'
 import type { Handler, WebServer } from './fixtures/web-server.ts'
+import { closedPort, startServer } from './fixtures/web-server.ts'
 
 export interface Web extends WebServer {
   /** Handlers by `host/path` (exact), then by `path`, then by `host`. */

@@ -37,9 +37,7 @@ describeEachEngine('snowball campaigns', (getDb) => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/snowball/campaigns', headers: a.headers })
     expect(res.statusCode).toBe(200)
     expect(json<{ description: string }[]>(res).map((c) => c.description)).toEqual(['one', 'two'])
-    const other = json<{ client_id: number }[]>(
-      await t.app.inject({ method: 'GET', url: '/v1/snowball/campaigns', headers: b.headers }),
-    )
+    const other = json<{ client_id: number }[]>(await t.app.inject({ method: 'GET', url: '/v1/snowball/campaigns', headers: b.headers }))
     expect(other.map((c) => c.client_id)).toEqual([b.clientId])
   })
 
@@ -84,7 +82,9 @@ describeEachEngine('snowball campaigns', (getDb) => {
       expect(json(res)).toMatchObject({ id, deleted: true })
       expect((await t.app.inject({ method: 'GET', url: `/v1/snowball/campaigns/${id}`, headers: a.headers })).statusCode).toBe(404)
       expect((await t.app.inject({ method: 'DELETE', url: `/v1/snowball/campaigns/${id}`, headers: a.headers })).statusCode).toBe(404)
-      expect((await t.app.inject({ method: 'PATCH', url: `/v1/snowball/campaigns/${id}`, headers: a.headers, payload: { description: 'x' } })).statusCode).toBe(404)
+      expect((await t.app.inject({ method: 'PATCH', url: `/v1/snowball/campaigns/${id}`, headers: a.headers, payload: { description: 'x' } })).statusCode).toBe(
+        404,
+      )
       const list = json<{ id: number }[]>(await t.app.inject({ method: 'GET', url: '/v1/snowball/campaigns', headers: a.headers }))
       expect(list.map((c) => c.id)).toEqual([kept])
       const { rows } = await getDb().db.query<{ deleted: boolean }>('SELECT deleted FROM snowball_campaigns WHERE id = $1', [id])
@@ -95,11 +95,17 @@ describeEachEngine('snowball campaigns', (getDb) => {
       const a = await t.client()
       const b = await t.client()
       const id = await create(a.headers, 'mine')
-      for (const [method, payload] of [['PATCH', { description: 'theirs' }], ['DELETE', undefined]] as const) {
+      for (const [method, payload] of [
+        ['PATCH', { description: 'theirs' }],
+        ['DELETE', undefined],
+      ] as const) {
         const res = await t.app.inject({ method, url: `/v1/snowball/campaigns/${id}`, headers: b.headers, ...(payload ? { payload } : {}) })
         expect(res.statusCode).toBe(404)
       }
-      expect(json(await t.app.inject({ method: 'GET', url: `/v1/snowball/campaigns/${id}`, headers: a.headers }))).toMatchObject({ description: 'mine', deleted: false })
+      expect(json(await t.app.inject({ method: 'GET', url: `/v1/snowball/campaigns/${id}`, headers: a.headers }))).toMatchObject({
+        description: 'mine',
+        deleted: false,
+      })
     })
 
     it.each([

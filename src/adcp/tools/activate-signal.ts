@@ -12,10 +12,10 @@ import { segmentStates } from '../../activation/repository.ts'
 import { CreateActivationBody } from '../../activation/schemas.ts'
 import { validateActivation } from '../../activation/validate.ts'
 import { listCatalog } from '../../curation/catalog/list.ts'
-import type { AdcpContext } from '../context.ts'
 import { ApiError } from '../../platform/http/errors.ts'
 import type { AgentDeps } from '../agent.ts'
 import { negotiateVersion } from '../agent.ts'
+import type { AdcpContext } from '../context.ts'
 import { loadContext, newContextId, saveContext, touchContext } from '../context-store.ts'
 import { customSegment } from '../custom.ts'
 import type { StoredDestination } from '../deployments.ts'
@@ -23,17 +23,22 @@ import type { Target } from '../destinations.ts'
 import { checkCountries, requestedDestinations, resolveTargets } from '../destinations.ts'
 import { materializeCatalogSignal } from '../materialize.ts'
 import { DomainError, fromApiError } from '../results.ts'
-import type { ActivationRecord } from './activation-result.ts'
-import { render } from './activation-result.ts'
 import type { ActivateSignalInput } from '../schemas.ts'
 import { createDeals, settlePending } from '../settle.ts'
 import type { ParsedSignalId } from '../signal-ids.ts'
 import { parseSignalId, pricingOptionId } from '../signal-ids.ts'
+import type { ActivationRecord } from './activation-result.ts'
+import { render } from './activation-result.ts'
 
 const columns = 'id, idempotency_key, request_hash, signal_id, segment_id, context_id, destinations, geo, pending, created_at'
 
 const notFound = (id: string) =>
-  new DomainError('SIGNAL_NOT_FOUND', `signal ${id} does not exist (for this client); take a signal_agent_segment_id from get_signals`, 'correctable', 'signal_agent_segment_id')
+  new DomainError(
+    'SIGNAL_NOT_FOUND',
+    `signal ${id} does not exist (for this client); take a signal_agent_segment_id from get_signals`,
+    'correctable',
+    'signal_agent_segment_id',
+  )
 
 /** The client-owned segment behind a signal (made on first activation for marketplace and custom signals). */
 async function segmentFor(ctx: AdcpContext, clientId: number, parsed: ParsedSignalId): Promise<{ segmentId: number; name: string }> {
@@ -41,16 +46,28 @@ async function segmentFor(ctx: AdcpContext, clientId: number, parsed: ParsedSign
     const state = (await segmentStates(ctx.db, clientId, [parsed.segmentId])).get(parsed.segmentId)
     if (!state) throw notFound(parsed.id)
     if (state.status !== 'complete') {
-      throw new DomainError('INVALID_STATE', `segment ${parsed.segmentId} is still ${state.status}; activate it once it is complete (processed_date set)`, 'transient', 'signal_agent_segment_id')
+      throw new DomainError(
+        'INVALID_STATE',
+        `segment ${parsed.segmentId} is still ${state.status}; activate it once it is complete (processed_date set)`,
+        'transient',
+        'signal_agent_segment_id',
+      )
     }
-    const { rows } = await ctx.db.query<{ name: string | null; prompt: string | null }>('SELECT name, prompt FROM segment_requests WHERE id = $1 AND client_id = $2', [parsed.segmentId, clientId])
+    const { rows } = await ctx.db.query<{ name: string | null; prompt: string | null }>(
+      'SELECT name, prompt FROM segment_requests WHERE id = $1 AND client_id = $2',
+      [parsed.segmentId, clientId],
+    )
     return { segmentId: parsed.segmentId, name: rows[0]?.name ?? rows[0]?.prompt?.slice(0, 80) ?? `Segment ${parsed.segmentId}` }
   }
   if (parsed.kind === 'custom') {
     const { segmentId, row } = await customSegment(ctx, clientId, parsed)
     return { segmentId, name: row.name }
   }
-  const { entries } = await listCatalog(ctx.db, clientId, { type: parsed.kind === 'iab' ? 'public' : 'seasonal', now: ctx.clock.now(), config: ctx.config.curation })
+  const { entries } = await listCatalog(ctx.db, clientId, {
+    type: parsed.kind === 'iab' ? 'public' : 'seasonal',
+    now: ctx.clock.now(),
+    config: ctx.config.curation,
+  })
   const entry = entries.find((e) => e.id === parsed.id)
   if (!entry) throw notFound(parsed.id)
   return { segmentId: await materializeCatalogSignal(ctx, clientId, entry), name: entry.name }
@@ -63,7 +80,12 @@ function checkDeal(ctx: AdcpContext, targets: Target[], geo: string[] | null): v
     if (t.type !== 'platform') return
     const body = { segment_ids: [1], dsp: t.dsp.slug, buyer_seat: t.account!, ...(geo?.length ? { geo } : {}) }
     if (!Value.Check(CreateActivationBody, body)) {
-      throw new DomainError('VALIDATION_ERROR', `destinations[${i}].account "${t.account}" is not a usable buyer seat (1 to 200 printable characters)`, 'correctable', `destinations[${i}].account`)
+      throw new DomainError(
+        'VALIDATION_ERROR',
+        `destinations[${i}].account "${t.account}" is not a usable buyer seat (1 to 200 printable characters)`,
+        'correctable',
+        `destinations[${i}].account`,
+      )
     }
     try {
       validateActivation(body, today)
@@ -140,7 +162,12 @@ export async function activateSignal(deps: AgentDeps, input: ActivateSignalInput
   const contextId = earlier?.id ?? newContextId()
   const replay = async (record: ActivationRecord) => {
     if (record.request_hash !== hash) {
-      throw new DomainError('IDEMPOTENCY_CONFLICT', `idempotency_key ${key} was already used for a different activation request; use a new key`, 'correctable', 'idempotency_key')
+      throw new DomainError(
+        'IDEMPOTENCY_CONFLICT',
+        `idempotency_key ${key} was already used for a different activation request; use a new key`,
+        'correctable',
+        'idempotency_key',
+      )
     }
     return render(deps, clientId, record, version, { replayed: true, context: input.context })
   }

@@ -3,8 +3,8 @@
 // "terms" (sub-linear weights of stemmed words). Both come from the same keyword analysis as the
 // classifier, so a prompt and a page meet in the taxonomy even when they share no word.
 import { getNode } from '../taxonomy/taxonomy.ts'
-import { analyze, type Analysis } from './analyze.ts'
-import { classifyAnalysis, tier1Evidence, type PageInput, type ScoredCategory } from './classify-page.ts'
+import { type Analysis, analyze } from './analyze.ts'
+import { classifyAnalysis, type PageInput, type ScoredCategory, tier1Evidence } from './classify-page.ts'
 import { model } from './model.ts'
 
 export interface Embedding {

@@ -37,7 +37,6 @@ export function registrableDomain(host: string): string {
   return rootDomain(host) ?? host.replace(/^\[|\]$/g, '')
 }
 
-
 /** A matcher over a block list: one Set look-up per suffix of the host. */
 export function domainMatcher(domains: Iterable<string>): (host: string) => string | null {
   const set = new Set(domains)

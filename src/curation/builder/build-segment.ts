@@ -8,14 +8,15 @@
  *  4. the URL list, exclusions, warnings and errors are stored with the job's completion.
  * A build that cannot produce a segment still completes, with processing_errors saying why.
  */
-import type { CurationContext } from '../context.ts'
+
+import { getNode } from '../../content/taxonomy/taxonomy.ts'
+import { normalizeDomain } from '../../content/urls/domains.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import type { CurationConfig } from '../../platform/config.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
 import { PermanentJobError } from '../../platform/jobs/handler.ts'
-import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
-import { getNode } from '../../content/taxonomy/taxonomy.ts'
-import { normalizeDomain } from '../../content/urls/domains.ts'
-import type { CurationConfig } from '../../platform/config.ts'
+import type { CurationContext } from '../context.ts'
 import type { Candidate, CandidateSource, Exclusion } from '../quality/filters.ts'
 import { applyFilters, loadQualityData } from '../quality/filters.ts'
 import { enforceRemovals } from '../removals/repository.ts'
@@ -110,7 +111,12 @@ export async function buildSegment(ctx: CurationContext, seg: SegmentRow, cfg: C
   for (const e of excluded) {
     if (e.candidate.source !== 'example') continue
     const s = seeds.find((x) => x.pageId === e.candidate.pageId)
-    warnings.push({ code: 'example_excluded', message: `example URL left out of the segment: ${e.reason}`, reason: e.reason, ...(s ? { url: s.input, index: s.index } : {}) })
+    warnings.push({
+      code: 'example_excluded',
+      message: `example URL left out of the segment: ${e.reason}`,
+      reason: e.reason,
+      ...(s ? { url: s.input, index: s.index } : {}),
+    })
   }
 
   const errors: Problem[] = []

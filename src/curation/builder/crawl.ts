@@ -3,11 +3,12 @@
  * no fresh copy, and `extra_hops_count` rounds of their links are crawled to find more candidates.
  * Fetching, politeness and freshness belong to the scraper (src/scraping/scraper.ts).
  */
-import type { CurationContext } from '../context.ts'
-import type { Queryable } from '../../platform/db/db.ts'
-import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
-import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
+
 import { domainMatcher } from '../../content/urls/domains.ts'
+import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import type { Queryable } from '../../platform/db/db.ts'
+import type { CurationContext } from '../context.ts'
 
 export interface IndexedSeed {
   /** As given by the user. */

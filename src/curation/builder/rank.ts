@@ -11,13 +11,14 @@
  * Each candidate's score (0..1) is a weighted mean of the prompt relevance (classifier embedding),
  * the similarity to the example pages, and its category score for the requested taxonomy node.
  */
-import { promptRelevance, representQuery, similarity } from '../../content/classify/index.ts'
+
 import type { Embedding, QueryRepresentation, ScoredCategory } from '../../content/classify/index.ts'
+import { promptRelevance, representQuery, similarity } from '../../content/classify/index.ts'
 import { model } from '../../content/classify/model.ts'
 import { FUNCTION_WORD_SET } from '../../content/classify/stopwords.ts'
 import { isGeneric, stem, words } from '../../content/classify/text.ts'
-import type { Queryable } from '../../platform/db/db.ts'
 import { ancestry, children, getNode } from '../../content/taxonomy/taxonomy.ts'
+import type { Queryable } from '../../platform/db/db.ts'
 import type { Candidate, CandidateSource } from '../quality/filters.ts'
 import type { SegmentRow } from '../segments/repository.ts'
 
@@ -330,4 +331,3 @@ async function textCandidates(db: Queryable, terms: string[], taxonomyId: number
   for (const r of rows) out.set(r.id, r.matched)
   return out
 }
-

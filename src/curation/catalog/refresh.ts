@@ -3,16 +3,17 @@
  * the IAB tier-1 and tier-2 nodes with enough pages as public segments, and rebuilds the seasonal
  * segments whose window is open or opens within CATALOG_SEASONAL_LEAD_DAYS.
  */
-import type { CurationContext } from '../context.ts'
+
+import { allNodes, getNode } from '../../content/taxonomy/taxonomy.ts'
+import type { CurationConfig } from '../../platform/config.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
+import type { Periodic } from '../../platform/jobs/kinds.ts'
 import { runPeriodicNow } from '../../platform/jobs/queue.ts'
 import { rankCandidates } from '../builder/rank.ts'
-import type { CurationConfig } from '../../platform/config.ts'
+import type { CurationContext } from '../context.ts'
 import { applyFilters, loadQualityData, noBlocks } from '../quality/filters.ts'
-import { allNodes, getNode } from '../../content/taxonomy/taxonomy.ts'
 import { currentWindows, isoDate, seasonalId } from './calendar.ts'
-import type { Periodic } from '../../platform/jobs/kinds.ts'
 
 export const catalogKind = 'curation.catalog'
 
@@ -40,10 +41,11 @@ async function countIndex(db: Queryable, cfg: CurationConfig): Promise<Map<strin
 
 async function writeIndexStats(tx: Queryable, totals: Map<string, number>, now: Date): Promise<void> {
   await tx.query('DELETE FROM catalog_index_stats')
-  await tx.query(
-    `INSERT INTO catalog_index_stats (language, pages, updated_at) SELECT l, n, $3 FROM unnest($1::text[], $2::int[]) AS s(l, n)`,
-    [[...totals.keys()], [...totals.values()], now],
-  )
+  await tx.query(`INSERT INTO catalog_index_stats (language, pages, updated_at) SELECT l, n, $3 FROM unnest($1::text[], $2::int[]) AS s(l, n)`, [
+    [...totals.keys()],
+    [...totals.values()],
+    now,
+  ])
 }
 
 const shares = (byLanguage: Map<string, number>, totals: Map<string, number>) => {
@@ -77,7 +79,13 @@ async function countNodes(db: Queryable, cfg: CurationConfig): Promise<Map<numbe
   return perNode
 }
 
-async function writePublic(tx: Queryable, cfg: CurationConfig, perNode: Map<number, Map<string, number>>, totals: Map<string, number>, now: Date): Promise<number> {
+async function writePublic(
+  tx: Queryable,
+  cfg: CurationConfig,
+  perNode: Map<number, Map<string, number>>,
+  totals: Map<string, number>,
+  now: Date,
+): Promise<number> {
   const total = sum(totals)
   const entries = [...perNode].filter(([, m]) => sum(m) >= cfg.catalog.minPages)
   await tx.query(`DELETE FROM catalog_segments WHERE type = 'public' AND NOT (id = ANY($1::text[]))`, [entries.map(([id]) => `iab:${id}`)])
@@ -90,13 +98,29 @@ async function writePublic(tx: Queryable, cfg: CurationConfig, perNode: Map<numb
        VALUES ($1, 'public', $2, $3, $4, $5, $6, $7::jsonb, $8)
        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, description = EXCLUDED.description, page_count = EXCLUDED.page_count,
          share_of_index = EXCLUDED.share_of_index, by_language = EXCLUDED.by_language, built_at = EXCLUDED.built_at`,
-      [`iab:${id}`, path, `Pages about ${path} (IAB Content Taxonomy 3.1, tier ${n.tier})`, id, pages, total ? pages / total : 0, JSON.stringify(shares(byLanguage, totals)), now],
+      [
+        `iab:${id}`,
+        path,
+        `Pages about ${path} (IAB Content Taxonomy 3.1, tier ${n.tier})`,
+        id,
+        pages,
+        total ? pages / total : 0,
+        JSON.stringify(shares(byLanguage, totals)),
+        now,
+      ],
     )
   }
   return entries.length
 }
 
-async function refreshSeasonal(ctx: CurationContext, cfg: CurationConfig, totals: Map<string, number>, now: Date, run: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>, signal?: AbortSignal): Promise<number> {
+async function refreshSeasonal(
+  ctx: CurationContext,
+  cfg: CurationConfig,
+  totals: Map<string, number>,
+  now: Date,
+  run: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<number> {
   const windows = currentWindows(now, cfg.catalog.seasonalLeadDays)
   const ids = windows.map((w) => seasonalId(w.moment.slug, w.year))
   await run((tx) => tx.query(`DELETE FROM catalog_segments WHERE type = 'seasonal' AND NOT (id = ANY($1::text[]))`, [ids]))

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox'
 
 import type { App } from '../../platform/http/app.ts'
+import { errorResponses, nullable, StringEnum } from '../../platform/http/schemas.ts'
 import type { CurationContext } from '../context.ts'
-import { StringEnum, errorResponses, nullable } from '../../platform/http/schemas.ts'
 import { listCatalog } from './list.ts'
 
 const CatalogEntry = Type.Object(
@@ -45,7 +45,10 @@ export function catalogRoutes(app: App, ctx: CurationContext): void {
         summary: 'The segment catalog: public (IAB), seasonal, and personal (your own complete segments)',
         querystring: CatalogQuery,
         response: {
-          200: Type.Object({ total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), entries: Type.Array(CatalogEntry) }, { title: 'CatalogPage' }),
+          200: Type.Object(
+            { total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), entries: Type.Array(CatalogEntry) },
+            { title: 'CatalogPage' },
+          ),
           ...errorResponses(400, 422),
         },
       },

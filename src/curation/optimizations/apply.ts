@@ -8,17 +8,18 @@
  * The URL list change, the optimization's applied_date and a segment_changes row (the hook through
  * which live deals of the segment pick the change up) commit together.
  */
-import type { CurationContext } from '../context.ts'
+
+import { normalizeDomain } from '../../content/urls/domains.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import type { CurationConfig } from '../../platform/config.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
 import { PermanentJobError } from '../../platform/jobs/handler.ts'
-import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
 import { indexSeeds } from '../builder/crawl.ts'
 import { rankExpansion } from '../builder/rank.ts'
 import { loadBlockRules } from '../builder/rules.ts'
 import { insertUrls, recordChange, recordExclusions, refreshSegmentStats, rerank } from '../builder/store.ts'
-import type { CurationConfig } from '../../platform/config.ts'
-import { normalizeDomain } from '../../content/urls/domains.ts'
+import type { CurationContext } from '../context.ts'
 import type { BlockRules, Candidate, Exclusion } from '../quality/filters.ts'
 import { applyFilters, blockChecker, keywordMatches, loadQualityData, noBlocks } from '../quality/filters.ts'
 import { enforceRemovals } from '../removals/repository.ts'
@@ -80,7 +81,10 @@ async function blockedUrls(db: Queryable, seg: SegmentRow, block: BlockSpec): Pr
 
 /** Pages similar to the expand seeds that the segment does not hold yet, filtered like a build. */
 async function expansion(ctx: CurationContext, seg: SegmentRow, expand: ExpandSpec, cfg: CurationConfig, signal: AbortSignal) {
-  const homePages = expand.domains.map((d) => normalizeDomain(d)).filter((d): d is string => d !== null).map((d) => `https://${d}/`)
+  const homePages = expand.domains
+    .map((d) => normalizeDomain(d))
+    .filter((d): d is string => d !== null)
+    .map((d) => `https://${d}/`)
   const seeds = await indexSeeds(ctx, [...expand.urls, ...homePages], signal)
   const seedIds = [...new Set(seeds.flatMap((s) => (s.pageId === null ? [] : [s.pageId])))]
   const ranking = await rankExpansion(ctx.db, seg, seedIds, cfg, signal)
@@ -93,7 +97,13 @@ async function expansion(ctx: CurationContext, seg: SegmentRow, expand: ExpandSp
   return { kept, excluded, unusable, seeds: seedIds.length }
 }
 
-export async function applyOptimization(ctx: CurationContext, opt: OptimizationRow, seg: SegmentRow, signal: AbortSignal, finish: (fn: (tx: Queryable) => Promise<void>) => Promise<void>) {
+export async function applyOptimization(
+  ctx: CurationContext,
+  opt: OptimizationRow,
+  seg: SegmentRow,
+  signal: AbortSignal,
+  finish: (fn: (tx: Queryable) => Promise<void>) => Promise<void>,
+) {
   const cfg = ctx.config.curation
   const expanded = opt.expand ? await expansion(ctx, seg, opt.expand, cfg, signal) : null
   // Read outside the finishing transaction (on the embedded engine a transaction holds the database).

@@ -8,9 +8,9 @@
  * later builds, rebuilds and expansions leave them out too (exclusion reason `removed_by_tld`).
  */
 import type { Queryable } from '../../platform/db/db.ts'
-import type { Exclusion } from '../quality/filters.ts'
 import type { SegmentKey } from '../builder/store.ts'
 import { recordChange, recordExclusions, refreshSegmentStats } from '../builder/store.ts'
+import type { Exclusion } from '../quality/filters.ts'
 
 interface RemovedRow {
   segment_id: number
@@ -28,7 +28,18 @@ async function afterRemoval(tx: Queryable, clientId: number, rows: RemovedRow[],
   for (const [segmentId, removed] of bySegment) {
     const seg: SegmentKey = { id: segmentId, client_id: clientId }
     const exclusions: Exclusion[] = removed.map((r) => ({
-      candidate: { pageId: r.page_id, url: r.url, host: '', tld: r.tld, wordCount: null, language: null, taxonomyId: r.taxonomy_id, simhash: null, score: r.score, source: 'prompt' },
+      candidate: {
+        pageId: r.page_id,
+        url: r.url,
+        host: '',
+        tld: r.tld,
+        wordCount: null,
+        language: null,
+        taxonomyId: r.taxonomy_id,
+        simhash: null,
+        score: r.score,
+        source: 'prompt',
+      },
       reason: 'removed_by_tld',
       detail: { tld: r.tld, taxonomy_leaf_id: r.leaf },
     }))

@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox'
-
+import { getNode } from '../../content/taxonomy/taxonomy.ts'
+import { normalizeDomain, registrableDomain } from '../../content/urls/domains.ts'
 import type { App } from '../../platform/http/app.ts'
-import type { CurationContext } from '../context.ts'
 import { badRequest, unprocessable } from '../../platform/http/errors.ts'
 import { errorResponses } from '../../platform/http/schemas.ts'
-import { normalizeDomain, registrableDomain } from '../../content/urls/domains.ts'
+import type { CurationContext } from '../context.ts'
 import { TaxonomyId } from '../segments/schemas.ts'
-import { getNode } from '../../content/taxonomy/taxonomy.ts'
 import { removalReach, removeDomainFromAudience } from './repository.ts'
 
 const RemoveQuery = Type.Object({

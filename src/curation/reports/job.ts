@@ -1,5 +1,5 @@
-import type { CurationContext } from '../context.ts'
 import { reportJob } from '../../platform/jobs/report-job.ts'
+import type { CurationContext } from '../context.ts'
 import { computeSegmentReport } from './compute.ts'
 import { SEGMENT_REPORT_JOB, segmentReportRequest } from './repository.ts'
 

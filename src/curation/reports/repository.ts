@@ -60,10 +60,10 @@ function toReport(r: Row): SegmentReport {
 
 /** The ids among `ids` that are this client's segments (deleted ones are gone). */
 export async function ownSegmentIds(db: Queryable, clientId: number, ids: number[]): Promise<Set<number>> {
-  const { rows } = await db.query<{ id: number }>(
-    'SELECT id FROM segment_requests WHERE client_id = $1 AND id = ANY($2::bigint[]) AND NOT deleted',
-    [clientId, ids],
-  )
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM segment_requests WHERE client_id = $1 AND id = ANY($2::bigint[]) AND NOT deleted', [
+    clientId,
+    ids,
+  ])
   return new Set(rows.map((r) => Number(r.id)))
 }
 
@@ -95,11 +95,7 @@ export async function getSegmentReport(db: Queryable, clientId: number, id: numb
 }
 
 /** What the job needs to compute a report. */
-export async function segmentReportRequest(
-  db: Queryable,
-  clientId: number,
-  id: number,
-): Promise<(SegmentReportRequest & { status: string }) | null> {
+export async function segmentReportRequest(db: Queryable, clientId: number, id: number): Promise<(SegmentReportRequest & { status: string }) | null> {
   const { rows } = await db.query<Row>(`SELECT ${columns} FROM segment_reports WHERE id = $1 AND client_id = $2`, [id, clientId])
   const r = rows[0]
   if (!r) return null

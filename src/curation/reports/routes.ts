@@ -2,9 +2,9 @@
 import { Type } from '@sinclair/typebox'
 
 import type { App } from '../../platform/http/app.ts'
-import type { CurationContext } from '../context.ts'
 import { ApiError, checkDateRange, notFound } from '../../platform/http/errors.ts'
-import { IdParams, IdempotencyHeaders, SmallPaging, errorResponses } from '../../platform/http/schemas.ts'
+import { errorResponses, IdempotencyHeaders, IdParams, SmallPaging } from '../../platform/http/schemas.ts'
+import type { CurationContext } from '../context.ts'
 import { createSegmentReport, getSegmentReport, listSegmentReports, ownSegmentIds } from './repository.ts'
 import { CreateSegmentReportBody, SegmentReport } from './schemas.ts'
 

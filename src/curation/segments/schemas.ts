@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox'
 import type { Static, TSchema } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
-import { Id, NullableTimestamp, StringEnum, Timestamp, nullable } from '../../platform/http/schemas.ts'
+import { Id, NullableTimestamp, nullable, StringEnum, Timestamp } from '../../platform/http/schemas.ts'
 import { exclusionReasons } from '../quality/filters.ts'
 
 /** Size limits of a segment request (docs/curation.md). */
@@ -77,7 +77,12 @@ export const CreateSegmentRequestBody = Type.Object(
     level2_name: opt(Type.String({ maxLength: limits.levelName })),
     level3_name: opt(Type.String({ maxLength: limits.levelName })),
     block_tlds: opt(Type.Array(Type.String({ maxLength: 253 }), { maxItems: limits.blockTlds, description: 'domains to exclude, with their subdomains' })),
-    block_keywords: opt(Type.Array(Type.String({ maxLength: limits.keywordLength }), { maxItems: limits.blockKeywords, description: 'pages whose text contains one are excluded' })),
+    block_keywords: opt(
+      Type.Array(Type.String({ maxLength: limits.keywordLength }), {
+        maxItems: limits.blockKeywords,
+        description: 'pages whose text contains one are excluded',
+      }),
+    ),
     extra_hops_count: opt(Type.Integer({ minimum: 0, maximum: 2, description: 'link hops crawled from the example URLs' })),
     client_id: Type.Optional(Type.Unknown({ description: 'ignored: the client is the one the API key belongs to' })),
   },

@@ -4,9 +4,9 @@
 // bots no list names.
 import agentsDoc from './agents.json' with { type: 'json' }
 import { compileMatcher, patternsOf } from './matcher.ts'
+import type { AgentRecord, AgentType } from './schema.ts'
 import { validateAgents } from './schema.ts'
 import { looksAutomated } from './structure.ts'
-import type { AgentRecord, AgentType } from './schema.ts'
 
 export type { AgentRecord, AgentType } from './schema.ts'
 
@@ -44,9 +44,9 @@ const match = compileMatcher(patternsOf(agents))
 // before the token scan. Anything else (an extra product, a comment, "compatible") takes the full path.
 const PLAIN_BROWSER = new RegExp(
   '^Mozilla/5\\.0 \\((?:Windows NT [\\d.]+(?:; (?:Win64|WOW64|x64))*|Macintosh; Intel Mac OS X [\\d_.]+|X11; (?:Ubuntu; )?Linux (?:x86_64|i686|aarch64)|X11; CrOS \\w+ [\\d.]+' +
-  '|Linux; Android [\\d.]+(?:; [\\w .-]{1,40}?(?: Build/[\\w.]+)?(?:; wv)?)?|Android [\\d.]+; Mobile|iPhone; CPU iPhone OS [\\d_]+ like Mac OS X|iPad; CPU OS [\\d_]+ like Mac OS X)' +
-  '(?:; rv:[\\d.]+)?\\) (?:AppleWebKit/[\\d.]+ \\(KHTML, like Gecko\\)|Gecko/[\\d.]+)' +
-  '(?: (?:Version|Chrome|Mobile|Safari|Firefox|Edg|EdgA|EdgiOS|OPR|CriOS|FxiOS|YaBrowser|SamsungBrowser|Vivaldi)(?:/[\\w.]+)?)+$',
+    '|Linux; Android [\\d.]+(?:; [\\w .-]{1,40}?(?: Build/[\\w.]+)?(?:; wv)?)?|Android [\\d.]+; Mobile|iPhone; CPU iPhone OS [\\d_]+ like Mac OS X|iPad; CPU OS [\\d_]+ like Mac OS X)' +
+    '(?:; rv:[\\d.]+)?\\) (?:AppleWebKit/[\\d.]+ \\(KHTML, like Gecko\\)|Gecko/[\\d.]+)' +
+    '(?: (?:Version|Chrome|Mobile|Safari|Firefox|Edg|EdgA|EdgiOS|OPR|CriOS|FxiOS|YaBrowser|SamsungBrowser|Vivaldi)(?:/[\\w.]+)?)+$',
 )
 
 export function classifyUserAgent(ua: string | undefined | null): Classification {

@@ -18,14 +18,24 @@
 
 import { DEVICE } from './structure.ts'
 
-export interface Pattern { token: string; id: number; tier: number }
+export interface Pattern {
+  token: string
+  id: number
+  tier: number
+}
 
 /** The patterns of agent records, each with its record's index as id; robots-only tokens are never seen. */
 export function patternsOf(agents: readonly { tokens: string[]; tier?: number; robots_only?: true }[]): Pattern[] {
   return agents.flatMap((a, id) => (a.robots_only ? [] : a.tokens.map((token) => ({ token, id, tier: a.tier ?? 0 }))))
 }
 
-interface Term { id: number; tier: number; anchored: boolean; endCheck: boolean; declared: boolean }
+interface Term {
+  id: number
+  tier: number
+  anchored: boolean
+  endCheck: boolean
+  declared: boolean
+}
 
 const WORD = new Uint8Array(128) // the same set as RegExp \w, so the prefilter's \b agrees with the scan
 for (let c = 48; c < 58; c++) WORD[c] = 1
@@ -70,7 +80,10 @@ class Trie {
   }
 
   private node(c: number, next: number): number {
-    this.first.push(-1); this.next.push(next); this.char.push(c); this.terms.push(undefined)
+    this.first.push(-1)
+    this.next.push(next)
+    this.char.push(c)
+    this.terms.push(undefined)
     return this.first.length - 1
   }
 }
@@ -124,12 +137,19 @@ export function compileMatcher(patterns: readonly Pattern[], opts: { prefilter?:
     let bestLen = 0
     if (ua.length <= maxExact) {
       const hit = exact.get(ua.toLowerCase())
-      if (hit) { bestId = hit.id; bestTier = hit.tier; bestLen = hit.len + LEAD }
+      if (hit) {
+        bestId = hit.id
+        bestTier = hit.tier
+        bestLen = hit.len + LEAD
+      }
     }
     let i = 0
     while (i < n) {
       let c = ua.charCodeAt(i)
-      if (c >= 128 || WORD[c] === 0) { i++; continue }
+      if (c >= 128 || WORD[c] === 0) {
+        i++
+        continue
+      }
       // A word starts here: walk the trie as far as the UA follows it, weighing every token that ends.
       const start = i
       let node = root[lower(c)]!
@@ -146,7 +166,9 @@ export function compileMatcher(patterns: readonly Pattern[], opts: { prefilter?:
             if (t.tier > bestTier || (t.tier === bestTier && rankLen <= bestLen)) continue
             if ((t.anchored && start !== 0) || (t.endCheck && end < n && isWord(ua.charCodeAt(end)))) continue
             if (t.declared && !(declaredEnd(ua, end) && declaredStart(ua, start))) continue
-            bestId = t.id; bestTier = t.tier; bestLen = rankLen
+            bestId = t.id
+            bestTier = t.tier
+            bestLen = rankLen
           }
         }
         if (++k >= n) break
@@ -158,7 +180,9 @@ export function compileMatcher(patterns: readonly Pattern[], opts: { prefilter?:
         node = child
       }
       // Skip to the end of the word: tokens start at word starts only.
-      do { i++ } while (i < n && (c = ua.charCodeAt(i)) < 128 && WORD[c] === 1)
+      do {
+        i++
+      } while (i < n && (c = ua.charCodeAt(i)) < 128 && WORD[c] === 1)
     }
     return bestId
   }

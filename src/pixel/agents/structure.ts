@@ -25,8 +25,11 @@ const SHAPE = /^[^ ]{50,}$|\(\)|^[<(;]/
 
 // Browsers always name a platform (DEVICE: desktop and mobile systems, TVs, consoles, readers, the
 // makers of feature phones) or a rendering engine or browser of their own; a UA naming none is a program.
-export const DEVICE = /windows|win ?9|win16|win32|win64|wow64|winnt|macintosh|mac ?os|mac_p|ppc|68k|darwin|cfnetwork|linux|android|iphone|ipad|ipod|\bios\b|cpu os|x11|cros|ubuntu|fedora|debian|unix|bsd|sunos|irix|hp-ux|aix|qnx|beos|haiku|os\/2|amiga|morphos|risc ?os|syllable|blackberry|bb10|rim tablet|symbian|series ?[46]0|s40|midp|cldc|j2me|brew|maui|mtk|spreadtrum|bada|maemo|meego|sailfish|tizen|web0?s|kaios|palm|pocket ?pc|playstation|psp|nintendo|wii|xbox|smart-?tv|hbbtv|netcast|roku|appletv|tvos|watchos|crkey|kindle|nook|fuchsia|harmonyos|portalmmm|wap|nokia|samsung|sec-|sgh|sch-|sonyericsson|\bmot-|\blg-|lge|alcatel|sagem|siemens|\bsie-|panasonic|sharp|sanyo|zte|huawei|lenovo|htc|au-mic|docomo|kddi|softbank|vodafone|mobile|tablet/
-export const PLATFORM = new RegExp(`${DEVICE.source}|webkit|gecko|presto|trident|msie|khtml|opera|dalvik|lynx|w3m|links|dillo|netsurf|netfront|openwave|up\\.browser|up\\.link|polaris|teleca|obigo|ucweb|ucbrowser`)
+export const DEVICE =
+  /windows|win ?9|win16|win32|win64|wow64|winnt|macintosh|mac ?os|mac_p|ppc|68k|darwin|cfnetwork|linux|android|iphone|ipad|ipod|\bios\b|cpu os|x11|cros|ubuntu|fedora|debian|unix|bsd|sunos|irix|hp-ux|aix|qnx|beos|haiku|os\/2|amiga|morphos|risc ?os|syllable|blackberry|bb10|rim tablet|symbian|series ?[46]0|s40|midp|cldc|j2me|brew|maui|mtk|spreadtrum|bada|maemo|meego|sailfish|tizen|web0?s|kaios|palm|pocket ?pc|playstation|psp|nintendo|wii|xbox|smart-?tv|hbbtv|netcast|roku|appletv|tvos|watchos|crkey|kindle|nook|fuchsia|harmonyos|portalmmm|wap|nokia|samsung|sec-|sgh|sch-|sonyericsson|\bmot-|\blg-|lge|alcatel|sagem|siemens|\bsie-|panasonic|sharp|sanyo|zte|huawei|lenovo|htc|au-mic|docomo|kddi|softbank|vodafone|mobile|tablet/
+export const PLATFORM = new RegExp(
+  `${DEVICE.source}|webkit|gecko|presto|trident|msie|khtml|opera|dalvik|lynx|w3m|links|dillo|netsurf|netfront|openwave|up\\.browser|up\\.link|polaris|teleca|obigo|ucweb|ucbrowser`,
+)
 
 // Comments that describe a device (platform comments, Dalvik's, Instagram's "(33/13; 480dpi; …)",
 // Opera Mini's) and bracketed app metadata ("[FBAN/FBIOS;FBDV/iPhone14,5;…]"): a comment that names a
@@ -35,7 +38,7 @@ export const PLATFORM = new RegExp(`${DEVICE.source}|webkit|gecko|presto|trident
 // and stays.
 const DEVICE_PART = new RegExp(
   '\\[[^\\]]*\\]|\\((?![^()]*(?:https?:|www\\.|@))(?![^()]*compatible(?![^()]*(?:msie|trident|iemobile|konqueror)))' +
-  `[^()]*(?:${DEVICE.source}|dpi|build/)[^()]*\\)`,
+    `[^()]*(?:${DEVICE.source}|dpi|build/)[^()]*\\)`,
   'g',
 )
 

@@ -1,15 +1,15 @@
 // Clicks over HTTP: the public redirect on the collector (a raw front handler, plus a Fastify route
 // for the OpenAPI document and in-process requests), and the API call that gives buyers signed
 // click links for their landing pages (docs/pixel.md, "Clicks").
-import { Type } from '@sinclair/typebox'
-import type { Static } from '@sinclair/typebox'
 
-import type { PixelContext } from '../context.ts'
+import type { Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 import type { App, Feature, RawHandler } from '../../platform/http/app.ts'
 import { notFound, unprocessable } from '../../platform/http/errors.ts'
 import { errorResponses, Id, IdParams, nullable } from '../../platform/http/schemas.ts'
 import { getPixelCampaign } from '../campaigns-repository.ts'
-import { clickMacros, dealImpressionUrls, DSP_TEMPLATES } from '../tag.ts'
+import type { PixelContext } from '../context.ts'
+import { clickMacros, DSP_TEMPLATES, dealImpressionUrls } from '../tag.ts'
 import { createClickRecorder } from './recorder.ts'
 import { createClickHandler } from './redirect.ts'
 import { clickDestination, MAX_DESTINATION } from './signing.ts'

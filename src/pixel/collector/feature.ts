@@ -2,8 +2,8 @@
 // The routes are what the OpenAPI document shows, and what in-process requests (app.inject, which
 // never passes through the server) reach; they hand the raw request to the same handler.
 import type { Feature } from '../../platform/http/app.ts'
-import type { PixelContext } from '../context.ts'
 import { clickRedirectRoutes } from '../clicks/routes.ts'
+import type { PixelContext } from '../context.ts'
 import { createCollector } from './collector.ts'
 
 const gifResponse = {
@@ -47,7 +47,17 @@ export const collectorFeature: Feature<PixelContext> = {
     const File = { type: 'object', properties: { file: { type: 'string', description: '{campaign_id}.gif' } } }
     app.get(
       '/px/:file',
-      { config: { rawInput: true }, schema: { tags: ['pixel'], summary: 'Pixel load: GET /px/{campaign_id}.gif', description: parameters, security: [], params: File, response: gifResponse } },
+      {
+        config: { rawInput: true },
+        schema: {
+          tags: ['pixel'],
+          summary: 'Pixel load: GET /px/{campaign_id}.gif',
+          description: parameters,
+          security: [],
+          params: File,
+          response: gifResponse,
+        },
+      },
       (req, reply) => {
         reply.hijack()
         collector.handle(req.raw, reply.raw)

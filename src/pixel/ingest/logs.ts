@@ -15,8 +15,8 @@ import type { LogIngestResult } from '../schemas.ts'
 import { MAX_INVALID_SHOWN } from '../schemas.ts'
 import type { LogLine } from './access-log.ts'
 import { isPageLoad, parseLogLine } from './access-log.ts'
-import { buildEvent } from './event.ts'
 import type { EventRow, Observation } from './event.ts'
+import { buildEvent } from './event.ts'
 import { insertEvents } from './writer.ts'
 
 export const DEDUP_WINDOW_MS = 30_000
@@ -25,12 +25,7 @@ const LOG_CHUNK = 5000
 /** Log times later than this ahead of our clock are refused as invalid (a broken clock). */
 const MAX_FUTURE_MS = 86_400_000
 
-export async function ingestLogs(
-  db: Db,
-  clock: Clock,
-  campaign: { id: number; clientId: number },
-  text: string,
-): Promise<LogIngestResult> {
+export async function ingestLogs(db: Db, clock: Clock, campaign: { id: number; clientId: number }, text: string): Promise<LogIngestResult> {
   const result: LogIngestResult = { accepted: 0, invalid: 0, invalid_lines: [], duplicates: 0, skipped: 0 }
   const seenInUpload = new Map<string, Set<number>>()
   const latest = clock.now().getTime() + MAX_FUTURE_MS

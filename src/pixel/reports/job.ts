@@ -1,5 +1,5 @@
-import type { PixelContext } from '../context.ts'
 import { reportJob } from '../../platform/jobs/report-job.ts'
+import type { PixelContext } from '../context.ts'
 import { computeReport } from './compute.ts'
 import { REPORT_JOB, reportRequest } from './repository.ts'
 

@@ -1,8 +1,8 @@
 import type { Queryable } from '../../platform/db/db.ts'
+import type { Periodic } from '../../platform/jobs/kinds.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
 import type { ReportJobPayload } from '../../platform/jobs/report-job.ts'
 import type { Dimension, PublisherReport, ReportResult } from '../schemas.ts'
-import type { Periodic } from '../../platform/jobs/kinds.ts'
 
 export const REPORT_JOB = 'pixel.publisher_report'
 
@@ -27,8 +27,7 @@ interface Row {
   failure_reason: string | null
 }
 
-const columns =
-  'id, status, campaign_id, start_date, end_date, dimensions, hot_spot_min_loads, created_date, processed_date, result, failure_reason'
+const columns = 'id, status, campaign_id, start_date, end_date, dimensions, hot_spot_min_loads, created_date, processed_date, result, failure_reason'
 
 /** The API shape: the result's sections are null until the report is complete. */
 export function toReport(r: Row): PublisherReport {
@@ -81,10 +80,7 @@ export async function listReports(db: Queryable, clientId: number, limit: number
 }
 
 export async function getReport(db: Queryable, clientId: number, id: number): Promise<PublisherReport | null> {
-  const { rows } = await db.query<Row>(
-    `SELECT ${columns} FROM pixel_publisher_reports WHERE id = $1 AND client_id = $2`,
-    [id, clientId],
-  )
+  const { rows } = await db.query<Row>(`SELECT ${columns} FROM pixel_publisher_reports WHERE id = $1 AND client_id = $2`, [id, clientId])
   return rows[0] ? toReport(rows[0]) : null
 }
 

@@ -3,9 +3,9 @@ import { join, resolve } from 'node:path'
 
 import type { Config } from '../config.ts'
 import { ConfigError } from '../config.ts'
-import type { Db } from './db.ts'
 import type { DataDirLock } from './data-dir-lock.ts'
 import { lockDataDir } from './data-dir-lock.ts'
+import type { Db } from './db.ts'
 import { openPglite } from './pglite.ts'
 import { openPostgres } from './postgres.ts'
 

@@ -89,8 +89,7 @@ export async function openPglite(opts: PgliteOptions = {}): Promise<PgliteDb> {
   }
 
   const on = (tx: number | null): Session => ({
-    query: <T>(sql: string, params: readonly unknown[] = []) =>
-      call<QueryResult<T>>({ op: 'query', sql, params: [...params], tx }),
+    query: <T>(sql: string, params: readonly unknown[] = []) => call<QueryResult<T>>({ op: 'query', sql, params: [...params], tx }),
     // The rows' buffer moves to the database thread rather than being copied.
     copyFrom: async (table, columns, rows) =>
       call<number>({ op: 'copy', sql: copySql(table, columns, "'/dev/blob'"), rows, tx }, ownBuffer(rows) ? [rows.buffer as ArrayBuffer] : []),

@@ -1,24 +1,17 @@
 import { randomUUID } from 'node:crypto'
-import { createServer } from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { createServer } from 'node:http'
 
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify'
 import Fastify from 'fastify'
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify'
-import FindMyWay from 'find-my-way'
 import type { HTTPMethod } from 'find-my-way'
-
+import FindMyWay from 'find-my-way'
+import type { AppContext } from '../context.ts'
 import { createKeyVerifier } from '../keys/key-cache.ts'
 import type { Principal } from '../keys/keys.ts'
-import type { AppContext } from '../context.ts'
 import { authenticate } from './auth.ts'
 import { ApiError, isClientDataException, toApiError } from './errors.ts'
 import { idempotency } from './idempotency.ts'
@@ -44,13 +37,7 @@ declare module 'fastify' {
   }
 }
 
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>
 
 /**
  * A hot path answered on the raw node:http request, ahead of Fastify on the same port (no routing,
@@ -159,8 +146,7 @@ export async function buildApp<C extends AppContext>(ctx: C, opts: BuildAppOptio
   app.addHook('preValidation', async (req) => {
     const raw = req.routeOptions.config.rawInput
     if (raw === true) return
-    const bad =
-      findBadText(req.params, 'path', raw) ?? findBadText(req.query, 'query', raw) ?? findBadText(req.body, 'body', raw)
+    const bad = findBadText(req.params, 'path', raw) ?? findBadText(req.query, 'query', raw) ?? findBadText(req.body, 'body', raw)
     if (bad) throw new ApiError(400, 'invalid_request', `${bad.path} ${bad.problem}`, [{ path: bad.path, message: bad.problem }])
   })
 
@@ -200,8 +186,7 @@ export async function buildApp<C extends AppContext>(ctx: C, opts: BuildAppOptio
       info: {
         title: 'Curata API',
         version: '1.0.0',
-        description:
-          'Contextual segments, deal activation, pixel bot reports, content index. Errors: docs/errors.md.',
+        description: 'Contextual segments, deal activation, pixel bot reports, content index. Errors: docs/errors.md.',
       },
       components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
       security: [{ ApiKey: [] }],

@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox'
 import type { TSchema } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
 /** Shared schema primitives; each feature composes its request/response schemas from these. */
 export const ErrorBody = Type.Object(
@@ -46,9 +46,7 @@ export function nullable<T extends TSchema>(schema: T) {
 
 /** Documents the Idempotency-Key header on creating POSTs (checked by the idempotency hook). */
 export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({ description: 'retrying with the same key and body returns the original response instead of creating again' }),
-  ),
+  'idempotency-key': Type.Optional(Type.String({ description: 'retrying with the same key and body returns the original response instead of creating again' })),
 })
 
 /**

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/db.ts'
 import type { JobHandler } from './handler.ts'
-import type { KindsWithPayload } from './kinds.ts'
 import { PermanentJobError } from './handler.ts'
+import type { KindsWithPayload } from './kinds.ts'
 
 /** The payload of every report job: the report record and its owner. */
 export interface ReportJobPayload {
@@ -38,18 +38,16 @@ export function reportJob<K extends KindsWithPayload<ReportJobPayload>, Request 
       )
       const result = await opts.compute(p.clientId, req)
       await job.finish((tx) =>
-        tx.query(
-          `UPDATE ${table} SET status = 'complete', result = $3::jsonb, processed_date = $4 WHERE id = $1 AND client_id = $2`,
-          [p.reportId, p.clientId, JSON.stringify(result), job.clock.now()],
-        ),
+        tx.query(`UPDATE ${table} SET status = 'complete', result = $3::jsonb, processed_date = $4 WHERE id = $1 AND client_id = $2`, [
+          p.reportId,
+          p.clientId,
+          JSON.stringify(result),
+          job.clock.now(),
+        ]),
       )
     },
     async onFailed(p, _reason, tx: Queryable) {
-      await tx.query(`UPDATE ${table} SET status = 'failed', failure_reason = $3 WHERE id = $1 AND client_id = $2`, [
-        p.reportId,
-        p.clientId,
-        failedReason,
-      ])
+      await tx.query(`UPDATE ${table} SET status = 'failed', failure_reason = $3 WHERE id = $1 AND client_id = $2`, [p.reportId, p.clientId, failedReason])
     },
   }
 }

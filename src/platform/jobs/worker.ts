@@ -4,7 +4,7 @@ import { hostname } from 'node:os'
 import type { Clock } from '../clock.ts'
 import type { Db, Queryable } from '../db/db.ts'
 import type { JobContext, JobHandler } from './handler.ts'
-import { LeaseLostError, PermanentJobError, backoffMs } from './handler.ts'
+import { backoffMs, LeaseLostError, PermanentJobError } from './handler.ts'
 import type { JobRow } from './queue.ts'
 import { enqueue, jobsChannel, periodicKey } from './queue.ts'
 
@@ -67,10 +67,7 @@ export function createWorker(opts: WorkerOptions) {
   }
 
   async function holdingLease(tx: Queryable, job: JobRow): Promise<void> {
-    const { rows } = await tx.query(
-      `SELECT 1 FROM jobs WHERE id = $1 AND locked_by = $2 AND status = 'running' FOR UPDATE`,
-      [job.id, id],
-    )
+    const { rows } = await tx.query(`SELECT 1 FROM jobs WHERE id = $1 AND locked_by = $2 AND status = 'running' FOR UPDATE`, [job.id, id])
     if (!rows.length) throw new LeaseLostError(job.id)
   }
 
@@ -159,11 +156,7 @@ export function createWorker(opts: WorkerOptions) {
   async function extendLeases(): Promise<void> {
     if (!running.size) return
     await db
-      .query(`UPDATE jobs SET locked_until = $3 WHERE id = ANY($1::bigint[]) AND locked_by = $2 AND status = 'running'`, [
-        [...running.keys()],
-        id,
-        at(leaseMs),
-      ])
+      .query(`UPDATE jobs SET locked_until = $3 WHERE id = ANY($1::bigint[]) AND locked_by = $2 AND status = 'running'`, [[...running.keys()], id, at(leaseMs)])
       .catch((err: unknown) => log.warn({ err: (err as Error).message }, 'lease heartbeat failed'))
   }
 

@@ -1,10 +1,11 @@
 // Collects every date a page carries, each with where it came from: JSON-LD (any object, @graph and
 // nested), the meta conventions CMSs emit, in-page markup (itemprop, <time>, date-classed elements),
 // labelled or headline-adjacent dates in the visible text, and the URL path. dates.ts decides among them.
-import type { DomNode, ElementNode } from './dom.ts'
-import { textOf } from './dom.ts'
+
 import { findDates, parseDate } from './date-parse.ts'
 import { PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
+import type { DomNode, ElementNode } from './dom.ts'
+import { textOf } from './dom.ts'
 import type { MetaIndex } from './meta-tags.ts'
 
 export type DateKind = 'published' | 'modified'
@@ -20,23 +21,78 @@ export interface DateEvidence {
 }
 
 const PUBLISHED_META = [
-  'article:published_time', 'og:article:published_time', 'og:published_time', 'article:published', 'article:post_date',
-  'parsely-pub-date', 'sailthru:date', 'cxenseparse:recs:publishtime', 'shareaholic:article_published_time',
-  'datepublished', 'date_published', 'publishdate', 'publish-date', 'publish_date', 'published_time', 'published-date',
-  'publication_date', 'publication-date', 'pubdate', 'pub_date', 'og:pubdate', 'article_date_original', 'original-publish-date',
-  'originalpublicationdate', 'firstpublisheddate', 'analyticsattributes:articledate', 'article_date', 'article:publication_date',
-  'displaydate', 'dc:date:issued', 'dcterms:issued', 'dc:date:created', 'dcterms:created', 'dcterm:created',
-  'citation_publication_date', 'citation_date', 'citation_online_date', 'rnews:datepublished', 'bt:pubdate', 'ptime',
-  'weibo:article:create_at', 'dc:date', 'dcterms:date', 'date', 'creation_date', 'created', 'release_date',
+  'article:published_time',
+  'og:article:published_time',
+  'og:published_time',
+  'article:published',
+  'article:post_date',
+  'parsely-pub-date',
+  'sailthru:date',
+  'cxenseparse:recs:publishtime',
+  'shareaholic:article_published_time',
+  'datepublished',
+  'date_published',
+  'publishdate',
+  'publish-date',
+  'publish_date',
+  'published_time',
+  'published-date',
+  'publication_date',
+  'publication-date',
+  'pubdate',
+  'pub_date',
+  'og:pubdate',
+  'article_date_original',
+  'original-publish-date',
+  'originalpublicationdate',
+  'firstpublisheddate',
+  'analyticsattributes:articledate',
+  'article_date',
+  'article:publication_date',
+  'displaydate',
+  'dc:date:issued',
+  'dcterms:issued',
+  'dc:date:created',
+  'dcterms:created',
+  'dcterm:created',
+  'citation_publication_date',
+  'citation_date',
+  'citation_online_date',
+  'rnews:datepublished',
+  'bt:pubdate',
+  'ptime',
+  'weibo:article:create_at',
+  'dc:date',
+  'dcterms:date',
+  'date',
+  'creation_date',
+  'created',
+  'release_date',
 ]
 const MODIFIED_META = [
-  'article:modified_time', 'og:article:modified_time', 'og:updated_time', 'article:modified', 'shareaholic:article_modified_time',
-  'datemodified', 'dcterms:modified', 'dc:date:modified', 'last-modified', 'lastmod', 'modified', 'revised', 'updated_time',
-  'last-updated', 'revision_date', 'utime',
+  'article:modified_time',
+  'og:article:modified_time',
+  'og:updated_time',
+  'article:modified',
+  'shareaholic:article_modified_time',
+  'datemodified',
+  'dcterms:modified',
+  'dc:date:modified',
+  'last-modified',
+  'lastmod',
+  'modified',
+  'revised',
+  'updated_time',
+  'last-updated',
+  'revision_date',
+  'utime',
 ]
 
 function fromMeta(meta: MetaIndex, out: DateEvidence[]): void {
-  for (const [kind, keys] of [['published', PUBLISHED_META], ['modified', MODIFIED_META]] as const) {
+  for (const [kind, keys] of [
+    ['published', PUBLISHED_META],
+    ['modified', MODIFIED_META],
+  ] as const) {
     for (const key of keys) {
       const raw = meta.get(key)
       const value = raw === undefined ? null : parseDate(raw)
@@ -55,9 +111,30 @@ const MEDIA_TYPE = /ImageObject|VideoObject|AudioObject|MediaObject|Comment|Pers
 
 /** Properties that hold other works (listed, related, cited, reviewed): their dates are not the page's. */
 const OTHER_THINGS = new Set([
-  'itemListElement', 'hasPart', 'relatedLink', 'isPartOf', 'citation', 'comment', 'review', 'subjectOf', 'about', 'mentions',
-  'workExample', 'exampleOfWork', 'isBasedOn', 'associatedMedia', 'image', 'video', 'audio', 'author', 'publisher', 'creator',
-  'sourceOrganization', 'potentialAction', 'offers', 'aggregateRating',
+  'itemListElement',
+  'hasPart',
+  'relatedLink',
+  'isPartOf',
+  'citation',
+  'comment',
+  'review',
+  'subjectOf',
+  'about',
+  'mentions',
+  'workExample',
+  'exampleOfWork',
+  'isBasedOn',
+  'associatedMedia',
+  'image',
+  'video',
+  'audio',
+  'author',
+  'publisher',
+  'creator',
+  'sourceOrganization',
+  'potentialAction',
+  'offers',
+  'aggregateRating',
 ])
 
 function typesOf(obj: Record<string, unknown>): string {
@@ -87,7 +164,12 @@ function fromJsonLd(objects: Array<Record<string, unknown>>, raw: string[], out:
   const all: Array<{ obj: Record<string, unknown>; rank: number }> = []
   for (const o of objects) walkJsonLd(o, 0, all)
   const ranked = all.filter((x) => x.rank < 2).sort((a, b) => a.rank - b.rank)
-  for (const [kind, key] of [['published', 'datePublished'], ['modified', 'dateModified'], ['published', 'dateCreated'], ['published', 'uploadDate']] as const) {
+  for (const [kind, key] of [
+    ['published', 'datePublished'],
+    ['modified', 'dateModified'],
+    ['published', 'dateCreated'],
+    ['published', 'uploadDate'],
+  ] as const) {
     for (const { obj } of ranked) {
       const v = obj[key]
       const value = typeof v === 'string' ? parseDate(v) : null
@@ -99,7 +181,10 @@ function fromJsonLd(objects: Array<Record<string, unknown>>, raw: string[], out:
   }
   if (out.some((e) => e.source === 'json-ld')) return
   // Broken JSON-LD (trailing commas, raw newlines) still names its dates.
-  for (const [kind, key] of [['published', 'datePublished'], ['modified', 'dateModified']] as const) {
+  for (const [kind, key] of [
+    ['published', 'datePublished'],
+    ['modified', 'dateModified'],
+  ] as const) {
     const re = new RegExp(`"${key}"\\s*:\\s*"([^"]{6,40})"`)
     for (const block of raw) {
       const m = re.exec(block)
@@ -130,7 +215,8 @@ function nodeValue(attrs: Record<string, string>, el: ElementNode | null): strin
 
 const ITEMPROP_PUBLISHED = /datepublished|datecreated|uploaddate/i
 const ITEMPROP_MODIFIED = /datemodified/i
-const PUBLISHED_HINT = /publish|submitted|entry-date|post-date|posted|article-date|pubdate|created|date-main|dateline|byline|datum|fecha|data-pub|timestamp|meta-date|post-meta|entry-meta|article-meta|story-date|news-date|date/i
+const PUBLISHED_HINT =
+  /publish|submitted|entry-date|post-date|posted|article-date|pubdate|created|date-main|dateline|byline|datum|fecha|data-pub|timestamp|meta-date|post-meta|entry-meta|article-meta|story-date|news-date|date/i
 const MODIFIED_HINT = /updated|modified|revised|aktualisiert/i
 const EXCLUDED_HINT = /comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar/i
 
@@ -148,11 +234,18 @@ function fromMarkup(nodes: DateNode[], out: DateEvidence[]): void {
     if (EXCLUDED_HINT.test(marker)) continue
     const kind = MODIFIED_HINT.test(marker) ? 'modified' : n.attrs.pubdate !== undefined || PUBLISHED_HINT.test(marker) ? 'published' : null
     const value = kind === null ? null : nodeValue(n.attrs, n.el)
-    if (kind !== null && value !== null) out.push({ kind, source: 'markup', field: n.attrs.pubdate !== undefined ? 'time[pubdate]' : `time.${marker.trim()}`, value })
+    if (kind !== null && value !== null)
+      out.push({ kind, source: 'markup', field: n.attrs.pubdate !== undefined ? 'time[pubdate]' : `time.${marker.trim()}`, value })
   }
   // Last resort among the markup: the first machine-readable <time> that is not an update or a comment's.
   for (const n of nodes) {
-    if (n.tag !== 'time' || n.attrs.datetime === undefined || EXCLUDED_HINT.test(`${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`) || MODIFIED_HINT.test(n.attrs.class ?? '')) continue
+    if (
+      n.tag !== 'time' ||
+      n.attrs.datetime === undefined ||
+      EXCLUDED_HINT.test(`${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`) ||
+      MODIFIED_HINT.test(n.attrs.class ?? '')
+    )
+      continue
     const value = parseDate(n.attrs.datetime)
     if (value !== null) {
       out.push({ kind: 'published', source: 'markup', field: 'first time[datetime]', value })
@@ -168,7 +261,30 @@ interface TextView {
   classed: Array<{ el: ElementNode; at: number; marker: string }>
 }
 
-const BLOCK = new Set(['p', 'div', 'li', 'td', 'th', 'tr', 'br', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article', 'header', 'footer', 'time', 'span', 'abbr', 'dd', 'dt'])
+const BLOCK = new Set([
+  'p',
+  'div',
+  'li',
+  'td',
+  'th',
+  'tr',
+  'br',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'time',
+  'span',
+  'abbr',
+  'dd',
+  'dt',
+])
 /**
  * A page's own dates sit near its top and its headline: the view stops this far past the headline (or
  * after MAX_VIEW_CHARS without one), which bounds the cost on long pages.
@@ -197,7 +313,8 @@ function textView(body: ElementNode, headlineEl: ElementNode | null): TextView {
     }
     if (node === headlineEl) headline = length
     const marker = `${node.attrs.class ?? ''} ${node.attrs.id ?? ''}`
-    if (marker.length > 1 && (PUBLISHED_HINT.test(marker) || MODIFIED_HINT.test(marker)) && !EXCLUDED_HINT.test(marker)) classed.push({ el: node, at: length, marker })
+    if (marker.length > 1 && (PUBLISHED_HINT.test(marker) || MODIFIED_HINT.test(marker)) && !EXCLUDED_HINT.test(marker))
+      classed.push({ el: node, at: length, marker })
     if (BLOCK.has(node.tag)) {
       parts.push(' ')
       length++

@@ -43,9 +43,9 @@ function build(y: number, m: number, d: number, time?: Clock): string | null {
   return `${day}T${pad(time.h)}:${pad(time.mi)}:${pad(time.s)}${frac}${offsetOf(time.off)}`
 }
 
-const ISO =
-  /^(\d{4})-?(\d{1,2})-?(\d{1,2})(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?/i
-const TIME_AFTER = /^[,\s]*(?:at\s+|um\s+|à\s+|a las\s+|alle\s+|om\s+|-\s*)?(\d{1,2})[:.h](\d{2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?/i
+const ISO = /^(\d{4})-?(\d{1,2})-?(\d{1,2})(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?/i
+const TIME_AFTER =
+  /^[,\s]*(?:at\s+|um\s+|à\s+|a las\s+|alle\s+|om\s+|-\s*)?(\d{1,2})[:.h](\d{2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?/i
 
 function timeAfter(rest: string): Clock | undefined {
   const t = TIME_AFTER.exec(rest)
@@ -104,12 +104,18 @@ const PATTERNS: Pattern[] = [
   },
   {
     // 12 May 2019, 12. Mai 2019, 12th of May, 2019, 12 de mayo de 2019, 1er mai 2019
-    re: new RegExp(`${NOT_LETTER_BEFORE}(\\d{1,2})(?:st|nd|rd|th|er|e|º|°|\\.)?\\s*(?:of\\s+|de\\s+)?${M}${NOT_LETTER_AFTER},?\\s*(?:de\\s+|del\\s+|r\\.\\s*)?(\\d{4})(?!\\d)`, 'giu'),
+    re: new RegExp(
+      `${NOT_LETTER_BEFORE}(\\d{1,2})(?:st|nd|rd|th|er|e|º|°|\\.)?\\s*(?:of\\s+|de\\s+)?${M}${NOT_LETTER_AFTER},?\\s*(?:de\\s+|del\\s+|r\\.\\s*)?(\\d{4})(?!\\d)`,
+      'giu',
+    ),
     read: (m, rest) => build(Number(m[3]), monthNumber(m[2] as string), Number(m[1]), timeAfter(rest)),
   },
   {
     // May 12, 2019; Mon Jan 13 13:37:49 UTC 2020 (Date#toString and Unix date)
-    re: new RegExp(`${NOT_LETTER_BEFORE}${M}${NOT_LETTER_AFTER}\\s*(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+|\\s+(\\d{1,2}):(\\d{2}):(\\d{2})\\s+(?:[A-Z]{3,4}\\s+)?)(\\d{4})(?!\\d)`, 'giu'),
+    re: new RegExp(
+      `${NOT_LETTER_BEFORE}${M}${NOT_LETTER_AFTER}\\s*(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+|\\s+(\\d{1,2}):(\\d{2}):(\\d{2})\\s+(?:[A-Z]{3,4}\\s+)?)(\\d{4})(?!\\d)`,
+      'giu',
+    ),
     read: (m, rest) => {
       const time = m[3] !== undefined ? { h: Number(m[3]), mi: Number(m[4]), s: Number(m[5]) } : timeAfter(rest)
       return build(Number(m[6]), monthNumber(m[1] as string), Number(m[2]), time)

@@ -121,7 +121,11 @@ export function extractDates(input: DateInputs): PageDates {
       }
       return reason === null
     })
-  const order = (list: DateEvidence[]): DateEvidence[] => list.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map((x) => x.e)
+  const order = (list: DateEvidence[]): DateEvidence[] =>
+    list
+      .map((e, i) => ({ e, i }))
+      .sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i)
+      .map((x) => x.e)
 
   let evidence = plausible(headerEvidence(input))
   // The page body is read only when the header has no stated publication date, or one in UTC whose local

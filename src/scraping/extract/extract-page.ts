@@ -1,24 +1,25 @@
 // Entry point of page extraction: HTML + URL in, text/metadata/dates/language/links/signals out.
 // Pure (no I/O) and total: malformed input gives an empty result, never an exception.
-import { textOf } from './dom.ts'
-import { parseHtml } from './parse-html.ts'
-import type { ParsedPage } from './parse-html.ts'
-import { indexMetaTags } from './meta-tags.ts'
-import { findArticle, parseJsonLdBlocks } from './json-ld.ts'
-import { chooseTitle } from './title.ts'
-import { buildMetadata, metadataAuthor } from './metadata.ts'
-import type { PageMetadata } from './metadata.ts'
-import { extractMainText } from './main-text.ts'
+
 import { extractDates } from './dates.ts'
+import { textOf } from './dom.ts'
+import { findArticle, parseJsonLdBlocks } from './json-ld.ts'
 import { declaredLanguage, detectLanguage } from './language.ts'
 import { baseUrl, collectLinks } from './links.ts'
-import { computeSignals } from './page-signals.ts'
+import { extractMainText } from './main-text.ts'
+import { indexMetaTags } from './meta-tags.ts'
+import type { PageMetadata } from './metadata.ts'
+import { buildMetadata, metadataAuthor } from './metadata.ts'
 import type { PageSignals } from './page-signals.ts'
-import { countWords } from './word-count.ts'
+import { computeSignals } from './page-signals.ts'
+import type { ParsedPage } from './parse-html.ts'
+import { parseHtml } from './parse-html.ts'
 import { emptyRawSignals } from './raw-signals.ts'
+import { chooseTitle } from './title.ts'
+import { countWords } from './word-count.ts'
 
-export type { PageSignals } from './page-signals.ts'
 export type { PageMetadata } from './metadata.ts'
+export type { PageSignals } from './page-signals.ts'
 
 export interface ExtractedContent {
   title: string
@@ -49,7 +50,17 @@ export interface ExtractedPage {
 export const MAX_HTML_CHARS = 6_000_000
 
 function emptyMetadata(): PageMetadata {
-  return { canonical_url: null, og_title: null, og_description: null, og_image: null, og_type: null, author: null, meta_description: null, robots: null, date_evidence: null }
+  return {
+    canonical_url: null,
+    og_title: null,
+    og_description: null,
+    og_image: null,
+    og_type: null,
+    author: null,
+    meta_description: null,
+    robots: null,
+    date_evidence: null,
+  }
 }
 
 function emptyPage(url: string): ExtractedPage {

@@ -2,13 +2,20 @@
 // cookie boxes, share bars, comment threads, author boxes, related-links sections, captions and credits.
 // Runs after the cleaner on the chosen article; every drop names its rule so a page's extraction can be
 // explained (docs/extraction.md, "Main text").
+
+import { findDates } from './date-parse.ts'
 import type { ElementNode } from './dom.ts'
 import { textOf } from './dom.ts'
-import { findDates } from './date-parse.ts'
 
 export type BoilerplateRule =
   | 'furniture-class'
-  | 'navigation' | 'boilerplate-phrase' | 'related-section' | 'credit-line' | 'meta-line' | 'privacy-notice' | 'link-edge'
+  | 'navigation'
+  | 'boilerplate-phrase'
+  | 'related-section'
+  | 'credit-line'
+  | 'meta-line'
+  | 'privacy-notice'
+  | 'link-edge'
 
 export interface DroppedBlock {
   rule: BoilerplateRule
@@ -20,23 +27,59 @@ export interface DroppedBlock {
 const FURNITURE =
   /(?:^|[\s_-])(?:cookie|consent|gdpr|share|sharing|social|sociable|shariff|related|recommend(?:ed|ations)?|read-?more|more-?(?:articles|stories|news)|author-?(?:box|bio|info)|about-?(?:the-)?author|bio-?box|tags?|tag-?list|taglist|keywords|categor(?:y|ies)|breadcrumbs?|pagination|post-?nav(?:igation)?|nav-?links|prev-?next|rating|print|toolbar|promo|advert(?:isement)?|anzeige|werbung|banner|sponsored|paywall|donat(?:e|ion)|copyright|post-?meta|entry-?meta|article-?meta|sidebar|infobox-?links|footnotes-?nav)(?:$|[\s_-])/i
 /** class/id words that mark the article body itself: never dropped for a furniture word alongside. */
-const CONTENT = /(?:^|[\s_-])(?:article-?(?:body|content|text)|entry-?content|post-?(?:body|content)|story-?body|main-?content|body-?text|richtext|rich-text)(?:$|[\s_-])/i
+const CONTENT =
+  /(?:^|[\s_-])(?:article-?(?:body|content|text)|entry-?content|post-?(?:body|content)|story-?body|main-?content|body-?text|richtext|rich-text)(?:$|[\s_-])/i
 
 /** Short blocks that are calls to action, legal lines or navigation, in the major European languages. */
 const PHRASES = new RegExp(
   [
     // newsletters, subscriptions, apps, social
-    'newsletter', 'subscribe', 'abonnieren', 'abonnez', 'suscr[ií]b', 'iscriviti', 'jetzt anmelden', 'sign up', 'download (?:the|our) .{0,40}apps?',
-    'follow us', 'folgen sie uns', 'suivez-nous', 'share (?:this|on)', 'teilen sie', 'vergiss nicht zu teilen', 'artikel teilen',
-    'canal de telegram', 'whatsapp-kanal', 'entdecken sie jetzt', 'mehr von uns', 'nichts mehr (?:verpassen|versäumen)',
-    'erhalten sie exklusive', 'jetzt (?:kostenlos )?(?:registrieren|testen|bestellen)', 'the latest news about', 'for the latest stories',
+    'newsletter',
+    'subscribe',
+    'abonnieren',
+    'abonnez',
+    'suscr[ií]b',
+    'iscriviti',
+    'jetzt anmelden',
+    'sign up',
+    'download (?:the|our) .{0,40}apps?',
+    'follow us',
+    'folgen sie uns',
+    'suivez-nous',
+    'share (?:this|on)',
+    'teilen sie',
+    'vergiss nicht zu teilen',
+    'artikel teilen',
+    'canal de telegram',
+    'whatsapp-kanal',
+    'entdecken sie jetzt',
+    'mehr von uns',
+    'nichts mehr (?:verpassen|versäumen)',
+    'erhalten sie exklusive',
+    'jetzt (?:kostenlos )?(?:registrieren|testen|bestellen)',
+    'the latest news about',
+    'for the latest stories',
     // legal and cookie notes
-    'all rights reserved', 'alle rechte vorbehalten', 'tous droits réservés', 'todos los derechos reservados', 'tutti i diritti riservati',
-    'wir respektieren deine privatsphäre', 'cookies? (?:help|policy|settings|einstellungen)', 'datenschutzerklärung',
+    'all rights reserved',
+    'alle rechte vorbehalten',
+    'tous droits réservés',
+    'todos los derechos reservados',
+    'tutti i diritti riservati',
+    'wir respektieren deine privatsphäre',
+    'cookies? (?:help|policy|settings|einstellungen)',
+    'datenschutzerklärung',
     // comments
-    'leave a (?:comment|reply)', 'kommentar (?:schreiben|verfassen|hinterlassen)', 'kommentare (?:schreiben|insgesamt)', 'in den kommentaren',
-    'laisser un commentaire', 'deja un comentario', 'lascia un commento', '\\d+ (?:comments|kommentare|commentaires)',
-    'this entry was posted', 'dieser eintrag wurde', 'vorschau auf den nächsten artikel',
+    'leave a (?:comment|reply)',
+    'kommentar (?:schreiben|verfassen|hinterlassen)',
+    'kommentare (?:schreiben|insgesamt)',
+    'in den kommentaren',
+    'laisser un commentaire',
+    'deja un comentario',
+    'lascia un commento',
+    '\\d+ (?:comments|kommentare|commentaires)',
+    'this entry was posted',
+    'dieser eintrag wurde',
+    'vorschau auf den nächsten artikel',
   ].join('|'),
   'i',
 )
@@ -49,7 +92,8 @@ const AD_LABEL = /^\W*(?:anzeige|advertisement|werbung|publicité|publicidad|pub
 const META_LINE =
   /^(?:(?:kategorie|kategorien|category|categories|rubrik|ressort|tags?|schlagwörter|schlagworte|stichwörter|von|by|autor|autorin|author|aufrufe|views|lesezeit|reading time|publikacja|autor|release date|posted in|filed under|abgelegt unter|veröffentlicht|published|erstellt|aktualisiert|updated|stand|quelle|source|foto|fotos|bild|bilder)\s*:.{0,60}|\d+\s*(?:min(?:ute)?s?|minuten)\.?\s*(?:read|lesezeit|lesen)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?|\s*uhr)?)$/i
 /** A byline on its own line: "By Jane Doe", "Von Max Muster", "Par …", "Por …". */
-const BYLINE_LINE = /^(?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]i|[Dd]oor|[Aa]v|[Aa]f|[Pp]rzez|[Aa]utor(?:in)?)\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,3}(?:\s*[,|–-].{0,40})?$/u
+const BYLINE_LINE =
+  /^(?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]i|[Dd]oor|[Aa]v|[Aa]f|[Pp]rzez|[Aa]utor(?:in)?)\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,3}(?:\s*[,|–-].{0,40})?$/u
 
 const DATA = new Set(['li', 'td', 'th', 'table', 'pre', 'code', 'dl', 'ol', 'ul'])
 
@@ -73,10 +117,12 @@ function isDateLine(text: string): boolean {
 }
 
 /** Cookie and privacy boxes run longer than a call to action. */
-const PRIVACY = /wir respektieren (?:deine|ihre) privatsphäre|we (?:value|respect) your privacy|diese (?:website|webseite|seite) (?:verwendet|nutzt) cookies|this (?:website|site) uses cookies|nous utilisons des cookies|utilizamos cookies|utilizziamo (?:i )?cookie/i
+const PRIVACY =
+  /wir respektieren (?:deine|ihre) privatsphäre|we (?:value|respect) your privacy|diese (?:website|webseite|seite) (?:verwendet|nutzt) cookies|this (?:website|site) uses cookies|nous utilisons des cookies|utilizamos cookies|utilizziamo (?:i )?cookie/i
 
 /** Whole-line credits and captions: "Foto: …", "(Foto: Getty)", "Crédits photos : …", "© 2020 …". */
-const CREDIT = /^(?:\(?(?:foto|fotos|photo|photos|bild|bilder|image|images|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
+const CREDIT =
+  /^(?:\(?(?:foto|fotos|photo|photos|bild|bilder|image|images|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
 const ENDS_WITH_CREDIT = /\((?:foto|photo|bild|image|fotos|quelle|source)\s*:[^)]{1,80}\)\s*$/i
 
 /** Navigation by markup: menus, breadcrumbs and page footers that the container picked up. */
@@ -85,7 +131,8 @@ const NAVIGATION_ROLES = new Set(['navigation', 'contentinfo', 'banner', 'search
 const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6'])
 /** Blocks judged by their text (inline elements are judged with the block that holds them). */
 const BLOCKS = new Set(['p', 'div', 'section', 'aside', 'ul', 'ol', 'li', 'figure', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'dl', 'table'])
-const RELATED_HEADING = /^(?:siehe auch|weitere informationen|weiterführende links?|mehr zum thema|lesen sie auch|auch interessant|empfohlene beiträge|neueste artikel|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|you (?:may|might) also like|recommended|à lire aussi|lire aussi|sur le même sujet|leer más|noticias relacionadas|leggi anche|articoli correlati|zobacz (?:też|także)|czytaj (?:też|także)|gerelateerd|lees ook|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben)\s*:?$/i
+const RELATED_HEADING =
+  /^(?:siehe auch|weitere informationen|weiterführende links?|mehr zum thema|lesen sie auch|auch interessant|empfohlene beiträge|neueste artikel|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|you (?:may|might) also like|recommended|à lire aussi|lire aussi|sur le même sujet|leer más|noticias relacionadas|leggi anche|articoli correlati|zobacz (?:też|także)|czytaj (?:też|także)|gerelateerd|lees ook|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben)\s*:?$/i
 
 /** Which rule, if any, drops a block with this text. */
 function blockRule(el: ElementNode, text: string): BoilerplateRule | null {

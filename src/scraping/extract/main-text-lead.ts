@@ -12,7 +12,8 @@ const MAX_LEAD_CHARS = 1500
 /** Paragraphs only (prepareTree already made text-only divs into <p>): a wrapper also holds the headline, dates, images. */
 const LEAD_TAGS = new Set(['p'])
 /** Templates name the standfirst: only a paragraph inside such an element is taken. */
-const LEAD_CLASS = /lead|intro|teaser|standfirst|summary|abstract|excerpt|subtitle|sub-title|subline|deck|dek|vorspann|chapeau|chapo|entradilla|sommario|bajada|description/i
+const LEAD_CLASS =
+  /lead|intro|teaser|standfirst|summary|abstract|excerpt|subtitle|sub-title|subline|deck|dek|vorspann|chapeau|chapo|entradilla|sommario|bajada|description/i
 const NOT_LEAD = /caption|credit|byline|author|meta|date|breadcrumb|nav|menu|share|social|related|teaser-list|promo|newsletter|cookie|banner|ad-|advert/i
 
 function markedAsLead(el: ElementNode, stopAt: Set<ElementNode>): boolean {

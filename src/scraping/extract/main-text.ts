@@ -1,22 +1,18 @@
 // Main-text extraction: normalise once, then try progressively more lenient attempts (as Readability
 // does) until one yields a real article; otherwise keep the longest text any attempt found. Each attempt
 // adds the lead standing before the container and drops the boilerplate inside it (docs/extraction.md).
-import type { ParsedPage } from './parse-html.ts'
-import { measure, prepareTree } from './main-text-prepare.ts'
-import {
-  FLAG_CLEAN_CONDITIONALLY,
-  FLAG_STRIP_UNLIKELY,
-  FLAG_WEIGHT_CLASSES,
-  grabArticle,
-} from './main-text-grab.ts'
-import type { GrabContext } from './main-text-grab.ts'
-import { cleanArticle } from './main-text-clean.ts'
-import { dropBoilerplate } from './main-text-boilerplate.ts'
-import type { DroppedBlock } from './main-text-boilerplate.ts'
-import { renderText } from './text-render.ts'
-import { findLead } from './main-text-lead.ts'
-import { textOf } from './dom.ts'
+
 import type { ElementNode } from './dom.ts'
+import { textOf } from './dom.ts'
+import type { DroppedBlock } from './main-text-boilerplate.ts'
+import { dropBoilerplate } from './main-text-boilerplate.ts'
+import { cleanArticle } from './main-text-clean.ts'
+import type { GrabContext } from './main-text-grab.ts'
+import { FLAG_CLEAN_CONDITIONALLY, FLAG_STRIP_UNLIKELY, FLAG_WEIGHT_CLASSES, grabArticle } from './main-text-grab.ts'
+import { findLead } from './main-text-lead.ts'
+import { measure, prepareTree } from './main-text-prepare.ts'
+import type { ParsedPage } from './parse-html.ts'
+import { renderText } from './text-render.ts'
 import { textSimilarity } from './text-similarity.ts'
 
 /** Below this many characters an attempt is considered to have missed the article. */

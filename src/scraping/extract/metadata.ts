@@ -1,9 +1,9 @@
 // Page metadata for the scrape result (spec 2.7): canonical URL, Open Graph, author, description, robots.
 import type { DateEvidenceRecord } from './dates.ts'
 import type { JsonLdArticle } from './json-ld.ts'
+import { resolveUrl } from './links.ts'
 import type { MetaIndex } from './meta-tags.ts'
 import { firstMeta } from './meta-tags.ts'
-import { resolveUrl } from './links.ts'
 
 export interface PageMetadata {
   canonical_url: string | null

@@ -3,16 +3,17 @@
  * and the politeness gate, follows redirects by hand (each hop re-vetted by the caller), retries
  * 5xx/429 a bounded number of times, and never throws: failures come back as values.
  */
-import { request } from 'undici'
+
 import type { Dispatcher } from 'undici'
+import { request } from 'undici'
 import { discard, readBody } from './body.ts'
-import { FetchFailure, toFailure } from './failure.ts'
 import type { Fault } from './failure.ts'
-import { createPoliteness } from './politeness.ts'
+import { FetchFailure, toFailure } from './failure.ts'
 import type { Politeness, PolitenessOptions } from './politeness.ts'
+import { createPoliteness } from './politeness.ts'
 import { sleep } from './sleep.ts'
-import { createGuardedAgent } from './ssrf-guard.ts'
 import type { Classifier, Resolver } from './ssrf-guard.ts'
+import { createGuardedAgent } from './ssrf-guard.ts'
 
 export interface HttpClientConfig extends PolitenessOptions {
   userAgent: string
@@ -142,7 +143,7 @@ export function createHttpClient(cfg: HttpClientConfig, internals: HttpClientInt
       const res = await request(url, {
         dispatcher: agent,
         method: 'GET',
-        headers: { 'user-agent': cfg.userAgent, 'accept': opts.accept, 'accept-encoding': ACCEPT_ENCODING },
+        headers: { 'user-agent': cfg.userAgent, accept: opts.accept, 'accept-encoding': ACCEPT_ENCODING },
         signal,
       })
       status = res.statusCode

@@ -1,7 +1,7 @@
-import { classifyPage, embedPage, primaryLeaf } from '../../content/classify/index.ts'
 import type { Embedding, ScoredCategory } from '../../content/classify/index.ts'
-import { extractPage } from '../extract/extract-page.ts'
+import { classifyPage, embedPage, primaryLeaf } from '../../content/classify/index.ts'
 import type { PageMetadata, PageSignals } from '../extract/extract-page.ts'
+import { extractPage } from '../extract/extract-page.ts'
 import type { FetchOutcome } from '../fetch/fetcher.ts'
 import { simhash } from './simhash.ts'
 
@@ -85,7 +85,13 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
   if (word_count < minWords) errors.push('E004')
   if (!language) errors.push('E005')
   else if (!supportedLanguages.has(language)) errors.push('E006')
-  const input = { title, text: full_text, url: f.finalUrl, ...(metadata.meta_description ? { metaDescription: metadata.meta_description } : {}), ...(language ? { language } : {}) }
+  const input = {
+    title,
+    text: full_text,
+    url: f.finalUrl,
+    ...(metadata.meta_description ? { metaDescription: metadata.meta_description } : {}),
+    ...(language ? { language } : {}),
+  }
   const classification = classifyPage(input)
   if (!classification.classified) errors.push('E007')
   if (f.truncated) errors.push('E008')

@@ -7,25 +7,17 @@
  * - scrape.maintenance: hourly, removes submissions abandoned while being written and the politeness
  *   rows of hosts no longer crawled.
  */
-import type { ScrapingContext } from '../context.ts'
-import type { JobContext, JobHandler } from '../../platform/jobs/handler.ts'
-import { sweepHostGates } from '../fetch/db-host-gate.ts'
-import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+
 import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import type { JobContext, JobHandler } from '../../platform/jobs/handler.ts'
+import type { ScrapingContext } from '../context.ts'
+import { sweepHostGates } from '../fetch/db-host-gate.ts'
 import { registerUrls } from '../index/pages-repository.ts'
 import { chunkJobKind, maintenanceJobKind, registerJobKind, urlJobKind } from './kinds.ts'
 import { CHUNK_SIZE } from './prepare.ts'
 import type { StoredChunk } from './repository.ts'
-import {
-  chunkCount,
-  failJob,
-  finishChunk,
-  loadChunkForWork,
-  markProcessing,
-  readChunksForWork,
-  recordChunkProgress,
-  removeAbandoned,
-} from './repository.ts'
+import { chunkCount, failJob, finishChunk, loadChunkForWork, markProcessing, readChunksForWork, recordChunkProgress, removeAbandoned } from './repository.ts'
 
 /** Pages one chunk fetches at once; with JOB_CONCURRENCY chunks per worker this fills the fetcher's 64 slots. */
 export const chunkFetchConcurrency = 16

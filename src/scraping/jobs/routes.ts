@@ -1,12 +1,11 @@
 import { Readable } from 'node:stream'
 
 import { Type } from '@sinclair/typebox'
-
-import type { ScrapingContext } from '../context.ts'
 import type { App } from '../../platform/http/app.ts'
 import { ApiError, notFound } from '../../platform/http/errors.ts'
-import { IdParams, Paging, errorResponses } from '../../platform/http/schemas.ts'
-import { CreateJobBody, CreatedJob, JobHeaders, JobQuery, ScrapeJob } from '../schemas.ts'
+import { errorResponses, IdParams, Paging } from '../../platform/http/schemas.ts'
+import type { ScrapingContext } from '../context.ts'
+import { CreatedJob, CreateJobBody, JobHeaders, JobQuery, ScrapeJob } from '../schemas.ts'
 import { prepareUrls } from './prepare.ts'
 import type { JobRow } from './repository.ts'
 import { cancelJob, createJob, getJob, listJobs, progressOf } from './repository.ts'
@@ -73,7 +72,11 @@ export function jobRoutes(app: App, ctx: ScrapingContext): void {
     async (req) => {
       const clientId = req.principal!.clientId
       const rows = await listJobs(ctx.db, clientId, req.query.limit ?? 1000, req.query.offset ?? 0)
-      const progress = await progressOf(ctx.db, clientId, rows.filter((r) => r.status !== 'complete').map((r) => r.id))
+      const progress = await progressOf(
+        ctx.db,
+        clientId,
+        rows.filter((r) => r.status !== 'complete').map((r) => r.id),
+      )
       return rows.map((r) => view(r, progress.get(r.id) ?? 0))
     },
   )

@@ -1,6 +1,6 @@
-import type { ScrapingContext } from '../context.ts'
 import type { App } from '../../platform/http/app.ts'
 import { errorResponses } from '../../platform/http/schemas.ts'
+import type { ScrapingContext } from '../context.ts'
 import { ScrapeResult, SearchBody, SearchQuery, SearchQueued } from '../schemas.ts'
 import { search, searchInput } from './search.ts'
 

@@ -2,15 +2,16 @@
  * Looking one URL up in the content index (spec 4.7 search), and submitting it when asked to.
  * GET never submits; POST submits an unknown URL and answers 202 until it is fetched.
  */
-import type { ScrapingContext } from '../context.ts'
+
+import { rootDomain } from '../../content/urls/domains.ts'
+import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
 import { ApiError, badRequest, unprocessable } from '../../platform/http/errors.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
-import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
-import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
+import type { ScrapingContext } from '../context.ts'
 import { queuePages } from '../index/pages-repository.ts'
 import { urlJobKind } from '../jobs/kinds.ts'
 import type { ScrapeResult, SearchQueued } from '../schemas.ts'
-import { rootDomain } from '../../content/urls/domains.ts'
 import { adsTxtByDomain, pagesByUrl, toScrapeResult } from './scrape-result.ts'
 
 export type SearchOutcome = { status: 200; body: ScrapeResult } | { status: 202; body: SearchQueued }
@@ -22,7 +23,9 @@ export const requeueAfterMs = 10 * 60_000
 export function searchInput(input: { url?: string | undefined; u?: string | undefined }, part: 'body' | 'query'): { raw: string; field: string } {
   const { url, u } = input
   if (url !== undefined && u !== undefined && url !== u) {
-    throw badRequest(`send the URL as ${part}.url or as ${part}.u, not two different ones`, [{ path: `${part}.u`, message: `${part}.u differs from ${part}.url` }])
+    throw badRequest(`send the URL as ${part}.url or as ${part}.u, not two different ones`, [
+      { path: `${part}.u`, message: `${part}.u differs from ${part}.url` },
+    ])
   }
   const raw = url ?? u
   if (raw === undefined) throw badRequest(`${part}.url is required`, [{ path: `${part}.url`, message: `${part}.url is required` }])

@@ -6,15 +6,89 @@
 
 // Android device models: real ones of many brands, plus ordinary words used as model names.
 const MODELS = [
-  'SM-G991B', 'SM-S918B', 'SM-A515F', 'SM-A146P', 'SM-T870', 'SAMSUNG SM-G973F', 'Pixel 8 Pro', 'Pixel 7a', 'Pixel 10 Pro XL',
-  'moto g(50)', 'moto e13', 'motorola edge 40', 'Redmi Note 12', 'M2102J20SG', '2201117TG', 'POCO F5', 'Mi 11 Lite',
-  'CPH2557', 'CPH2219', 'RMX3710', 'realme GT', 'vivo 1610', 'V2111', 'ONEPLUS A6013', 'LE2123', 'HUAWEI MT1-U06',
-  'ANE-LX1', 'ELE-L29', 'Nokia 7 plus', 'Nokia G20', 'TCL 30 SE', '5033D', 'Infinix X6816', 'TECNO KG5', 'itel A571W',
-  'ZTE Blade A52', 'BLU G90', 'CUBOT X30', 'CUBOT_P20', 'CUBOT KINGKONG 7', 'Ulefone Armor 12', 'DOOGEE S88', 'Blackview BV9900',
-  'OUKITEL WP15', 'UMIDIGI A13', 'LG-H870', 'LM-K420', 'SONY XQ-BC52', 'Lenovo TB-X606F', 'KFTRWI', 'AFTS', 'BRAVIA 4K GB',
-  'Expanse', 'Expanse Pro', 'Bot 5', 'SmartBot', 'Robot S', 'Spider X1', 'Crawler 2', 'Monitor 10', 'Agent X', 'Radar 8',
-  'Scanner Pro', 'Preview', 'Proxy', 'Fetch Plus', 'Validator', 'Yeti', 'Slurp', 'Code', 'Cursor', 'Operator', 'Devin',
-  'Trae', 'Spider', 'Mastodon', 'Viber', 'Checkly', 'Daum', 'Owler', 'Lumar', 'Feeder', 'Reeder',
+  'SM-G991B',
+  'SM-S918B',
+  'SM-A515F',
+  'SM-A146P',
+  'SM-T870',
+  'SAMSUNG SM-G973F',
+  'Pixel 8 Pro',
+  'Pixel 7a',
+  'Pixel 10 Pro XL',
+  'moto g(50)',
+  'moto e13',
+  'motorola edge 40',
+  'Redmi Note 12',
+  'M2102J20SG',
+  '2201117TG',
+  'POCO F5',
+  'Mi 11 Lite',
+  'CPH2557',
+  'CPH2219',
+  'RMX3710',
+  'realme GT',
+  'vivo 1610',
+  'V2111',
+  'ONEPLUS A6013',
+  'LE2123',
+  'HUAWEI MT1-U06',
+  'ANE-LX1',
+  'ELE-L29',
+  'Nokia 7 plus',
+  'Nokia G20',
+  'TCL 30 SE',
+  '5033D',
+  'Infinix X6816',
+  'TECNO KG5',
+  'itel A571W',
+  'ZTE Blade A52',
+  'BLU G90',
+  'CUBOT X30',
+  'CUBOT_P20',
+  'CUBOT KINGKONG 7',
+  'Ulefone Armor 12',
+  'DOOGEE S88',
+  'Blackview BV9900',
+  'OUKITEL WP15',
+  'UMIDIGI A13',
+  'LG-H870',
+  'LM-K420',
+  'SONY XQ-BC52',
+  'Lenovo TB-X606F',
+  'KFTRWI',
+  'AFTS',
+  'BRAVIA 4K GB',
+  'Expanse',
+  'Expanse Pro',
+  'Bot 5',
+  'SmartBot',
+  'Robot S',
+  'Spider X1',
+  'Crawler 2',
+  'Monitor 10',
+  'Agent X',
+  'Radar 8',
+  'Scanner Pro',
+  'Preview',
+  'Proxy',
+  'Fetch Plus',
+  'Validator',
+  'Yeti',
+  'Slurp',
+  'Code',
+  'Cursor',
+  'Operator',
+  'Devin',
+  'Trae',
+  'Spider',
+  'Mastodon',
+  'Viber',
+  'Checkly',
+  'Daum',
+  'Owler',
+  'Lumar',
+  'Feeder',
+  'Reeder',
 ]
 const ANDROID = ['10', '11', '12', '13', '14', '15', '9', '8.1.0', '7.0']
 const CHROME = ['124.0.6367.201', '120.0.6099.43', '142.0.7444.142', '109.0.0.0', '87.0.4280.141']
@@ -22,46 +96,73 @@ const IOS = ['17_4', '16_5', '15_8', '18_1']
 
 const ANDROID_TEMPLATES = [
   (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${c} Mobile Safari/537.36`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; U; Android ${a}; en-us; ${m} Build/QP1A.190711.020) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m}) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/24.0 Chrome/${c} Mobile Safari/537.36`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/SKQ1.211006.001; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 Instagram 311.0.0.32.118 Android (33/13; 480dpi; 1080x2176; samsung; ${m}; o1s; exynos2100; en_US; 545986883)`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/RKQ1.200826.002; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/447.0.0.33.116;FBDV/${m};FBMD/samsung;FBSN/Android;]`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/SP1A.210812.016; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 Line/13.1.1/IAB`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 trill_2021806060 JsSdk/1.0 NetType/WIFI Channel/googleplay AppName/musical_ly app_version/33.1.4 ByteLocale/en ByteFullLocale/en Region/US`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/SKQ1.211006.001; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 XWEB/5023 MMWEBSDK/20230405 MMWEBID/2585 MicroMessenger/8.0.35.2360(0x2800235D) WeChat/arm64 Weixin NetType/WIFI Language/en ABI/arm64`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${c} Mobile Safari/537.36 EdgA/124.0.2478.64`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${c} Mobile Safari/537.36 OPR/80.4.4244.77130`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${c} YaBrowser/24.4.2.100 Mobile Safari/537.36`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/RP1A.200720.012; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 KAKAOTALK 10.4.3`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 GSA/15.13.36.29.arm64`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${c} Mobile Safari/537.36 (Ecosia android@${c})`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; U; Android ${a}; en-us; ${m} Build/QP1A.190711.020) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m}) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/24.0 Chrome/${c} Mobile Safari/537.36`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/SKQ1.211006.001; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 Instagram 311.0.0.32.118 Android (33/13; 480dpi; 1080x2176; samsung; ${m}; o1s; exynos2100; en_US; 545986883)`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/RKQ1.200826.002; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/447.0.0.33.116;FBDV/${m};FBMD/samsung;FBSN/Android;]`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/SP1A.210812.016; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 Line/13.1.1/IAB`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 trill_2021806060 JsSdk/1.0 NetType/WIFI Channel/googleplay AppName/musical_ly app_version/33.1.4 ByteLocale/en ByteFullLocale/en Region/US`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/SKQ1.211006.001; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 XWEB/5023 MMWEBSDK/20230405 MMWEBID/2585 MicroMessenger/8.0.35.2360(0x2800235D) WeChat/arm64 Weixin NetType/WIFI Language/en ABI/arm64`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${c} Mobile Safari/537.36 EdgA/124.0.2478.64`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${c} Mobile Safari/537.36 OPR/80.4.4244.77130`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${c} YaBrowser/24.4.2.100 Mobile Safari/537.36`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/RP1A.200720.012; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 KAKAOTALK 10.4.3`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 GSA/15.13.36.29.arm64`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${c} Mobile Safari/537.36 (Ecosia android@${c})`,
   (_m: string, a: string) => `Mozilla/5.0 (Android ${a}; Mobile; rv:125.0) Gecko/125.0 Firefox/125.0`,
   (m: string, a: string) => `Dalvik/2.1.0 (Linux; U; Android ${a}; ${m} Build/PPR1.180610.011)`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/RP1A.201005.001; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 Snapchat/12.55.0.38 (like Safari/604.1)`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${c} Mobile Safari/537.36 DuckDuckGo/5`,
-  (m: string, a: string, c: string) => `Mozilla/5.0 (Linux; Android ${a}; ${m}; HMSCore 6.12.0.302) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${c} HuaweiBrowser/14.0.2.311 Mobile Safari/537.36`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m} Build/RP1A.201005.001; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/${c} Mobile Safari/537.36 Snapchat/12.55.0.38 (like Safari/604.1)`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${c} Mobile Safari/537.36 DuckDuckGo/5`,
+  (m: string, a: string, c: string) =>
+    `Mozilla/5.0 (Linux; Android ${a}; ${m}; HMSCore 6.12.0.302) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${c} HuaweiBrowser/14.0.2.311 Mobile Safari/537.36`,
 ]
 
 const IOS_TEMPLATES = [
   (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4.1 Mobile/15E148 Safari/604.1`,
   (v: string) => `Mozilla/5.0 (iPad; CPU OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1`,
-  (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/124.0.6367.88 Mobile/15E148 Safari/604.1`,
+  (v: string) =>
+    `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/124.0.6367.88 Mobile/15E148 Safari/604.1`,
   (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) FxiOS/125.0 Mobile/15E148 Safari/605.1.15`,
-  (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) EdgiOS/124.0.2478.71 Version/17.0 Mobile/15E148 Safari/604.1`,
-  (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBDV/iPhone14,5;FBMD/iPhone;FBSN/iOS;FBSV/16.5;FBSS/3;FBID/phone;FBLC/en_US;FBOP/5;FBRV/0]`,
-  (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 321.0.2.18.104 (iPhone14,2; iOS 17_4; en_US; en; scale=3.00; 1170x2532; 573547880)`,
+  (v: string) =>
+    `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) EdgiOS/124.0.2478.71 Version/17.0 Mobile/15E148 Safari/604.1`,
+  (v: string) =>
+    `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBDV/iPhone14,5;FBMD/iPhone;FBSN/iOS;FBSV/16.5;FBSS/3;FBID/phone;FBLC/en_US;FBOP/5;FBRV/0]`,
+  (v: string) =>
+    `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 321.0.2.18.104 (iPhone14,2; iOS 17_4; en_US; en; scale=3.00; 1170x2532; 573547880)`,
   (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [LinkedInApp]/9.29.8962`,
   (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [Pinterest/iOS]`,
   (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Twitter for iPhone/10.34`,
-  (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/310.0.620522383 Mobile/15E148 Safari/604.1`,
+  (v: string) =>
+    `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/310.0.620522383 Mobile/15E148 Safari/604.1`,
   (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Line/14.5.0`,
-  (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 musical_ly_32.5.0 JsSdk/2.0 NetType/WIFI Channel/App Store ByteLocale/en Region/US ByteFullLocale/en isDarkMode/0 WKWebView/1 RevealType/Dialog BytedanceWebview/d8a21c6`,
-  (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4.1 Mobile/15E148 Safari/604.1 (Ecosia ios@9.2.3.1367)`,
-  (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Snapchat/12.55.0.38 (like Safari/8616.1.24.10.8, panda)`,
-  (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN`,
+  (v: string) =>
+    `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 musical_ly_32.5.0 JsSdk/2.0 NetType/WIFI Channel/App Store ByteLocale/en Region/US ByteFullLocale/en isDarkMode/0 WKWebView/1 RevealType/Dialog BytedanceWebview/d8a21c6`,
+  (v: string) =>
+    `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4.1 Mobile/15E148 Safari/604.1 (Ecosia ios@9.2.3.1367)`,
+  (v: string) =>
+    `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Snapchat/12.55.0.38 (like Safari/8616.1.24.10.8, panda)`,
+  (v: string) =>
+    `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN`,
   (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 DuckDuckGo/7 Safari/605.1.15`,
-  (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 NAVER(inapp; search; 2000; 12.5.1; 14PRO)`,
+  (v: string) =>
+    `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 NAVER(inapp; search; 2000; 12.5.1; 14PRO)`,
   () => `Podcasts/1555.2.1 CFNetwork/1490.0.4 Darwin/23.2.0`,
   (v: string) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Flipboard/4.3.21`,
 ]

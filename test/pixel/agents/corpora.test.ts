@@ -3,8 +3,8 @@
 // entry's pattern; both halves are held to the bar, and the figures are printed for BENCHMARKS.md.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { CRAWLERS_PATH } from '../../../scripts/build-agents.ts'
 import type { CrawlerEntry } from '../../../scripts/build-agents.ts'
+import { CRAWLERS_PATH } from '../../../scripts/build-agents.ts'
 import { classifyUserAgent } from '../../../src/pixel/agents/classify.ts'
 import { looksAutomated } from '../../../src/pixel/agents/structure.ts'
 import { browserUserAgents } from './browsers.ts'
@@ -23,9 +23,9 @@ const isBot = (ua: string): boolean => classifyUserAgent(ua).type !== 'human'
 
 // Where the list's tag and our type differ on purpose (docs/agents.md, "Types"): pattern -> our reason.
 const TYPED_OTHERWISE: Record<string, string> = {
-  'Amazonbot': 'Amazon: may be used to train Amazon AI models (llm_training); Amzn-SearchBot is its search crawler',
-  'PanguBot': "Huawei's crawler for PanGu model training data (llm_training)",
-  'Timpibot': 'Timpi makes its data available for training AI models (llm_training)',
+  Amazonbot: 'Amazon: may be used to train Amazon AI models (llm_training); Amzn-SearchBot is its search crawler',
+  PanguBot: "Huawei's crawler for PanGu model training data (llm_training)",
+  Timpibot: 'Timpi makes its data available for training AI models (llm_training)',
   'Linguee Bot': 'gathers training data for DeepL/Linguee translation models (llm_training)',
   'AppEngine-Google': "App Engine's URL fetch runs anyone's code: not Google's crawling (scraper)",
   'ZoomInfo-': 'ZoomInfo is a B2B data vendor, not a search engine (scraper)',
@@ -60,8 +60,11 @@ describe('the crawler list (fixtures/bots/crawler-user-agents)', () => {
   it.each(typed('ai-crawler', llm))('AI crawler %s: %s', (_p, ua, ok) => {
     expect(ok(classifyUserAgent(ua).type)).toBe(true)
   })
-  it.each(entries.filter((e) => e.tags.includes('search-engine') && !e.tags.includes('ai-crawler') && !(e.pattern in TYPED_OTHERWISE))
-    .flatMap((e) => e.instances.map((ua) => [e.pattern, ua] as const)))('search engine %s: %s', (_p, ua) => {
+  it.each(
+    entries
+      .filter((e) => e.tags.includes('search-engine') && !e.tags.includes('ai-crawler') && !(e.pattern in TYPED_OTHERWISE))
+      .flatMap((e) => e.instances.map((ua) => [e.pattern, ua] as const)),
+  )('search engine %s: %s', (_p, ua) => {
     expect(classifyUserAgent(ua).type).toBe('search')
   })
   it('the deliberate differences are few and each still counts as non-human', () => {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import type { CrawlerEntry } from '../../../scripts/build-agents.ts'
+import { buildAgents, CRAWLERS_PATH, formatAgents, ROBOTS_PATH } from '../../../scripts/build-agents.ts'
 import shippedAgents from '../../../src/pixel/agents/agents.json' with { type: 'json' }
 import shippedRanges from '../../../src/pixel/agents/ip-ranges.json' with { type: 'json' }
-import { AGENT_TYPES, validateAgents } from '../../../src/pixel/agents/schema.ts'
 import type { AgentsDocument } from '../../../src/pixel/agents/schema.ts'
-import { buildAgents, CRAWLERS_PATH, formatAgents, ROBOTS_PATH } from '../../../scripts/build-agents.ts'
-import type { CrawlerEntry } from '../../../scripts/build-agents.ts'
+import { AGENT_TYPES, validateAgents } from '../../../src/pixel/agents/schema.ts'
 
 const doc = shippedAgents as AgentsDocument
 const agents = doc.agents
@@ -23,11 +23,12 @@ describe('agents.json invariants', () => {
   })
   it('no token is claimed by two agents', () => {
     const owner = new Map<string, string>()
-    for (const a of agents) for (const t of a.tokens) {
-      const k = t.toLowerCase()
-      expect(owner.get(k) ?? a.name, `${t} in ${a.name} and ${owner.get(k)}`).toBe(a.name)
-      owner.set(k, a.name)
-    }
+    for (const a of agents)
+      for (const t of a.tokens) {
+        const k = t.toLowerCase()
+        expect(owner.get(k) ?? a.name, `${t} in ${a.name} and ${owner.get(k)}`).toBe(a.name)
+        owner.set(k, a.name)
+      }
   })
   it('every verify key names a list or an operator of ip-ranges.json', () => {
     const lists = Object.entries(shippedRanges.lists)

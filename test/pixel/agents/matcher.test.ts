@@ -76,13 +76,24 @@ describe('the prefilter never drops a match', () => {
   const exact = compileMatcher(patterns, { prefilter: false })
   const sample = [...new Set(patterns.map((p) => p.token.replace(/^=?\^?|\$$/g, '')))]
   it('on strings built from tokens, separators and browser words (property)', () => {
-    const part = fc.oneof(fc.constantFrom(...sample), fc.constantFrom(' ', '/', '_', '-', ';', '(', ')', '1.0', 'Mozilla/5.0', 'Chrome/124', 'x', 'É', 'compatible; '))
-    fc.assert(fc.property(fc.array(part, { maxLength: 12 }), (parts) => {
-      const ua = parts.join('')
-      expect(fast(ua)).toBe(exact(ua))
-    }), { numRuns: 5_000 })
+    const part = fc.oneof(
+      fc.constantFrom(...sample),
+      fc.constantFrom(' ', '/', '_', '-', ';', '(', ')', '1.0', 'Mozilla/5.0', 'Chrome/124', 'x', 'É', 'compatible; '),
+    )
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 12 }), (parts) => {
+        const ua = parts.join('')
+        expect(fast(ua)).toBe(exact(ua))
+      }),
+      { numRuns: 5_000 },
+    )
   })
   it('on arbitrary strings (property)', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 200 }), (ua) => { expect(fast(ua)).toBe(exact(ua)) }), { numRuns: 2_000 })
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (ua) => {
+        expect(fast(ua)).toBe(exact(ua))
+      }),
+      { numRuns: 2_000 },
+    )
   })
 })

@@ -59,9 +59,9 @@ describe('published and last-updated dates', () => {
   it('reads CMS meta tags and <time> markup', () => {
     expect(page('<meta name="parsely-pub-date" content="2018-05-06T07:08:09Z">').published_date).toBe('2018-05-06T07:08:09Z')
     expect(page('<meta property="og:updated_time" content="2018-05-07">').last_updated_date).toBe('2018-05-07')
-    expect(page('', '<article><time class="entry-date published" datetime="2016-04-05T06:07:08+00:00">April 5</time><p>Text.</p></article>').published_date).toBe(
-      '2016-04-05T06:07:08+00:00',
-    )
+    expect(
+      page('', '<article><time class="entry-date published" datetime="2016-04-05T06:07:08+00:00">April 5</time><p>Text.</p></article>').published_date,
+    ).toBe('2016-04-05T06:07:08+00:00')
     expect(page('', '<span itemprop="datePublished" content="2014-02-03">Feb 3</span><p>Text.</p>').published_date).toBe('2014-02-03')
   })
 
@@ -93,13 +93,17 @@ describe('date evidence', () => {
   })
 
   it('finds datePublished in a JSON-LD @graph and in nested objects, and says so', () => {
-    const graph = at(`<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"Organization","name":"X"},{"@type":"WebPage","mainEntity":{"@type":"NewsArticle","datePublished":"2021-03-04T08:00:00+01:00"}}]}</script>`)
+    const graph = at(
+      `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"Organization","name":"X"},{"@type":"WebPage","mainEntity":{"@type":"NewsArticle","datePublished":"2021-03-04T08:00:00+01:00"}}]}</script>`,
+    )
     expect(graph.published_date).toBe('2021-03-04T08:00:00+01:00')
     expect(graph.metadata.date_evidence?.published).toEqual({ source: 'json-ld', field: 'datePublished', value: '2021-03-04T08:00:00+01:00' })
   })
 
   it('ignores the dates of images and comments in JSON-LD', () => {
-    const p = at(`<script type="application/ld+json">{"@type":"ImageObject","uploadDate":"2010-01-01"}</script><meta property="article:published_time" content="2022-02-02T10:00:00+01:00">`)
+    const p = at(
+      `<script type="application/ld+json">{"@type":"ImageObject","uploadDate":"2010-01-01"}</script><meta property="article:published_time" content="2022-02-02T10:00:00+01:00">`,
+    )
     expect(p.published_date).toBe('2022-02-02T10:00:00+01:00')
   })
 
@@ -132,7 +136,9 @@ describe('date evidence', () => {
   })
 
   it('never takes an update for the original date, and drops an update stamped before it', () => {
-    const p = at('<meta property="article:published_time" content="2020-02-17T06:00:00+01:00"><meta property="article:modified_time" content="2020-02-13T19:00:00+01:00">')
+    const p = at(
+      '<meta property="article:published_time" content="2020-02-17T06:00:00+01:00"><meta property="article:modified_time" content="2020-02-13T19:00:00+01:00">',
+    )
     expect(p.published_date).toBe('2020-02-17T06:00:00+01:00')
     expect(p.last_updated_date).toBeNull()
     const onlyUpdate = at('', '<h1>Title</h1><p>Stand: 19.10.2019 11:05 Uhr</p><p>Text.</p>')

@@ -34,13 +34,17 @@ function runWorker(): Promise<{ code: number | null; timedOut: boolean; stdout: 
 }
 
 describe('extraction over every dev-corpus page', () => {
-  it('never throws and never hangs', async () => {
-    const run = await runWorker()
-    expect(run.timedOut).toBe(false)
-    expect(run.stderr).toBe('')
-    expect(run.code).toBe(0)
-    const summary = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as Summary
-    expect(summary.failures).toEqual([])
-    expect(summary.pages).toBe(517 + 494)
-  }, TIME_BOUND_MS + 10_000)
+  it(
+    'never throws and never hangs',
+    async () => {
+      const run = await runWorker()
+      expect(run.timedOut).toBe(false)
+      expect(run.stderr).toBe('')
+      expect(run.code).toBe(0)
+      const summary = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as Summary
+      expect(summary.failures).toEqual([])
+      expect(summary.pages).toBe(517 + 494)
+    },
+    TIME_BOUND_MS + 10_000,
+  )
 })

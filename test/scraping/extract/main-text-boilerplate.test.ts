@@ -57,14 +57,16 @@ describe('in-article boilerplate', () => {
 
 describe('the lead', () => {
   it('joins a standfirst between the headline and the article container', () => {
-    const result = run(`<header><h1>Bridge approved</h1><div class="article-intro"><p>After years of debate the town finally gets its bridge, and the first cars should cross it next spring.</p></div></header>
+    const result =
+      run(`<header><h1>Bridge approved</h1><div class="article-intro"><p>After years of debate the town finally gets its bridge, and the first cars should cross it next spring.</p></div></header>
       <nav><a href="/">Home</a></nav>
       <div class="article-body">${prose(6)}</div>`)
     expect(result.text.startsWith('After years of debate')).toBe(true)
   })
 
   it('leaves out quotes before the container, and never repeats the article', () => {
-    const result = run(`<div class="page"><div class="top"><h1>Bridge approved</h1><blockquote><p>We waited thirty years for this bridge, said a resident who asked not to be named.</p></blockquote></div>
+    const result =
+      run(`<div class="page"><div class="top"><h1>Bridge approved</h1><blockquote><p>We waited thirty years for this bridge, said a resident who asked not to be named.</p></blockquote></div>
       <div class="main"><div class="article-body">${prose(6)}</div></div></div>`)
     expect(result.text).not.toContain('We waited thirty years')
     expect(result.text.match(/The council met/g)?.length).toBe(6)

@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-
-import { ManualClock } from '../../helpers/clock.ts'
+import type { NormalizedUrl } from '../../../src/content/urls/normalize-url.ts'
+import { normalizeUrl } from '../../../src/content/urls/normalize-url.ts'
 import { loadConfig } from '../../../src/platform/config.ts'
 import { createDbAdsTxtStore } from '../../../src/scraping/ads-txt/db-store.ts'
 import { ADS_TXT_TTL_MS } from '../../../src/scraping/ads-txt/service.ts'
-import { normalizeUrl } from '../../../src/content/urls/normalize-url.ts'
-import type { NormalizedUrl } from '../../../src/content/urls/normalize-url.ts'
 import { getPageByUrl } from '../../../src/scraping/index/pages-repository.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp } from '../../helpers/app.ts'
+import { ManualClock } from '../../helpers/clock.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
-import { html } from '../fixtures/web-server.ts'
 import type { Handler } from '../fixtures/web-server.ts'
+import { html } from '../fixtures/web-server.ts'
 import type { Web } from '../helpers.ts'
 import { article, startWeb, useTestWeb } from '../helpers.ts'
 
@@ -75,7 +74,11 @@ describeEachEngine('the content index: freshness window and ads.txt cache', (get
     await t.ctx.scraper.indexUrls([n(web.at('fresh.test', '/b'))])
     expect(fetches()).toBe(2)
     const kept = (await store.get('fresh.test'))!
-    expect(kept.result).toMatchObject({ status: 'found', seller_count: 1, entries: [{ domain: 'ssp.com', account_id: '7', relationship: 'DIRECT', certification_id: null }] })
+    expect(kept.result).toMatchObject({
+      status: 'found',
+      seller_count: 1,
+      entries: [{ domain: 'ssp.com', account_id: '7', relationship: 'DIRECT', certification_id: null }],
+    })
     expect(kept.expiresAt).toBe(clock.now().getTime() + HOUR) // errors are retried after an hour
 
     adsUp = true
@@ -92,7 +95,14 @@ describeEachEngine('the content index: freshness window and ads.txt cache', (get
       status: 'found' as const,
       seller_count: 1,
       entries: [{ domain: 'ssp.com', account_id: 'A-1', relationship: 'RESELLER' as const, certification_id: 'abc' }],
-      variables: { owner_domain: 'never.test', manager_domains: [{ domain: 'm.com', country: 'DE' }], contacts: ['ops@never.test'], subdomains: [], inventory_partner_domains: [], other: [] },
+      variables: {
+        owner_domain: 'never.test',
+        manager_domains: [{ domain: 'm.com', country: 'DE' }],
+        contacts: ['ops@never.test'],
+        subdomains: [],
+        inventory_partner_domains: [],
+        other: [],
+      },
       invalid_lines: 2,
       domain: 'never.test',
       source_url: 'https://never.test/ads.txt',

@@ -65,7 +65,12 @@ describe.skipIf(!postgresAvailable())('a scrape job survives a worker killed mid
     return w
   }
   const jobRow = async (id: number) =>
-    (await db.db.query<{ status: string; chunks_done: number; chunk_count: number }>('SELECT status, chunks_done, chunk_count FROM scrape_jobs WHERE id = $1', [id])).rows[0]!
+    (
+      await db.db.query<{ status: string; chunks_done: number; chunk_count: number }>(
+        'SELECT status, chunks_done, chunk_count FROM scrape_jobs WHERE id = $1',
+        [id],
+      )
+    ).rows[0]!
 
   // About 30 s on a quiet 2-core machine; the timeout leaves room for a busy one.
   it('completes after a restart with exactly one result per URL', { timeout: 240_000 }, async () => {
@@ -93,7 +98,9 @@ describe.skipIf(!postgresAvailable())('a scrape job survives a worker killed mid
     // Page through the results the spec's way: every URL exactly once, in submission order, fetched.
     const got: { url: string; errors: string[]; ads_txt: { status: string } | null }[] = []
     for (let offset = 0; ; ) {
-      const page = json<{ results: typeof got }>(await t.app.inject({ method: 'GET', url: `/v1/scraping/jobs/${id}?limit=10000&offset=${offset}`, headers })).results
+      const page = json<{ results: typeof got }>(
+        await t.app.inject({ method: 'GET', url: `/v1/scraping/jobs/${id}?limit=10000&offset=${offset}`, headers }),
+      ).results
       got.push(...page)
       offset += page.length
       if (page.length < 10_000) break

@@ -63,14 +63,18 @@ describe.skipIf(!postgresAvailable())('per-host politeness across worker process
     const id = json<{ id: number }>(created).id
     // Both chunks must be running at once for the test to mean anything: each worker takes one.
     let bothBusy = false
-    await waitFor(async () => {
-      const { rows } = await db.db.query<{ running: number; status: string }>(
-        `SELECT (SELECT count(*)::int FROM scrape_job_chunks WHERE job_id = $1 AND done_at IS NULL AND done_count > 0) AS running, status FROM scrape_jobs WHERE id = $1`,
-        [id],
-      )
-      if (rows[0]!.running === 2) bothBusy = true
-      return rows[0]!.status === 'complete'
-    }, 180_000, 'the job to complete')
+    await waitFor(
+      async () => {
+        const { rows } = await db.db.query<{ running: number; status: string }>(
+          `SELECT (SELECT count(*)::int FROM scrape_job_chunks WHERE job_id = $1 AND done_at IS NULL AND done_count > 0) AS running, status FROM scrape_jobs WHERE id = $1`,
+          [id],
+        )
+        if (rows[0]!.running === 2) bothBusy = true
+        return rows[0]!.status === 'complete'
+      },
+      180_000,
+      'the job to complete',
+    )
     for (const w of workers) w.child.kill('SIGTERM')
 
     expect(web.count('one-host.test', '/article/0') + web.count('one-host.test', `/article/${URLS - 1}`)).toBe(2)
