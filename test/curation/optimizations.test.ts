@@ -20,6 +20,7 @@ interface OptimizationRecord {
   estimated_propagation_hours: number
   created_date: string
   applied_date: string | null
+  result: { expand_seeds_indexed?: number; expand_seeds_unusable?: { url: string; errors: string[] }[] } | null
 }
 
 describeEachEngine('optimizations', (getDb) => {
@@ -134,6 +135,15 @@ describeEachEngine('optimizations', (getDb) => {
     expect(urls.map((u) => u.rank)).toEqual(urls.map((_u, i) => i + 1))
     // Blocks stay in force.
     expect(urls.map((u) => u.url)).not.toContain('https://www.arena.example/1')
+  })
+
+  it('expands a domain from the home page the index knows (http, www.), not only https://domain/', async () => {
+    await indexHtml(getDb().db, 'http://www.kitchenlab.example/', topicPage('cooking', 850))
+    const res = await t.post(a.headers, path, { segment_id: seg.id, expand: { domains: ['kitchenlab.example'] } })
+    expect(res.statusCode).toBe(201)
+    const rec = await applied(a.headers, json<{ id: number }>(res).id)
+    expect(rec.result).toMatchObject({ expand_seeds_indexed: 1, expand_seeds_unusable: [] })
+    expect((await t.urls(a.headers, seg.id)).map((u) => u.url)).toContain('http://www.kitchenlab.example/')
   })
 
   it('keeps blocks and expansions through a rebuild', async () => {

@@ -79,12 +79,29 @@ async function blockedUrls(db: Queryable, seg: SegmentRow, block: BlockSpec): Pr
   })
 }
 
+/**
+ * The home page of each expand domain as the index knows it — https or http, with or without
+ * `www.` — else `https://domain/` (fetched like a seed URL).
+ */
+async function domainHomePages(db: Queryable, domains: string[]): Promise<string[]> {
+  const variantsOf = (d: string) => {
+    const bare = d.replace(/^www\./, '')
+    return [`https://${d}/`, `https://www.${bare}/`, `https://${bare}/`, `http://${d}/`, `http://www.${bare}/`, `http://${bare}/`]
+  }
+  const { rows } = await db.query<{ url: string }>(`SELECT url FROM pages WHERE url = ANY($1::text[]) AND state = 'done' AND NOT ('E002' = ANY(errors))`, [
+    domains.flatMap(variantsOf),
+  ])
+  const known = new Set(rows.map((r) => r.url))
+  return domains.flatMap((d) => {
+    const found = [...new Set(variantsOf(d))].filter((u) => known.has(u))
+    return found.length ? found : [`https://${d}/`]
+  })
+}
+
 /** Pages similar to the expand seeds that the segment does not hold yet, filtered like a build. */
 async function expansion(ctx: CurationContext, seg: SegmentRow, expand: ExpandSpec, cfg: CurationConfig, signal: AbortSignal) {
-  const homePages = expand.domains
-    .map((d) => normalizeDomain(d))
-    .filter((d): d is string => d !== null)
-    .map((d) => `https://${d}/`)
+  const domains = expand.domains.map((d) => normalizeDomain(d)).filter((d): d is string => d !== null)
+  const homePages = await domainHomePages(ctx.db, domains)
   const seeds = await indexSeeds(ctx, [...expand.urls, ...homePages], signal)
   const seedIds = [...new Set(seeds.flatMap((s) => (s.pageId === null ? [] : [s.pageId])))]
   const ranking = await rankExpansion(ctx.db, seg, seedIds, cfg, signal)
