@@ -1,6 +1,8 @@
 // The collector role: the raw hot path in front of Fastify, plus Fastify routes for the same paths.
 // The routes are what the OpenAPI document shows, and what in-process requests (app.inject, which
 // never passes through the server) reach; they hand the raw request to the same handler.
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
 import type { Feature } from '../../platform/http/app.ts'
 import { clickRedirectRoutes } from '../clicks/routes.ts'
 import type { PixelContext } from '../context.ts'
@@ -45,6 +47,11 @@ export const collectorFeature: Feature<PixelContext> = {
     app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined))
 
     const File = { type: 'object', properties: { file: { type: 'string', description: '{campaign_id}.gif' } } }
+    // Both routes hand the raw request to the hot-path handler, as the server's front does.
+    const toCollector = (req: FastifyRequest, reply: FastifyReply): void => {
+      reply.hijack()
+      collector.handle(req.raw, reply.raw)
+    }
     app.get(
       '/px/:file',
       {
@@ -58,10 +65,7 @@ export const collectorFeature: Feature<PixelContext> = {
           response: gifResponse,
         },
       },
-      (req, reply) => {
-        reply.hijack()
-        collector.handle(req.raw, reply.raw)
-      },
+      toCollector,
     )
     app.post(
       '/px/:file',
@@ -76,10 +80,7 @@ export const collectorFeature: Feature<PixelContext> = {
           response: gifResponse,
         },
       },
-      (req, reply) => {
-        reply.hijack()
-        collector.handle(req.raw, reply.raw)
-      },
+      toCollector,
     )
   },
 }

@@ -49,7 +49,8 @@ export interface ExtractedPage {
  */
 export const MAX_HTML_CHARS = 6_000_000
 
-function emptyMetadata(): PageMetadata {
+/** Metadata of a page that has none (no HTML, or a fetch that got no page): every field null. */
+export function emptyMetadata(): PageMetadata {
   return {
     canonical_url: null,
     og_title: null,

@@ -1,7 +1,7 @@
 import type { Embedding, ScoredCategory } from '../../content/classify/index.ts'
 import { classifyPage, embedPage, primaryLeaf } from '../../content/classify/index.ts'
 import type { PageMetadata, PageSignals } from '../extract/extract-page.ts'
-import { extractPage } from '../extract/extract-page.ts'
+import { emptyMetadata, extractPage } from '../extract/extract-page.ts'
 import type { FetchOutcome } from '../fetch/fetcher.ts'
 import { simhash } from './simhash.ts'
 
@@ -54,7 +54,7 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
     full_text: null,
     language: null,
     word_count: null,
-    metadata: f.status === null ? null : { ...emptyMetadata, http_status: f.status, content_type: f.contentType },
+    metadata: f.status === null ? null : { ...emptyMetadata(), http_status: f.status, content_type: f.contentType },
     published_date: null,
     last_updated_date: null,
     categories: [],
@@ -107,15 +107,4 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
     embedding: embedPage(input),
     simhash: simhash(full_text),
   }
-}
-
-const emptyMetadata: PageMetadata = {
-  canonical_url: null,
-  og_title: null,
-  og_description: null,
-  og_image: null,
-  og_type: null,
-  author: null,
-  meta_description: null,
-  robots: null,
 }
