@@ -1,13 +1,27 @@
 import { defineConfig } from 'vitest/config'
 
+// Tests that start processes, kill them, or run for a fixed time budget (the fuzz test): a project of
+// their own, so `npm test` stays short; CI runs both (`npm run test:process`, `npm run test:all`).
+export const processTests = [
+  'test/cli/**/*.test.ts',
+  'test/**/crash.test.ts',
+  'test/platform/http/fuzz.test.ts',
+  'test/adcp/stdio.test.ts',
+  'test/pixel/durability.test.ts',
+  'test/scraping/jobs/workers-politeness.test.ts',
+]
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     globalSetup: ['test/global-setup.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: processTests } },
+      { extends: true, test: { name: 'process', include: processTests } },
+    ],
   },
 })

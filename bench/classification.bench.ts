@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gunzipSync } from 'node:zlib'
-import { classifyPage, embedPage, promptRelevance, representQuery, type PageInput } from '../src/content/classify/index.ts'
+import { classifyPage, embedPage, type PageInput, promptRelevance, representQuery } from '../src/content/classify/index.ts'
 import { getNode, getNodeByUniqueId } from '../src/content/taxonomy/taxonomy.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -68,8 +68,7 @@ function load(l: Label): Page {
 
 const usable = labels.filter((l) => !l.unusable).map(load)
 const english = usable.filter((p) => p.label.lang === 'en')
-const labelIds = (l: Label): Set<number> =>
-  new Set(l.tier1.map((u) => getNodeByUniqueId(u)?.id).filter((x): x is number => x !== undefined))
+const labelIds = (l: Label): Set<number> => new Set(l.tier1.map((u) => getNodeByUniqueId(u)?.id).filter((x): x is number => x !== undefined))
 
 function accuracy(pages: Page[], inputOf: (p: Page) => PageInput) {
   let top1 = 0
@@ -186,7 +185,10 @@ async function extractorFigures(): Promise<unknown> {
   }
 }
 
-const summary = (r: ReturnType<typeof promptRanking>) => ({ ...r, prompts: r.prompts.map((p) => ({ prompt: p.prompt, p_at_20: p.p_at_20, recall_at_20: p.recall_at_20 })) })
+const summary = (r: ReturnType<typeof promptRanking>) => ({
+  ...r,
+  prompts: r.prompts.map((p) => ({ prompt: p.prompt, p_at_20: p.p_at_20, recall_at_20: p.recall_at_20 })),
+})
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`
 
 const truthInput = (p: Page): PageInput => p.input
@@ -198,16 +200,24 @@ const extractor = await extractorFigures()
 console.log(`tier-1 on ${acc.pages} usable English pages (ground-truth text + title):`)
 console.log(`  top-1 ${pct(acc.top1)}   top-2 ${pct(acc.top2)} (target ≥ 80%)   classified ${pct(acc.classified_rate)}`)
 console.log(`  sensitive-topic flag vs dev label: precision ${pct(acc.sensitive.precision)}, recall ${pct(acc.sensitive.recall)} (informational)`)
-console.log(`  speed ${speed.ms_per_page.toFixed(3)} ms/page best pass (${speed.ms_per_page_mean_all_passes.toFixed(3)} mean; p50 ${speed.p50_ms.toFixed(3)}, p95 ${speed.p95_ms.toFixed(3)} ms; avg ${speed.avg_chars} chars)`)
+console.log(
+  `  speed ${speed.ms_per_page.toFixed(3)} ms/page best pass (${speed.ms_per_page_mean_all_passes.toFixed(3)} mean; p50 ${speed.p50_ms.toFixed(3)}, p95 ${speed.p95_ms.toFixed(3)} ms; avg ${speed.avg_chars} chars)`,
+)
 console.log(`prompt ranking over ${ranking.pool} usable pages:`)
 for (const p of ranking.prompts) {
-  console.log(`  P@20 ${p.p_at_20.toFixed(2)} (max ${p.max_p_at_20.toFixed(2)})  R@20 ${p.recall_at_20.toFixed(2)}  R-prec ${p.r_precision.toFixed(2)}  n=${p.relevant}  ${p.prompt}`)
+  console.log(
+    `  P@20 ${p.p_at_20.toFixed(2)} (max ${p.max_p_at_20.toFixed(2)})  R@20 ${p.recall_at_20.toFixed(2)}  R-prec ${p.r_precision.toFixed(2)}  n=${p.relevant}  ${p.prompt}`,
+  )
   console.log(`      → ${p.prompt_categories.join(', ')}`)
 }
-console.log(`  mean P@20 ${ranking.mean_p_at_20.toFixed(3)} (target ≥ 0.7)  mean R@20 ${ranking.mean_recall_at_20.toFixed(3)}  mean R-prec ${ranking.mean_r_precision.toFixed(3)}`)
+console.log(
+  `  mean P@20 ${ranking.mean_p_at_20.toFixed(3)} (target ≥ 0.7)  mean R@20 ${ranking.mean_recall_at_20.toFixed(3)}  mean R-prec ${ranking.mean_r_precision.toFixed(3)}`,
+)
 if ((extractor as { available: boolean }).available) {
   const x = extractor as { top1: number; top2: number; ranking: { mean_p_at_20: number; mean_recall_at_20: number } }
-  console.log(`with extractPage output: top-1 ${pct(x.top1)}  top-2 ${pct(x.top2)}  mean P@20 ${x.ranking.mean_p_at_20.toFixed(3)}  mean R@20 ${x.ranking.mean_recall_at_20.toFixed(3)}`)
+  console.log(
+    `with extractPage output: top-1 ${pct(x.top1)}  top-2 ${pct(x.top2)}  mean P@20 ${x.ranking.mean_p_at_20.toFixed(3)}  mean R@20 ${x.ranking.mean_recall_at_20.toFixed(3)}`,
+  )
 } else console.log(`extractPage: not measured (${JSON.stringify(extractor)})`)
 if (process.env.BENCH_VERBOSE) for (const m of acc.misses) console.log(`  miss ${m.id.slice(0, 16)} want ${m.labels.join('/')} got ${m.predicted.join(', ')}`)
 

@@ -1,18 +1,20 @@
-// Page-extraction benchmark: quality on scrapinghub (shingle F1) and on Readability's test pages (text
-// of expected.html), speed against Readability-on-linkedom measured in the same run, published-date
+// Page-extraction benchmark: quality on scrapinghub (shingle F1), on Readability's test pages (text
+// of expected.html) and on the trafilatura dev half (upstream's snippet metric, tuning and check parts), speed against Readability-on-linkedom measured in the same run, published-date
 // accuracy and language agreement. Prints a table, writes bench/results/extraction.json, and exits
 // non-zero when an acceptance target is missed.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { extractPage } from '../src/scraping/extract/extract-page.ts'
 import type { ExtractedPage } from '../src/scraping/extract/extract-page.ts'
-import { readabilityOnLinkedom } from './lib/extraction-baseline.ts'
+import { extractPage } from '../src/scraping/extract/extract-page.ts'
 import type { BaselineResult } from './lib/extraction-baseline.ts'
-import { loadLanguageLabels, loadReadabilityPages, loadScrapinghub } from './lib/extraction-data.ts'
+import { readabilityOnLinkedom } from './lib/extraction-baseline.ts'
 import type { BenchPage } from './lib/extraction-data.ts'
-import { aggregate, pageF1, scorePage } from './lib/extraction-metric.ts'
+import { loadLanguageLabels, loadReadabilityPages, loadScrapinghub, trafilaturaBenchPages } from './lib/extraction-data.ts'
 import type { Quality } from './lib/extraction-metric.ts'
+import { aggregate, pageF1, scorePage } from './lib/extraction-metric.ts'
+import type { SnippetQuality } from './lib/snippet-metric.ts'
+import { scoreSnippets, snippetQuality } from './lib/snippet-metric.ts'
 
 const TIMING_ROUNDS = 3
 const verbose = process.argv.includes('--verbose')
@@ -20,6 +22,7 @@ const verbose = process.argv.includes('--verbose')
 const TARGETS = {
   scrapinghubF1: 0.945,
   readabilityPagesF1: 0.97,
+  trafilaturaDevF1: 0.93,
   medianTimeRatio: 0.5,
   publishedDayShare: 0.9,
   languageShare: 0.95,
@@ -96,6 +99,10 @@ function quality(runs: PageRun[], pick: (r: PageRun) => string): Quality {
   return aggregate(runs.map((r) => scorePage(r.page.expectedText, pick(r))))
 }
 
+function snippets(runs: PageRun[], pick: (r: PageRun) => string): SnippetQuality {
+  return snippetQuality(runs.map((r) => scoreSnippets(pick(r), r.page.snippets?.with ?? [], r.page.snippets?.without ?? [])))
+}
+
 const oursText = (r: PageRun): string => r.ours.content?.full_text ?? ''
 const baseText = (r: PageRun): string => r.base.text
 
@@ -111,11 +118,20 @@ function main(): void {
   const loadStart = performance.now()
   const scrapinghub = loadScrapinghub()
   const readability = loadReadabilityPages()
-  console.log(`loaded ${scrapinghub.length} scrapinghub + ${readability.length} readability pages in ${fmt((performance.now() - loadStart) / 1000, 1)} s`)
+  const trafilatura = trafilaturaBenchPages()
+  console.log(
+    `loaded ${scrapinghub.length} scrapinghub + ${readability.length} readability + ${trafilatura.length} trafilatura-dev pages in ${fmt((performance.now() - loadStart) / 1000, 1)} s`,
+  )
 
-  const runs = runAll([...scrapinghub, ...readability])
+  const runs = runAll([...scrapinghub, ...readability, ...trafilatura])
   const shRuns = runs.filter((r) => r.page.set === 'scrapinghub')
   const rdRuns = runs.filter((r) => r.page.set === 'readability')
+  const tfRuns = runs.filter((r) => r.page.set === 'trafilatura')
+  const tfParts = (['tune', 'check', 'all'] as const).map((part) => {
+    const set = tfRuns.filter((r) => part === 'all' || r.page.snippets?.part === part)
+    return { part, ours: snippets(set, oursText), base: snippets(set, baseText) }
+  })
+  const tfAll = tfParts[2] as (typeof tfParts)[number]
 
   const shOurs = quality(shRuns, oursText)
   const shBase = quality(shRuns, baseText)
@@ -126,11 +142,21 @@ function main(): void {
     const o = set.map((r) => r.oursMs)
     const b = set.map((r) => r.baseMs)
     const mean = (xs: number[]): number => xs.reduce((a, c) => a + c, 0) / xs.length
-    return { ours: median(o), base: median(b), ratio: median(o) / median(b), oursP95: percentile(o, 0.95), baseP95: percentile(b, 0.95), oursMean: mean(o), baseMean: mean(b) }
+    return {
+      ours: median(o),
+      base: median(b),
+      ratio: median(o) / median(b),
+      oursP95: percentile(o, 0.95),
+      baseP95: percentile(b, 0.95),
+      oursMean: mean(o),
+      baseMean: mean(b),
+    }
   }
   const tAll = timing(runs)
   const tSh = timing(shRuns)
   const tRd = timing(rdRuns)
+  const tTf = timing(tfRuns)
+  const slowest = Math.max(...runs.map((r) => r.oursMs))
 
   // Published date: exact day on pages whose expected metadata has publishedTime.
   const dated = rdRuns.filter((r) => r.page.expectedPublished)
@@ -159,6 +185,7 @@ function main(): void {
   const checks = {
     scrapinghubF1: shOurs.f1 >= TARGETS.scrapinghubF1,
     readabilityPagesF1: rdOurs.f1 >= TARGETS.readabilityPagesF1,
+    trafilaturaDevF1: tfAll.ours.f1 >= TARGETS.trafilaturaDevF1,
     medianTimeRatio: tAll.ratio <= TARGETS.medianTimeRatio && tSh.ratio <= TARGETS.medianTimeRatio,
     publishedDay: datesOk.length / dated.length >= TARGETS.publishedDayShare,
     language: langOk / langTotal >= TARGETS.languageShare,
@@ -168,17 +195,41 @@ function main(): void {
   console.log('\nMain-text quality (scrapinghub 4-gram shingle metric)')
   console.log('| set | pipeline | F1 | precision | recall | pages |')
   console.log('|---|---|---|---|---|---|')
-  for (const [set, o, b] of [['scrapinghub', shOurs, shBase], ['readability test pages', rdOurs, rdBase]] as const) {
+  for (const [set, o, b] of [
+    ['scrapinghub', shOurs, shBase],
+    ['readability test pages', rdOurs, rdBase],
+  ] as const) {
     console.log(`| ${set} | curata extractPage | ${fmt(o.f1)} | ${fmt(o.precision)} | ${fmt(o.recall)} | ${o.pages} |`)
     console.log(`| ${set} | Readability 0.6 on linkedom | ${fmt(b.f1)} | ${fmt(b.precision)} | ${fmt(b.recall)} | ${b.pages} |`)
+  }
+
+  console.log('\nMain-text quality (trafilatura dev half, upstream snippet metric: counts summed over pages)')
+  console.log('| part | pipeline | F1 | precision | recall | accuracy | pages |')
+  console.log('|---|---|---|---|---|---|---|')
+  for (const t of tfParts) {
+    console.log(
+      `| ${t.part} | curata extractPage | ${fmt(t.ours.f1)} | ${fmt(t.ours.precision)} | ${fmt(t.ours.recall)} | ${fmt(t.ours.accuracy)} | ${t.ours.pages} |`,
+    )
+    console.log(
+      `| ${t.part} | Readability 0.6 on linkedom | ${fmt(t.base.f1)} | ${fmt(t.base.precision)} | ${fmt(t.base.recall)} | ${fmt(t.base.accuracy)} | ${t.base.pages} |`,
+    )
   }
 
   console.log('\nTime per page, ms (median of 3 runs per page; full extractPage vs parseHTML + Readability.parse)')
   console.log('| set | ours P50 | baseline P50 | ratio | ours P95 | baseline P95 | ours mean | baseline mean |')
   console.log('|---|---|---|---|---|---|---|---|')
-  for (const [set, t] of [['all 311', tAll], ['scrapinghub', tSh], ['readability', tRd]] as const) {
-    console.log(`| ${set} | ${fmt(t.ours, 2)} | ${fmt(t.base, 2)} | ${fmt(t.ratio)} | ${fmt(t.oursP95, 2)} | ${fmt(t.baseP95, 2)} | ${fmt(t.oursMean, 2)} | ${fmt(t.baseMean, 2)} |`)
+  for (const [set, t] of [
+    [`all ${runs.length}`, tAll],
+    ['scrapinghub', tSh],
+    ['readability', tRd],
+    ['trafilatura dev', tTf],
+  ] as const) {
+    console.log(
+      `| ${set} | ${fmt(t.ours, 2)} | ${fmt(t.base, 2)} | ${fmt(t.ratio)} | ${fmt(t.oursP95, 2)} | ${fmt(t.baseP95, 2)} | ${fmt(t.oursMean, 2)} | ${fmt(t.baseMean, 2)} |`,
+    )
   }
+
+  console.log(`slowest page (ours): ${fmt(slowest, 1)} ms`)
 
   console.log('\nMetadata')
   console.log(`published day exact: ${datesOk.length}/${dated.length} (${pct(datesOk.length / dated.length)}); Readability ${datesBase.length}/${dated.length}`)
@@ -190,7 +241,10 @@ function main(): void {
   console.log('|---|---|---|---|')
   console.log(`| scrapinghub F1 | ${fmt(shOurs.f1)} | >= ${TARGETS.scrapinghubF1} | ${mark(checks.scrapinghubF1)} |`)
   console.log(`| readability pages F1 | ${fmt(rdOurs.f1)} | >= ${TARGETS.readabilityPagesF1} | ${mark(checks.readabilityPagesF1)} |`)
-  console.log(`| median time ratio (all / scrapinghub) | ${fmt(tAll.ratio)} / ${fmt(tSh.ratio)} | <= ${TARGETS.medianTimeRatio} | ${mark(checks.medianTimeRatio)} |`)
+  console.log(`| trafilatura dev F1 (all) | ${fmt(tfAll.ours.f1)} | >= ${TARGETS.trafilaturaDevF1} | ${mark(checks.trafilaturaDevF1)} |`)
+  console.log(
+    `| median time ratio (all / scrapinghub) | ${fmt(tAll.ratio)} / ${fmt(tSh.ratio)} | <= ${TARGETS.medianTimeRatio} | ${mark(checks.medianTimeRatio)} |`,
+  )
   console.log(`| published day exact | ${pct(datesOk.length / dated.length)} | >= 90% | ${mark(checks.publishedDay)} |`)
   console.log(`| language agreement | ${pct(langOk / langTotal)} | >= 95% | ${mark(checks.language)} |`)
 
@@ -201,19 +255,21 @@ function main(): void {
       .sort((a, b) => a.ours - a.base - (b.ours - b.base))
       .slice(0, 25)
     for (const w of worst) console.log(`  ${w.r.page.set}/${w.r.page.id.slice(0, 16)} ours ${fmt(w.ours)} base ${fmt(w.base)}`)
-    for (const r of dated.filter((d) => !datesOk.includes(d))) console.log(`  date miss ${r.page.id}: want ${r.page.expectedPublished} got ${r.ours.published_date}`)
+    for (const r of dated.filter((d) => !datesOk.includes(d)))
+      console.log(`  date miss ${r.page.id}: want ${r.page.expectedPublished} got ${r.ours.published_date}`)
     for (const m of langMisses) console.log(`  language miss ${m}`)
   }
 
   const results = {
     generated_at: new Date().toISOString(),
     node: process.version,
-    pages: { scrapinghub: shRuns.length, readability: rdRuns.length },
+    pages: { scrapinghub: shRuns.length, readability: rdRuns.length, trafilatura_dev: tfRuns.length },
     quality: {
       scrapinghub: { ours: shOurs, readability_linkedom: shBase },
       readability_test_pages: { ours: rdOurs, readability_linkedom: rdBase },
+      trafilatura_dev: Object.fromEntries(tfParts.map((t) => [t.part, { ours: t.ours, readability_linkedom: t.base }])),
     },
-    timing_ms: { all: tAll, scrapinghub: tSh, readability: tRd, rounds: TIMING_ROUNDS },
+    timing_ms: { all: tAll, scrapinghub: tSh, readability: tRd, trafilatura_dev: tTf, slowest_ours: slowest, rounds: TIMING_ROUNDS },
     published_date: { exact_day: datesOk.length, pages: dated.length, share: datesOk.length / dated.length, readability_exact_day: datesBase.length },
     language: { agree: langOk, pages: langTotal, share: langOk / langTotal, misses: langMisses },
     title_exact: { ok: titlesOk.length, pages: titled.length },

@@ -20,7 +20,6 @@ async function load(url: string, headers: Record<string, string>) {
   return { rps: r.requests.average, p99: r.latency.p99, p50: r.latency.p50 }
 }
 
-
 async function measure(engine: string, extraEnv: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'curata-bench-'))
   const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...extraEnv }

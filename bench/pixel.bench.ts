@@ -13,8 +13,9 @@
 //   postgres    a publisher report over 10,000,000 events on PostgreSQL (skipped when unreachable).
 // PIXEL_BENCH=throughput,embedded,postgres picks parts; BENCH_SECONDS sets the round length,
 // PIXEL_ROUNDS the number of rounds.
-import { spawn } from 'node:child_process'
+
 import type { ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -23,13 +24,12 @@ import { fileURLToPath } from 'node:url'
 
 import autocannon from 'autocannon'
 import pg from 'pg'
-
+import { GIF } from '../src/pixel/collector/gif.ts'
 import type { Db } from '../src/platform/db/db.ts'
 import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
 import { openPostgres } from '../src/platform/db/postgres.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
-import { GIF } from '../src/pixel/collector/gif.ts'
 import { pixelTraffic } from './lib/pixel-traffic.ts'
 
 const bin = fileURLToPath(new URL('../bin/curata.js', import.meta.url))
@@ -38,7 +38,6 @@ const ROUNDS = Number(process.env.PIXEL_ROUNDS ?? 7)
 const parts = (process.env.PIXEL_BENCH ?? 'throughput,embedded,postgres').split(',')
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version }
-
 
 // ── processes ──────────────────────────────────────────────────────────────────────────────────
 const children: ChildProcess[] = []
@@ -80,14 +79,16 @@ const gifHeaders = {
 /** Load on `base` (the server's URL): realistic pixel traffic for `campaignId` (pixel-traffic.ts). */
 async function load(base: string, campaignId: number, opts: { connections: number; duration: number; overallRate?: number }) {
   const next = pixelTraffic(campaignId)
-  const requests = [{
-    setupRequest(req: { path: string; headers: Record<string, string> }) {
-      const r = next()
-      req.path = r.path
-      req.headers = r.headers
-      return req
+  const requests = [
+    {
+      setupRequest(req: { path: string; headers: Record<string, string> }) {
+        const r = next()
+        req.path = r.path
+        req.headers = r.headers
+        return req
+      },
     },
-  }] as unknown as autocannon.Request[]
+  ] as unknown as autocannon.Request[]
   const r = await autocannon({ url: base, requests, ...opts })
   return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors }
 }
@@ -130,7 +131,10 @@ function cpuMeter(pids: () => number[]) {
         const was = before.get(pid) ?? new Map<number, number>()
         const used = [...now].map(([tid, us]) => [tid, us - (was.get(tid) ?? 0)] as const)
         const main = used.find(([tid]) => tid === pid)?.[1] ?? 0
-        const others = used.filter(([tid]) => tid !== pid).map(([, us]) => us).sort((a, b) => b - a)
+        const others = used
+          .filter(([tid]) => tid !== pid)
+          .map(([, us]) => us)
+          .sort((a, b) => b - a)
         const total = used.reduce((a, [, us]) => a + us, 0)
         const per = (us: number) => Math.round((us / Math.max(1, requests)) * 10) / 10
         out[pid] = { main: per(main), db: per(others[0] ?? 0), other: per(total - main - (others[0] ?? 0)), total: per(total) }
@@ -146,12 +150,26 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 // ── seeding ────────────────────────────────────────────────────────────────────────────────────
 // Agents of the synthetic traffic: 60 % human, the rest spread over real agent names and types.
 const AGENTS: [string, string, boolean][] = [
-  ['GPTBot', 'llm_training', false], ['ClaudeBot', 'llm_training', false], ['CCBot', 'llm_training', false],
-  ['Bytespider', 'llm_training', true], ['meta-externalagent', 'llm_training', false], ['ChatGPT-User', 'llm_retrieval', false],
-  ['OAI-SearchBot', 'llm_retrieval', false], ['PerplexityBot', 'llm_retrieval', false], ['Perplexity-User', 'llm_retrieval', true],
-  ['Claude-User', 'llm_retrieval', false], ['Googlebot', 'search', false], ['bingbot', 'search', false], ['Applebot', 'search', false],
-  ['YandexBot', 'search', false], ['AhrefsBot', 'scraper', false], ['SemrushBot', 'scraper', false], ['curl', 'scraper', false],
-  ['python-requests', 'scraper', false], ['HeadlessChrome', 'scraper', false], ['Undeclared automation', 'scraper', true],
+  ['GPTBot', 'llm_training', false],
+  ['ClaudeBot', 'llm_training', false],
+  ['CCBot', 'llm_training', false],
+  ['Bytespider', 'llm_training', true],
+  ['meta-externalagent', 'llm_training', false],
+  ['ChatGPT-User', 'llm_retrieval', false],
+  ['OAI-SearchBot', 'llm_retrieval', false],
+  ['PerplexityBot', 'llm_retrieval', false],
+  ['Perplexity-User', 'llm_retrieval', true],
+  ['Claude-User', 'llm_retrieval', false],
+  ['Googlebot', 'search', false],
+  ['bingbot', 'search', false],
+  ['Applebot', 'search', false],
+  ['YandexBot', 'search', false],
+  ['AhrefsBot', 'scraper', false],
+  ['SemrushBot', 'scraper', false],
+  ['curl', 'scraper', false],
+  ['python-requests', 'scraper', false],
+  ['HeadlessChrome', 'scraper', false],
+  ['Undeclared automation', 'scraper', true],
 ]
 const agentValues = AGENTS.map(([a, t, r], i) => `(${i}, '${a}', '${t}', ${r})`).join(', ')
 
@@ -321,7 +339,7 @@ async function throughput(engine: 'embedded' | 'postgres') {
       // Backends the pool opened during the round count too (from their start).
       if (server === collector) backends = [...new Set([...backends, ...(await store.backends())])]
       const used = meter.since(before, r.ok + r.non2xx)
-      const database = backends.reduce((a, pid) => a + (server === collector ? used[pid]?.total ?? 0 : 0), 0)
+      const database = backends.reduce((a, pid) => a + (server === collector ? (used[pid]?.total ?? 0) : 0), 0)
       return { ...r, cpu: { server: used[server.child.pid!]!, database: Math.round(database * 10) / 10, load_generator: used[process.pid]!.total } }
     }
     // Rounds alternate which server goes first, and the ratio is taken per round (the two halves of
@@ -384,10 +402,16 @@ async function throughput(engine: 'embedded' | 'postgres') {
       exit_code: code,
     }
     const cu = out.collector.cpu_us_per_hit
-    console.log(`throughput [${engine}] (medians of ${ROUNDS} rounds, load average ${out.load_average.min}–${out.load_average.max}): bare node:http ${out.bare.rps} req/s p99 ${out.bare.p99} ms; collector ${out.collector.rps} req/s p99 ${out.collector.p99} ms`)
-    console.log(`CPU µs per request [${engine}]: bare ${out.bare.cpu_us_per_req}; collector ${cu.process} (main ${cu.main_thread}, busiest other thread ${cu.busiest_other_thread}, rest ${cu.other_threads})${engine === 'postgres' ? ` + PostgreSQL backends ${cu.postgresql_backends}` : ''}; autocannon ${out.load_generator_cpu_us_per_req.bare} / ${out.load_generator_cpu_us_per_req.collector}`)
+    console.log(
+      `throughput [${engine}] (medians of ${ROUNDS} rounds, load average ${out.load_average.min}–${out.load_average.max}): bare node:http ${out.bare.rps} req/s p99 ${out.bare.p99} ms; collector ${out.collector.rps} req/s p99 ${out.collector.p99} ms`,
+    )
+    console.log(
+      `CPU µs per request [${engine}]: bare ${out.bare.cpu_us_per_req}; collector ${cu.process} (main ${cu.main_thread}, busiest other thread ${cu.busiest_other_thread}, rest ${cu.other_threads})${engine === 'postgres' ? ` + PostgreSQL backends ${cu.postgresql_backends}` : ''}; autocannon ${out.load_generator_cpu_us_per_req.bare} / ${out.load_generator_cpu_us_per_req.collector}`,
+    )
     console.log(`ratio collector/bare [${engine}], median of the rounds' ratios: ${out.ratio} (target ≥ 0.70)`)
-    console.log(`hits accepted by the collector ${accepted} (2xx counted by autocannon ${acknowledged}), rows stored ${stored}: ${stored === accepted ? 'every hit persisted' : 'MISMATCH'}`)
+    console.log(
+      `hits accepted by the collector ${accepted} (2xx counted by autocannon ${acknowledged}), rows stored ${stored}: ${stored === accepted ? 'every hit persisted' : 'MISMATCH'}`,
+    )
     results[`throughput_${engine}`] = out
     if (stored !== accepted || acknowledged > stored || code !== 0) process.exitCode = 1
   } finally {
@@ -446,7 +470,9 @@ async function embedded() {
       all_dimensions: Math.round(allDims),
     },
   }
-  console.log(`embedded: collector at ${rate} req/s — idle p99 ${idle.p99} ms; while ${reportTimes.length} reports over 1M events ran back to back (median ${out.report_ms.median} ms, max ${out.report_ms.max} ms each): p99 ${during.p99} ms, max ${during.max} ms (target p99 < 25 ms)`)
+  console.log(
+    `embedded: collector at ${rate} req/s — idle p99 ${idle.p99} ms; while ${reportTimes.length} reports over 1M events ran back to back (median ${out.report_ms.median} ms, max ${out.report_ms.max} ms each): p99 ${during.p99} ms, max ${during.max} ms (target p99 < 25 ms)`,
+  )
   console.log(`embedded: a report with all four dimensions (50,000 data rows) alone: ${out.report_ms.all_dimensions} ms`)
   results.embedded = out
   if (during.p99 >= 25 || during.non2xx) process.exitCode = 1
@@ -475,13 +501,21 @@ async function postgres() {
     await db.close()
     const server = await listen([bin, 'serve', '--role', 'api,worker'], { DATABASE_URL: schemaUrl(schema), JOB_POLL_MS: '50' })
     const times: Record<string, number> = {}
-    for (const [name, dims] of [['summary, agents, hot spots', []], ['+ date × agent_type', ['date', 'agent_type']], ['+ all four dimensions', ['date', 'agent', 'agent_type', 'url']]] as const) {
+    for (const [name, dims] of [
+      ['summary, agents, hot spots', []],
+      ['+ date × agent_type', ['date', 'agent_type']],
+      ['+ all four dimensions', ['date', 'agent', 'agent_type', 'url']],
+    ] as const) {
       times[name] = Math.round(await timeReport(server.url, c.key, c.campaignId, [...dims]))
     }
     server.child.kill('SIGTERM')
     await server.exited
     const worst = Math.max(...Object.values(times))
-    console.log(`postgres: report over 10M events, POST to complete: ${Object.entries(times).map(([k, v]) => `${k} ${v} ms`).join('; ')} (target ≤ 5000 ms)`)
+    console.log(
+      `postgres: report over 10M events, POST to complete: ${Object.entries(times)
+        .map(([k, v]) => `${k} ${v} ms`)
+        .join('; ')} (target ≤ 5000 ms)`,
+    )
     results.postgres = { events: 10_000_000, rollup_rows: rollupRows, report_ms: times }
     if (worst > 5000) process.exitCode = 1
   } finally {

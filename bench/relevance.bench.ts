@@ -10,24 +10,22 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-
-import { contentTokens } from '../src/content/classify/text.ts'
+import { loadCorpora } from '../scripts/lib/topic-corpora.ts'
 import type { Embedding } from '../src/content/classify/embed.ts'
+import { contentTokens } from '../src/content/classify/text.ts'
 import { interpretPrompt } from '../src/content/topics/interpret-prompt.ts'
 import { FIT_COEFFICIENTS, promptFit } from '../src/content/topics/relevance.ts'
 import { isNormalizeError, normalizeUrl } from '../src/content/urls/normalize-url.ts'
-import { weighByRarity } from '../src/curation/build/rank.ts'
-import { setCurationConfig } from '../src/curation/config.ts'
-import { buildPromptSegment, devHtml, fetched, usableDevPages } from './lib/prompt-segments.ts'
+import { createServiceContext } from '../src/context.ts'
+import { weighByRarity } from '../src/curation/builder/rank.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
-import { createContext } from '../src/platform/context.ts'
 import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
 import { analyzePage } from '../src/scraping/index/analyze-page.ts'
 import { queuePages, savePage } from '../src/scraping/index/pages-repository.ts'
-import { loadCorpora } from '../scripts/lib/topic-corpora.ts'
+import { buildPromptSegment, devHtml, fetched, usableDevPages } from './lib/prompt-segments.ts'
 import { corpusAccuracy } from './lib/topic-accuracy.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -98,9 +96,9 @@ for (const d of loadCorpora(true)) {
 }
 console.log(`indexed ${labels.length} dev pages and ${n - labels.length} corpus pages (${perClass.size} classes × ≤ ${PER_CLASS})`)
 
-const ctx = createContext(db, systemClock, loadConfig({}))
 // Corpus items are headlines and abstracts: the thin-content floor would drop most of them.
-const cfg = setCurationConfig(ctx, { minWords: 0 })
+const ctx = await createServiceContext(db, systemClock, loadConfig({ CURATION_MIN_WORDS: '0' }))
+const cfg = ctx.config.curation
 const key = await createKey(db, { name: 'relevance', now })
 
 const isRelevant = (p: Prompt, page: IndexedPage | undefined): boolean => !!page && (p.dev_relevant_ids.includes(page.label) || p.classes.includes(page.label))
@@ -163,7 +161,10 @@ for (const p of prompts) {
   rows.push(r)
   if (process.env.RELEVANCE_DEBUG && p.prompt.includes(process.env.RELEVANCE_DEBUG)) {
     console.log(JSON.stringify(interpretPrompt(p.prompt).interpretation))
-    for (const u of urls.slice(0, 12)) console.log(`   ${isRelevant(p, byUrl.get(u.url)) ? '+' : '-'} ${u.score.toFixed(3)} ${byUrl.get(u.url)?.label.slice(0, 30)} ${JSON.stringify(u.reasons)}`)
+    for (const u of urls.slice(0, 12))
+      console.log(
+        `   ${isRelevant(p, byUrl.get(u.url)) ? '+' : '-'} ${u.score.toFixed(3)} ${byUrl.get(u.url)?.label.slice(0, 30)} ${JSON.stringify(u.reasons)}`,
+      )
   }
   console.log(
     `${p.split.padEnd(6)} P@20 ${r.p_at_20_strict.toFixed(2)}  BM25 ${r.bm25_p_at_20.toFixed(2)}  max ${r.max_p_at_20.toFixed(2)}  n=${String(relevant).padEnd(3)} urls=${String(r.segment_urls).padEnd(5)} ${p.prompt}` +
@@ -175,22 +176,38 @@ const mean = (split: string, k: 'p_at_20_strict' | 'bm25_p_at_20' | 'max_p_at_20
   return xs.reduce((s, r) => s + r[k], 0) / xs.length
 }
 const summary = Object.fromEntries(
-  ['tuning', 'check'].map((s) => [s, { prompts: rows.filter((r) => r.split === s).length, p_at_20_strict: mean(s, 'p_at_20_strict'), bm25_p_at_20: mean(s, 'bm25_p_at_20'), max_p_at_20: mean(s, 'max_p_at_20') }]),
+  ['tuning', 'check'].map((s) => [
+    s,
+    {
+      prompts: rows.filter((r) => r.split === s).length,
+      p_at_20_strict: mean(s, 'p_at_20_strict'),
+      bm25_p_at_20: mean(s, 'bm25_p_at_20'),
+      max_p_at_20: mean(s, 'max_p_at_20'),
+    },
+  ]),
 )
 for (const [s, v] of Object.entries(summary)) {
-  console.log(`${s} half (${v.prompts} prompts): mean strict P@20 ${v.p_at_20_strict.toFixed(3)}  BM25 ${v.bm25_p_at_20.toFixed(3)}  (+${(v.p_at_20_strict - v.bm25_p_at_20).toFixed(3)})  ceiling ${v.max_p_at_20.toFixed(3)}`)
+  console.log(
+    `${s} half (${v.prompts} prompts): mean strict P@20 ${v.p_at_20_strict.toFixed(3)}  BM25 ${v.bm25_p_at_20.toFixed(3)}  (+${(v.p_at_20_strict - v.bm25_p_at_20).toFixed(3)})  ceiling ${v.max_p_at_20.toFixed(3)}`,
+  )
 }
 
 if (fit) fitCoefficients()
 
 const accuracy = corpusAccuracy()
 console.log('tier-1 top-1 on check splits (shipped / model only / vocabulary only):')
-for (const a of accuracy) console.log(`  ${a.corpus.padEnd(9)} n=${a.items}  ${a.top1.shipped.toFixed(3)} / ${a.top1['model only'].toFixed(3)} / ${a.top1['vocabulary only'].toFixed(3)}  classified ${a.classified.toFixed(3)}`)
+for (const a of accuracy)
+  console.log(
+    `  ${a.corpus.padEnd(9)} n=${a.items}  ${a.top1.shipped.toFixed(3)} / ${a.top1['model only'].toFixed(3)} / ${a.top1['vocabulary only'].toFixed(3)}  classified ${a.classified.toFixed(3)}`,
+  )
 
 await db.close()
 const outFile = join(root, 'bench/results/relevance.json')
 mkdirSync(dirname(outFile), { recursive: true })
-writeFileSync(outFile, `${JSON.stringify({ generated_at: new Date().toISOString(), pages: pages.length, coefficients: FIT_COEFFICIENTS, summary, prompts: rows, tier1: accuracy }, null, 2)}\n`)
+writeFileSync(
+  outFile,
+  `${JSON.stringify({ generated_at: new Date().toISOString(), pages: pages.length, coefficients: FIT_COEFFICIENTS, summary, prompts: rows, tier1: accuracy }, null, 2)}\n`,
+)
 console.log(`wrote ${outFile}`)
 
 /** Logistic regression by gradient descent: weights [intercept, ...one per feature]. */
@@ -253,5 +270,7 @@ function fitCoefficients(): void {
     allX.map((x) => [x[0] + best.detail * x[1] + best.terms * x[2]]),
     allY,
   ) as [number, number]
-  console.log(`(2) best-ranking mix (in-memory P@20 ${best.p20.toFixed(3)}), calibrated: { intercept: ${r(a)}, topic: ${r(b)}, detail: ${r(b * best.detail)}, terms: ${r(b * best.terms)} }`)
+  console.log(
+    `(2) best-ranking mix (in-memory P@20 ${best.p20.toFixed(3)}), calibrated: { intercept: ${r(a)}, topic: ${r(b)}, detail: ${r(b * best.detail)}, terms: ${r(b * best.terms)} }`,
+  )
 }

@@ -3,8 +3,9 @@
 // the same run: the same body POSTed to a bare node:http server that only JSON.parses it. Runs on the
 // embedded engine and, when reachable, on PostgreSQL (where it also times reading a results page
 // near the start and near the end of the job, to show paging cost does not grow with the offset).
-import { spawn } from 'node:child_process'
+
 import type { ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -150,11 +151,19 @@ for (const [engine, env] of runs) {
   const r = await curata(engine, body, env)
   results.push(r)
   const over = [r.seconds > LIMIT_SECONDS && `time over ${LIMIT_SECONDS} s`, r.peakRssMb > LIMIT_RSS_MB && `peak RSS over ${LIMIT_RSS_MB} MB`].filter(Boolean)
-  console.log(`  [${engine}] curata serve --role api: accepted in ${r.seconds.toFixed(2)} s (limit ${LIMIT_SECONDS}), peak RSS ${r.peakRssMb.toFixed(0)} MB (limit ${LIMIT_RSS_MB}; ${r.idleRssMb.toFixed(0)} MB before the request)  ${over.length ? `FAIL: ${over.join(', ')}` : 'ok'}`)
+  console.log(
+    `  [${engine}] curata serve --role api: accepted in ${r.seconds.toFixed(2)} s (limit ${LIMIT_SECONDS}), peak RSS ${r.peakRssMb.toFixed(0)} MB (limit ${LIMIT_RSS_MB}; ${r.idleRssMb.toFixed(0)} MB before the request)  ${over.length ? `FAIL: ${over.join(', ')}` : 'ok'}`,
+  )
   if (over.length) process.exitCode = 1
   console.log(`      ratio to baseline: time ${(r.seconds / base.seconds).toFixed(1)}x, peak RSS ${(r.peakRssMb / base.peakRssMb).toFixed(1)}x`)
-  if (r.paging) console.log(`      results page of 10,000 at offset 0: ${r.paging.first.toFixed(2)} s; at offset ${(N - 10_000).toLocaleString()}: ${r.paging.last.toFixed(2)} s`)
+  if (r.paging)
+    console.log(
+      `      results page of 10,000 at offset 0: ${r.paging.first.toFixed(2)} s; at offset ${(N - 10_000).toLocaleString()}: ${r.paging.last.toFixed(2)} s`,
+    )
 }
 const out = fileURLToPath(new URL('./results/', import.meta.url))
 mkdirSync(out, { recursive: true })
-writeFileSync(join(out, 'scrape-accept.json'), JSON.stringify({ date: new Date().toISOString(), urls: N, bodyBytes: body.length, baseline: base, results }, null, 2))
+writeFileSync(
+  join(out, 'scrape-accept.json'),
+  JSON.stringify({ date: new Date().toISOString(), urls: N, bodyBytes: body.length, baseline: base, results }, null, 2),
+)

@@ -8,8 +8,9 @@
 // 1024), and the run fails (exit code 1) above it or when the job does not complete. For a large job,
 // e.g. BENCH_PAGES=100000 BENCH_WORKERS=2: a worker's memory must not grow with the job's size.
 // BENCH_WORKERS picks the worker counts to run (default "1,2").
-import { spawn } from 'node:child_process'
+
 import type { ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -35,10 +36,18 @@ function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((e) => (statSync(join(dir, e)).isDirectory() ? walk(join(dir, e)) : [join(dir, e)]))
 }
 
-const pages = [...walk(join(fixtures, 'extraction', 'scrapinghub')), ...walk(join(fixtures, 'extraction', 'readability-test-pages'))].filter((f) => /(\/html\/[^/]+\.html\.gz|source\.html\.gz)$/.test(f)).sort().map((f) => gunzipSync(readFileSync(f)))
-const adsFiles = walk(join(fixtures, 'ads-txt', 'real')).filter((f) => f.endsWith('/ads.txt')).sort().map((f) => readFileSync(f))
+const pages = [...walk(join(fixtures, 'extraction', 'scrapinghub')), ...walk(join(fixtures, 'extraction', 'readability-test-pages'))]
+  .filter((f) => /(\/html\/[^/]+\.html\.gz|source\.html\.gz)$/.test(f))
+  .sort()
+  .map((f) => gunzipSync(readFileSync(f)))
+const adsFiles = walk(join(fixtures, 'ads-txt', 'real'))
+  .filter((f) => f.endsWith('/ads.txt'))
+  .sort()
+  .map((f) => readFileSync(f))
 const bytes = pages.reduce((s, p) => s + p.length, 0)
-console.log(`fixture web: ${HOSTS} hosts, ${pages.length} distinct pages (${(bytes / pages.length / 1024).toFixed(0)} KB average), ${adsFiles.length} ads.txt files`)
+console.log(
+  `fixture web: ${HOSTS} hosts, ${pages.length} distinct pages (${(bytes / pages.length / 1024).toFixed(0)} KB average), ${adsFiles.length} ads.txt files`,
+)
 
 const web = createServer((req, res) => {
   const host = (req.headers.host ?? '').replace(/:\d+$/, '')
@@ -72,7 +81,9 @@ function waitFor(child: ChildProcess, stream: 'stdout' | 'stderr', pattern: RegE
 
 /** User + system CPU seconds a process has used (/proc/<pid>/stat, clock ticks of 1/100 s). */
 function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ')
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
@@ -98,7 +109,15 @@ async function crawl(workers: number) {
   const children: ChildProcess[] = [api]
   try {
     const base = await waitFor(api, 'stderr', /listening on (http:\/\/\S+)/)
-    const workerEnv = { ...env, PG_URL: pgUrl, PG_SCHEMA: schema, WEB_PORT: String(webPort), CLOSED_PORT: String(closedPort), JOB_POLL_MS: '100', JOB_CONCURRENCY }
+    const workerEnv = {
+      ...env,
+      PG_URL: pgUrl,
+      PG_SCHEMA: schema,
+      WEB_PORT: String(webPort),
+      CLOSED_PORT: String(closedPort),
+      JOB_POLL_MS: '100',
+      JOB_CONCURRENCY,
+    }
     const ready = []
     const workerPids: number[] = []
     for (let i = 0; i < workers; i++) {
@@ -124,11 +143,21 @@ async function crawl(workers: number) {
     const workerPeakRssMb = Math.max(...workerPids.map(vmHwmMb))
     const errors = new Map<string, number>()
     for (let offset = 0; offset < PAGES; offset += 10_000) {
-      const page = (await (await fetch(`${base}/v1/scraping/jobs/${id}?limit=10000&offset=${offset}`, { headers })).json()) as { status: string; results: { errors: string[] }[] }
+      const page = (await (await fetch(`${base}/v1/scraping/jobs/${id}?limit=10000&offset=${offset}`, { headers })).json()) as {
+        status: string
+        results: { errors: string[] }[]
+      }
       if (page.status !== 'complete') throw new Error(`job ended ${page.status}`)
       for (const r of page.results) errors.set(r.errors.join('+') || 'none', (errors.get(r.errors.join('+') || 'none') ?? 0) + 1)
     }
-    return { workers, seconds, pagesPerSecond: PAGES / seconds, workerCpuMsPerPage: (workerCpuSeconds * 1000) / PAGES, workerPeakRssMb, errors: Object.fromEntries([...errors].sort((a, b) => b[1] - a[1])) }
+    return {
+      workers,
+      seconds,
+      pagesPerSecond: PAGES / seconds,
+      workerCpuMsPerPage: (workerCpuSeconds * 1000) / PAGES,
+      workerPeakRssMb,
+      errors: Object.fromEntries([...errors].sort((a, b) => b[1] - a[1])),
+    }
   } finally {
     for (const c of children) await stop(c)
   }
@@ -150,7 +179,9 @@ for (const workers of WORKER_COUNTS) {
   results.push(r)
   const rssOk = r.workerPeakRssMb <= WORKER_RSS_LIMIT_MB
   if (!rssOk) process.exitCode = 1
-  console.log(`  ${workers} worker process${workers > 1 ? 'es' : ''}: ${PAGES} pages in ${r.seconds.toFixed(1)} s = ${r.pagesPerSecond.toFixed(1)} pages/s, worker CPU ${r.workerCpuMsPerPage.toFixed(1)} ms/page, worker peak RSS ${r.workerPeakRssMb.toFixed(0)} MB (limit ${WORKER_RSS_LIMIT_MB}: ${rssOk ? 'ok' : 'FAIL'})   (result codes: ${JSON.stringify(r.errors)})`)
+  console.log(
+    `  ${workers} worker process${workers > 1 ? 'es' : ''}: ${PAGES} pages in ${r.seconds.toFixed(1)} s = ${r.pagesPerSecond.toFixed(1)} pages/s, worker CPU ${r.workerCpuMsPerPage.toFixed(1)} ms/page, worker peak RSS ${r.workerPeakRssMb.toFixed(0)} MB (limit ${WORKER_RSS_LIMIT_MB}: ${rssOk ? 'ok' : 'FAIL'})   (result codes: ${JSON.stringify(r.errors)})`,
+  )
 }
 const one = results.find((r) => r.workers === 1)
 const two = results.find((r) => r.workers === 2)
@@ -161,5 +192,9 @@ const out = fileURLToPath(new URL('./results/', import.meta.url))
 mkdirSync(out, { recursive: true })
 writeFileSync(
   join(out, 'scrape-crawl.json'),
-  JSON.stringify({ date: new Date().toISOString(), pages: PAGES, hosts: HOSTS, hostDelayMs: Number(HOST_DELAY_MS), workerRssLimitMb: WORKER_RSS_LIMIT_MB, results, ratio }, null, 2),
+  JSON.stringify(
+    { date: new Date().toISOString(), pages: PAGES, hosts: HOSTS, hostDelayMs: Number(HOST_DELAY_MS), workerRssLimitMb: WORKER_RSS_LIMIT_MB, results, ratio },
+    null,
+    2,
+  ),
 )

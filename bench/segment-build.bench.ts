@@ -15,21 +15,18 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import pg from 'pg'
-
-import { buildSegment, storeBuild } from '../src/curation/build/build-segment.ts'
-import { setCurationConfig } from '../src/curation/config.ts'
-import type { SegmentInput } from '../src/curation/segments/validate.ts'
-import { createSegmentRequest, getSegment } from '../src/curation/segments/repository.ts'
 import { getNode } from '../src/content/taxonomy/taxonomy.ts'
+import { createServiceContext } from '../src/context.ts'
+import { buildSegment, storeBuild } from '../src/curation/builder/build-segment.ts'
+import { createSegmentRequest, getSegment } from '../src/curation/segments/repository.ts'
+import type { SegmentInput } from '../src/curation/segments/validate.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
-import { createContext } from '../src/platform/context.ts'
 import type { Db } from '../src/platform/db/db.ts'
 import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
 import { openPostgres } from '../src/platform/db/postgres.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
-import { closeScraper } from '../src/scraping/scraper.ts'
 import { insertPages, insertTraffic, syntheticIndex } from './lib/synthetic-pages.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -121,7 +118,13 @@ for (const e of engines) {
   else toLoad.push(e)
 }
 for (const batch of gen.batches(BATCH)) {
-  if (exampleUrls.length < 3) exampleUrls.push(...batch.filter((p) => p.url.includes('/210/') && p.word_count > 200).slice(0, 3 - exampleUrls.length).map((p) => p.url))
+  if (exampleUrls.length < 3)
+    exampleUrls.push(
+      ...batch
+        .filter((p) => p.url.includes('/210/') && p.word_count > 200)
+        .slice(0, 3 - exampleUrls.length)
+        .map((p) => p.url),
+    )
   for (const e of toLoad) {
     const [, ms] = await timed(() => e.db.transaction((tx) => insertPages(tx, batch, now)))
     loadSeconds[e.name]! += ms / 1000
@@ -140,7 +143,10 @@ const builds: { label: string; over: Partial<SegmentInput> }[] = [
   { label: 'prompt: technology', over: { prompt: 'tech-savvy readers interested in software, programming, computers and the internet' } },
   { label: 'prompt: business', over: { prompt: 'business decision-makers following company news, markets and the economy' } },
   { label: 'prompt: travel + taxonomy 653', over: { prompt: 'travelers planning trips and looking for places to visit', taxonomy: getNode(653)! } },
-  { label: 'prompt + keyword + tld blocks', over: { prompt: 'healthy living, fitness, diet and wellness', blockKeywords: ['sugar', 'weight loss'], blockTlds: ['com'] } },
+  {
+    label: 'prompt + keyword + tld blocks',
+    over: { prompt: 'healthy living, fitness, diet and wellness', blockKeywords: ['sugar', 'weight loss'], blockTlds: ['com'] },
+  },
   { label: '3 example URLs (indexed)', over: { exampleUrls } },
 ]
 
@@ -156,8 +162,8 @@ interface Result {
 }
 const results: Result[] = []
 for (const e of engines) {
-  const ctx = createContext(e.db, systemClock, loadConfig({}))
-  const cfg = setCurationConfig(ctx, {})
+  const ctx = await createServiceContext(e.db, systemClock, loadConfig({}))
+  const cfg = ctx.config.curation
   const key = await createKey(e.db, { name: 'bench', now })
   const baselines: number[] = []
   for (let i = 0; i < 3; i++) baselines.push((await timed(() => e.db.query('SELECT count(*) FROM pages')))[1])
@@ -173,8 +179,17 @@ for (const e of engines) {
     })
     const excluded: Record<string, number> = {}
     for (const x of out.excluded) excluded[x.reason] = (excluded[x.reason] ?? 0) + 1
-    rows.push({ label: b.label, ms: Math.round(ms), urls: out.kept.length, ratio_to_baseline: Math.round((ms / baseline) * 10) / 10, excluded, candidates_scored: out.stats.candidates_scored })
-    console.log(`${e.name}  ${b.label.padEnd(32)} ${(ms / 1000).toFixed(2)} s  ${String(out.kept.length).padStart(5)} URLs  scored ${out.stats.candidates_scored}  excluded ${JSON.stringify(excluded)}  (${(ms / baseline).toFixed(1)}× count(*))`)
+    rows.push({
+      label: b.label,
+      ms: Math.round(ms),
+      urls: out.kept.length,
+      ratio_to_baseline: Math.round((ms / baseline) * 10) / 10,
+      excluded,
+      candidates_scored: out.stats.candidates_scored,
+    })
+    console.log(
+      `${e.name}  ${b.label.padEnd(32)} ${(ms / 1000).toFixed(2)} s  ${String(out.kept.length).padStart(5)} URLs  scored ${out.stats.candidates_scored}  excluded ${JSON.stringify(excluded)}  (${(ms / baseline).toFixed(1)}× count(*))`,
+    )
   }
   const times = rows.map((r) => r.ms)
   const res: Result = {
@@ -188,8 +203,10 @@ for (const e of engines) {
     within_limit: Math.max(...times) <= LIMIT_MS,
   }
   results.push(res)
-  console.log(`${e.name}: baseline SELECT count(*) ${baseline.toFixed(1)} ms; builds median ${(res.median_build_ms / 1000).toFixed(2)} s, max ${(res.max_build_ms / 1000).toFixed(2)} s (limit ${LIMIT_MS / 1000} s) → ${res.within_limit ? 'OK' : 'TOO SLOW'}`)
-  await closeScraper(ctx)
+  console.log(
+    `${e.name}: baseline SELECT count(*) ${baseline.toFixed(1)} ms; builds median ${(res.median_build_ms / 1000).toFixed(2)} s, max ${(res.max_build_ms / 1000).toFixed(2)} s (limit ${LIMIT_MS / 1000} s) → ${res.within_limit ? 'OK' : 'TOO SLOW'}`,
+  )
+  await ctx.scraper.close()
 }
 for (const e of engines) await e.close()
 

@@ -7,21 +7,19 @@
 // URLs counts the missing places as misses), so a segment cannot pass by returning few URLs. Also
 // reported: the lenient figure (precision over what was returned), recall (top 20, whole segment)
 // and the relevant pages the quality filters left out.
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-
-import { setCurationConfig } from '../src/curation/config.ts'
-import { buildPromptSegment, devHtml, fetched, usableDevPages } from './lib/prompt-segments.ts'
+import { isNormalizeError, normalizeUrl } from '../src/content/urls/normalize-url.ts'
+import { createServiceContext } from '../src/context.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
-import { createContext } from '../src/platform/context.ts'
 import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
 import { analyzePage } from '../src/scraping/index/analyze-page.ts'
-import { isNormalizeError, normalizeUrl } from '../src/content/urls/normalize-url.ts'
 import { queuePages, savePage } from '../src/scraping/index/pages-repository.ts'
+import { buildPromptSegment, devHtml, fetched, usableDevPages } from './lib/prompt-segments.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const data = join(root, 'fixtures')
@@ -55,8 +53,8 @@ for (const l of labels) {
 }
 console.log(`indexed ${labels.length} usable dev pages`)
 
-const ctx = createContext(db, systemClock, loadConfig({}))
-const cfg = setCurationConfig(ctx, {})
+const ctx = await createServiceContext(db, systemClock, loadConfig({}))
+const cfg = ctx.config.curation
 const key = await createKey(db, { name: 'relevance', now })
 interface Row {
   prompt: string
@@ -114,7 +112,10 @@ console.log(
 await db.close()
 const out = join(root, 'bench/results/segment-relevance.json')
 mkdirSync(dirname(out), { recursive: true })
-writeFileSync(out, `${JSON.stringify({ generated_at: new Date().toISOString(), pages: labels.length, config: { minScore: cfg.minScore, minWords: cfg.minWords }, summary, prompts: rows }, null, 2)}\n`)
+writeFileSync(
+  out,
+  `${JSON.stringify({ generated_at: new Date().toISOString(), pages: labels.length, config: { minScore: cfg.minScore, minWords: cfg.minWords }, summary, prompts: rows }, null, 2)}\n`,
+)
 console.log(`wrote ${out}`)
 if (summary.mean_p_at_20_strict < 0.7) {
   console.error(`FAIL mean P@20 (strict) ${summary.mean_p_at_20_strict.toFixed(3)} < 0.7`)

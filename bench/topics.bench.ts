@@ -19,8 +19,14 @@ const rows = corpusAccuracy()
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`
 console.log('tier-1 top-1 on check splits   shipped   model only   vocabulary only   (classified: share classifyPage accepts)')
 for (const r of rows) {
-  console.log(`  ${r.corpus.padEnd(10)} n=${String(r.items).padEnd(6)}  ${pct(r.top1.shipped).padEnd(8)}  ${pct(r.top1['model only']).padEnd(11)}  ${pct(r.top1['vocabulary only']).padEnd(16)}  classified ${pct(r.classified)}`)
-  console.log(`      ${Object.entries(r.perClass).map(([k, v]) => `${k} ${pct(v)}`).join(', ')}`)
+  console.log(
+    `  ${r.corpus.padEnd(10)} n=${String(r.items).padEnd(6)}  ${pct(r.top1.shipped).padEnd(8)}  ${pct(r.top1['model only']).padEnd(11)}  ${pct(r.top1['vocabulary only']).padEnd(16)}  classified ${pct(r.classified)}`,
+  )
+  console.log(
+    `      ${Object.entries(r.perClass)
+      .map(([k, v]) => `${k} ${pct(v)}`)
+      .join(', ')}`,
+  )
 }
 const out = join(root, 'bench/results/topics.json')
 mkdirSync(dirname(out), { recursive: true })

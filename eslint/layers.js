@@ -33,9 +33,11 @@ const rule = {
     docs: { description: 'src/ modules import only downward (platform < content < features < curation < adcp < root < cli)' },
     schema: [],
     messages: {
-      upward: "{{from}}/ may not import from {{to}}/ ({{spec}}): {{to}} is layer {{toRank}}, {{from}} is layer {{fromRank}}; move what both need down to content/ or platform/",
-      sideways: "{{from}}/ may not import from {{to}}/ ({{spec}}): features of one layer do not import each other; move what both need down to content/ or platform/",
-      unknown: "{{dir}}/ is not a known layer: add it to eslint/layers.js and CONTRIBUTING.md",
+      upward:
+        '{{from}}/ may not import from {{to}}/ ({{spec}}): {{to}} is layer {{toRank}}, {{from}} is layer {{fromRank}}; move what both need down to content/ or platform/',
+      sideways:
+        '{{from}}/ may not import from {{to}}/ ({{spec}}): features of one layer do not import each other; move what both need down to content/ or platform/',
+      unknown: '{{dir}}/ is not a known layer: add it to eslint/layers.js and CONTRIBUTING.md',
     },
   },
   create(context) {

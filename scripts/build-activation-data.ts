@@ -14,8 +14,14 @@ const rows = tsv
     return {
       slug: slug!.trim(),
       name: name!.trim(),
-      aliases: (aliases ?? '').split(';').map((a) => a.trim()).filter(Boolean),
-      sources: (sources ?? '').split(';').map((s) => s.trim()).filter(Boolean),
+      aliases: (aliases ?? '')
+        .split(';')
+        .map((a) => a.trim())
+        .filter(Boolean),
+      sources: (sources ?? '')
+        .split(';')
+        .map((s) => s.trim())
+        .filter(Boolean),
       notes: notes?.trim() ?? '',
     }
   })

@@ -28,16 +28,19 @@ function parse(tsv: string): Row[] {
     throw new Error(`unexpected header in ${source}: ${lines[1] ?? '(none)'}`)
   }
   // Row 1 is a group banner and row 2 the column names.
-  return lines.slice(2).filter((l) => l.trim() !== '').map((line) => {
-    const c = line.split('\t').map((v) => v.trim())
-    return {
-      unique_id: c[0] ?? '',
-      parent: c[1] ?? '',
-      name: c[2] ?? '',
-      tiers: [c[3], c[4], c[5], c[6]].map((v) => v ?? '').filter((v) => v !== ''),
-      extension: c[7] ?? '',
-    }
-  })
+  return lines
+    .slice(2)
+    .filter((l) => l.trim() !== '')
+    .map((line) => {
+      const c = line.split('\t').map((v) => v.trim())
+      return {
+        unique_id: c[0] ?? '',
+        parent: c[1] ?? '',
+        name: c[2] ?? '',
+        tiers: [c[3], c[4], c[5], c[6]].map((v) => v ?? '').filter((v) => v !== ''),
+        extension: c[7] ?? '',
+      }
+    })
 }
 
 /** Keeps the synthetic ids of an earlier build so regenerating never renumbers a node. */

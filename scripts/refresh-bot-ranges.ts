@@ -32,7 +32,11 @@ export function parseRangeDocument(body: unknown): { prefixes: string[]; creatio
   return { prefixes: [...new Set(prefixes)], creationTime: typeof ct === 'string' ? ct : null, rejected }
 }
 
-export interface RefreshResult { key: string; ok: boolean; detail: string }
+export interface RefreshResult {
+  key: string
+  ok: boolean
+  detail: string
+}
 
 export async function refreshRanges(
   doc: RangesDocument,

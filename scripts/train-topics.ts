@@ -9,11 +9,11 @@
 import { writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { allNodes, ancestry, getNodeByUniqueId } from '../src/content/taxonomy/taxonomy.ts'
 import { parseEntries, VOCABULARY_PARTS } from '../src/content/classify/vocab/index.ts'
 import { SENSITIVE } from '../src/content/classify/vocab/sensitive.ts'
-import { featureCounts, featureVector, type TopicText } from '../src/content/topics/features.ts'
+import { allNodes, ancestry, getNodeByUniqueId } from '../src/content/taxonomy/taxonomy.ts'
 import { TOPIC_ROOT_EXCLUDED } from '../src/content/topics/classes.ts'
+import { featureCounts, featureVector, type TopicText } from '../src/content/topics/features.ts'
 import { loadCorpora } from './lib/topic-corpora.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -103,7 +103,7 @@ const G = new Float64Array(F * K).fill(1e-8)
 const bias = new Float64Array(K)
 const biasG = new Float64Array(K).fill(1e-8)
 let seed = 42
-const rand = (): number => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32)
+const rand = (): number => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32
 const order = samples.map((_, i) => i)
 const logits = new Float64Array(K)
 for (let epoch = 0; epoch < EPOCHS; epoch++) {
@@ -125,7 +125,7 @@ for (let epoch = 0; epoch < EPOCHS; epoch++) {
     for (let k = 0; k < K; k++) max = Math.max(max, logits[k] as number)
     let z = 0
     for (let k = 0; k < K; k++) z += logits[k] = Math.exp((logits[k] as number) - max)
-    loss -= s.weight * Math.log(((logits[s.label] as number) / z) + 1e-12)
+    loss -= s.weight * Math.log((logits[s.label] as number) / z + 1e-12)
     for (let k = 0; k < K; k++) {
       const g = s.weight * ((logits[k] as number) / z - (k === s.label ? 1 : 0))
       biasG[k] = (biasG[k] as number) + g * g

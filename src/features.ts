@@ -1,37 +1,37 @@
-import { activationFeature } from './activation/routes.ts'
 import { activationJobs } from './activation/jobs.ts'
+import { activationFeature } from './activation/routes.ts'
 import { adcpFeature } from './adcp/http.ts'
 import { adcpJobs } from './adcp/settle.ts'
+import type { ServiceContext } from './context.ts'
 import { curationFeature, curationJobs } from './curation/feature.ts'
-import type { Feature } from './platform/http/app.ts'
-import { opsFeature } from './platform/http/ops.ts'
-import type { JobHandler } from './platform/jobs/handler.ts'
-import { createWorker } from './platform/jobs/worker.ts'
-import type { Worker, WorkerLogger } from './platform/jobs/worker.ts'
-import type { AppContext } from './platform/context.ts'
-import { maintenanceJob } from './platform/maintenance.ts'
 import { clickUrlFeature } from './pixel/clicks/routes.ts'
 import { collectorFeature } from './pixel/collector/feature.ts'
 import { pixelJobs } from './pixel/jobs.ts'
 import { pixelFeature } from './pixel/routes.ts'
+import type { Feature } from './platform/http/app.ts'
+import { opsFeature } from './platform/http/ops.ts'
+import type { JobHandler } from './platform/jobs/handler.ts'
+import type { Worker, WorkerLogger } from './platform/jobs/worker.ts'
+import { createWorker } from './platform/jobs/worker.ts'
+import { maintenanceJob } from './platform/maintenance.ts'
 import { scrapingFeature, scrapingJobs } from './scraping/feature.ts'
 import { snowballFeature } from './snowball/routes.ts'
 
 /** The composition root: which routes each role serves and which jobs workers run. */
-export function apiFeatures(): Feature[] {
+export function apiFeatures(): Feature<ServiceContext>[] {
   return [opsFeature, snowballFeature, activationFeature, curationFeature, pixelFeature, clickUrlFeature, scrapingFeature, adcpFeature]
 }
 
-export function collectorFeatures(): Feature[] {
-  return [opsFeature, collectorFeature()]
+export function collectorFeatures(): Feature<ServiceContext>[] {
+  return [opsFeature, collectorFeature]
 }
 
-export function jobHandlers(ctx: AppContext): JobHandler<never>[] {
+export function jobHandlers(ctx: ServiceContext): JobHandler[] {
   return [maintenanceJob(ctx), ...activationJobs(ctx), ...curationJobs(ctx), ...pixelJobs(ctx), ...scrapingJobs(ctx), ...adcpJobs(ctx)]
 }
 
 /** A started worker running every job handler with the configured concurrency, poll and lease. */
-export async function startWorker(ctx: AppContext, logger: WorkerLogger): Promise<Worker> {
+export async function startWorker(ctx: ServiceContext, logger: WorkerLogger): Promise<Worker> {
   const { jobs } = ctx.config
   const worker = createWorker({
     db: ctx.db,

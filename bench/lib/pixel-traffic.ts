@@ -7,9 +7,7 @@
 //   macros       unique cb and imp on every hit; one of 40 deals, a random price; 1 % left unexpanded
 //   headers      Accept-Language from 12 locales, Referer = the page, client hints on Chromium
 //   campaigns    0.5 % of hits name a campaign that does not exist (recorded as invalid)
-import {
-  HEADLESS_UAS, HUMAN_UAS, LIBRARY_UAS, LLM_RETRIEVAL_UAS, LLM_TRAINING_UAS, SCRAPER_UAS, SEARCH_UAS,
-} from '../../test/pixel/agents/fixtures.ts'
+import { HEADLESS_UAS, HUMAN_UAS, LIBRARY_UAS, LLM_RETRIEVAL_UAS, LLM_TRAINING_UAS, SCRAPER_UAS, SEARCH_UAS } from '../../test/pixel/agents/fixtures.ts'
 
 export interface PixelRequest {
   path: string
@@ -17,12 +15,31 @@ export interface PixelRequest {
 }
 
 const BOTS = [SEARCH_UAS, LLM_TRAINING_UAS, LLM_RETRIEVAL_UAS, SCRAPER_UAS, LIBRARY_UAS, HEADLESS_UAS].flat().map(([ua]) => ua)
-const DOMAINS = ['news.example', 'www.dailyreport.example', 'sport.example.co.uk', 'recipes.example',
-  'tech.example.io', 'finance.example.com', 'travel.example.net', 'local.example.org']
+const DOMAINS = [
+  'news.example',
+  'www.dailyreport.example',
+  'sport.example.co.uk',
+  'recipes.example',
+  'tech.example.io',
+  'finance.example.com',
+  'travel.example.net',
+  'local.example.org',
+]
 const SECTIONS = ['world', 'politics', 'business', 'science', 'culture', 'opinion', 'health', 'sport']
-const LANGUAGES = ['en-US,en;q=0.9', 'en-GB,en;q=0.9', 'de-DE,de;q=0.9,en;q=0.8', 'fr-FR,fr;q=0.9,en-US;q=0.8,en;q=0.7',
-  'es-ES,es;q=0.9', 'it-IT,it;q=0.9,en;q=0.8', 'nl-NL,nl;q=0.9,en;q=0.8', 'pt-BR,pt;q=0.9,en;q=0.8',
-  'ja-JP,ja;q=0.9', 'en-US', 'pl-PL,pl;q=0.9,en-US;q=0.8', 'sv-SE,sv;q=0.9,en;q=0.8']
+const LANGUAGES = [
+  'en-US,en;q=0.9',
+  'en-GB,en;q=0.9',
+  'de-DE,de;q=0.9,en;q=0.8',
+  'fr-FR,fr;q=0.9,en-US;q=0.8,en;q=0.7',
+  'es-ES,es;q=0.9',
+  'it-IT,it;q=0.9,en;q=0.8',
+  'nl-NL,nl;q=0.9,en;q=0.8',
+  'pt-BR,pt;q=0.9,en;q=0.8',
+  'ja-JP,ja;q=0.9',
+  'en-US',
+  'pl-PL,pl;q=0.9,en-US;q=0.8',
+  'sv-SE,sv;q=0.9,en;q=0.8',
+]
 
 /** Deterministic traffic (mulberry32), so runs are comparable. */
 export function pixelTraffic(campaignId: number, seed = 0x5eed): () => PixelRequest {
@@ -46,7 +63,8 @@ export function pixelTraffic(campaignId: number, seed = 0x5eed): () => PixelRequ
     const campaign = rand() < 0.005 ? campaignId + 1_000_000 : campaignId
     const price = rand() < 0.01 ? '${AUCTION_PRICE}' : (rand() * 20).toFixed(4)
     const imp = Math.floor(rand() * 2 ** 32).toString(16) + n.toString(16)
-    const path = `/px/${campaign}.gif?u=${encodeURIComponent(page)}&d=${domain}&deal=TTD-${Math.floor(rand() * 40)}` +
+    const path =
+      `/px/${campaign}.gif?u=${encodeURIComponent(page)}&d=${domain}&deal=TTD-${Math.floor(rand() * 40)}` +
       `&price=${encodeURIComponent(price)}&cur=USD&dsp=ttd&imp=${imp}&cb=${n}`
     const headers: Record<string, string> = { 'user-agent': ua, 'accept-language': pick(LANGUAGES), referer: page }
     const chrome = / Chrome\/(\d+)/.exec(ua)

@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
-import { buildSegment, storeBuild, type BuildOutcome } from '../../src/curation/build/build-segment.ts'
-import type { CurationConfig } from '../../src/curation/config.ts'
+import { type BuildOutcome, buildSegment, storeBuild } from '../../src/curation/builder/build-segment.ts'
+import type { CurationContext } from '../../src/curation/context.ts'
 import { createSegmentRequest, getSegment, listSegmentUrls } from '../../src/curation/segments/repository.ts'
-import type { AppContext } from '../../src/platform/context.ts'
+import type { CurationConfig } from '../../src/platform/config.ts'
 import type { FetchOutcome } from '../../src/scraping/fetch/fetcher.ts'
 
 const data = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'fixtures')
@@ -48,7 +48,7 @@ export function fetched(url: string, html: string, at: Date): FetchOutcome {
 }
 
 export async function buildPromptSegment(
-  ctx: AppContext,
+  ctx: CurationContext,
   cfg: CurationConfig,
   clientId: number,
   prompt: string,

@@ -10,9 +10,10 @@
 // article with 0–2 bits flipped), because computing real ones for 100k pages costs minutes and
 // distinct random texts are far apart anyway. Also seeded: made-for-advertising domains (3%), thin
 // pages (3%), pages in German and French (8%), and pixel traffic for a tenth of the domains.
-import { classifyPage, embedPage, primaryLeaf } from '../../src/content/classify/index.ts'
+
 import type { Embedding, ScoredCategory } from '../../src/content/classify/index.ts'
-import { VOCABULARY_PARTS, parseEntries } from '../../src/content/classify/vocab/index.ts'
+import { classifyPage, embedPage, primaryLeaf } from '../../src/content/classify/index.ts'
+import { parseEntries, VOCABULARY_PARTS } from '../../src/content/classify/vocab/index.ts'
 import { getNodeByUniqueId } from '../../src/content/taxonomy/taxonomy.ts'
 import type { Queryable } from '../../src/platform/db/db.ts'
 
@@ -175,7 +176,12 @@ export function syntheticIndex(opts: SyntheticOptions) {
     const text = (thin ? sentences.slice(0, 4) : sentences).join(' ')
     const words = text.split(' ').length
     const host = `www.${d.name}`
-    const slug = base.title.toLowerCase().split(' ').slice(0, 4).join('-').replace(/[^a-z0-9-]/g, '')
+    const slug = base.title
+      .toLowerCase()
+      .split(' ')
+      .slice(0, 4)
+      .join('-')
+      .replace(/[^a-z0-9-]/g, '')
     const adSlots = d.mfa ? 8 + Math.floor(r() * 10) : Math.floor(r() * 4)
     const p: SyntheticPage = {
       url: `https://${host}/${all[topic]!.id.toLowerCase()}/${slug}-${i}`,

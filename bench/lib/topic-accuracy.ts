@@ -1,9 +1,10 @@
 // Tier-1 top-1 accuracy on the check split of every labelled topic corpus (scripts/lib/topic-corpora.ts),
 // for the shipped classifier and its parts (the ablation of docs/taxonomy-and-classification.md).
+
+import { type CorpusName, loadCorpora } from '../../scripts/lib/topic-corpora.ts'
 import { analyze } from '../../src/content/classify/analyze.ts'
 import { classifyPage, tier1Evidence, tier1Probabilities } from '../../src/content/classify/classify-page.ts'
 import { ancestry, getNode, getNodeByUniqueId } from '../../src/content/taxonomy/taxonomy.ts'
-import { loadCorpora, type CorpusName } from '../../scripts/lib/topic-corpora.ts'
 
 export type Variant = 'shipped' | 'model only' | 'vocabulary only'
 
@@ -47,7 +48,13 @@ export function corpusAccuracy(): CorpusAccuracy[] {
       }
     }
     const top1 = Object.fromEntries(Object.entries(hits).map(([k, n]) => [k, n / items.length])) as Record<Variant, number>
-    out.push({ corpus, items: items.length, top1, classified: classified / items.length, perClass: Object.fromEntries([...cls].map(([k, [a, n]]) => [k, a / n])) })
+    out.push({
+      corpus,
+      items: items.length,
+      top1,
+      classified: classified / items.length,
+      perClass: Object.fromEntries([...cls].map(([k, [a, n]]) => [k, a / n])),
+    })
   }
   return out
 }

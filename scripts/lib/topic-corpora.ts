@@ -37,7 +37,10 @@ function huffpost(all: boolean): LabelledText[] {
   const map = mapOf('huffpost')
   const out: LabelledText[] = []
   const seen = new Set<string>()
-  const csv = gunzipSync(readFileSync(join(topics, 'huffpost-fewshot.csv.gz'))).toString('utf8').split(/\r?\n/).slice(1)
+  const csv = gunzipSync(readFileSync(join(topics, 'huffpost-fewshot.csv.gz')))
+    .toString('utf8')
+    .split(/\r?\n/)
+    .slice(1)
   for (const line of csv) {
     const m = /^(\d+),([^,]*),(.*)$/.exec(line)
     if (!m) continue
@@ -49,7 +52,9 @@ function huffpost(all: boolean): LabelledText[] {
     seen.add(text)
     out.push({ corpus: 'huffpost', cls, uid, title: text, body: '', split: heldOut(text) ? 'check' : 'train' })
   }
-  const v3 = gunzipSync(readFileSync(join(topics, 'huffpost-v3-partial/News_Category_Dataset_v3.first10k.json.gz'))).toString('utf8').split('\n')
+  const v3 = gunzipSync(readFileSync(join(topics, 'huffpost-v3-partial/News_Category_Dataset_v3.first10k.json.gz')))
+    .toString('utf8')
+    .split('\n')
   for (const line of v3) {
     if (!line.trim()) continue
     const r = JSON.parse(line) as { category: string; headline: string; short_description: string }
@@ -69,7 +74,13 @@ function* tarEntries(buf: Buffer): Generator<{ name: string; data: Buffer }> {
     const name = buf.toString('latin1', off, off + 100).replace(/\0.*$/s, '')
     if (!name) return
     const prefix = buf.toString('latin1', off + 345, off + 500).replace(/\0.*$/s, '')
-    const size = parseInt(buf.toString('latin1', off + 124, off + 136).replace(/\0.*$/s, '').trim() || '0', 8)
+    const size = parseInt(
+      buf
+        .toString('latin1', off + 124, off + 136)
+        .replace(/\0.*$/s, '')
+        .trim() || '0',
+      8,
+    )
     const type = buf.toString('latin1', off + 156, off + 157)
     off += 512
     if (type === '0' || type === '\0' || type === '') yield { name: prefix ? `${prefix}/${name}` : name, data: buf.subarray(off, off + size) }
@@ -110,9 +121,13 @@ function newsgroups(all: boolean): LabelledText[] {
 
 function dbpedia(all: boolean): LabelledText[] {
   const map = mapOf('dbpedia')
-  const classes = readFileSync(join(topics, 'dbpedia14-partial/classes.txt'), 'utf8').split('\n').map((s) => s.trim())
+  const classes = readFileSync(join(topics, 'dbpedia14-partial/classes.txt'), 'utf8')
+    .split('\n')
+    .map((s) => s.trim())
   const out: LabelledText[] = []
-  for (const line of gunzipSync(readFileSync(join(topics, 'dbpedia14-partial/train.csv.gz'))).toString('utf8').split(/\r?\n/)) {
+  for (const line of gunzipSync(readFileSync(join(topics, 'dbpedia14-partial/train.csv.gz')))
+    .toString('utf8')
+    .split(/\r?\n/)) {
     const m = /^(\d+),(.*)$/.exec(line)
     if (!m) continue
     const cls = classes[Number(m[1])] ?? ''

@@ -1,10 +1,10 @@
-import type { AppContext } from '../platform/context.ts'
 import type { Queryable } from '../platform/db/db.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
 import { PermanentJobError } from '../platform/jobs/handler.ts'
+import type { Periodic } from '../platform/jobs/kinds.ts'
 import { enqueue } from '../platform/jobs/queue.ts'
 import { ConnectorError } from './connectors/connector.ts'
-import { connectorFor } from './connectors/index.ts'
+import type { ActivationContext } from './context.ts'
 import { runLifecycle } from './lifecycle.ts'
 import { propagateChanges } from './propagate.ts'
 import { loadActivation } from './repository.ts'
@@ -12,21 +12,32 @@ import { shapeTargeting } from './targeting.ts'
 
 type ById = { id: number }
 
+declare module '../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'activation.issue': ById
+    'activation.complete': ById
+    'activation.lifecycle': Periodic
+    'activation.propagate': Periodic
+  }
+}
+
 /** pending → processing: shapes the targeting and asks the SSP connector for a Deal ID. */
-function issueJob(ctx: AppContext): JobHandler<ById> {
+function issueJob(ctx: ActivationContext): JobHandler<'activation.issue'> {
   return {
     kind: 'activation.issue',
     maxAttempts: 5,
     async run({ id }, job) {
       const a = await loadActivation(ctx.db, id)
-      if (!a || a.status !== 'pending' && a.status !== 'processing') return
+      if (!a || (a.status !== 'pending' && a.status !== 'processing')) return
       await ctx.db.query(`UPDATE activations SET status = 'processing' WHERE id = $1 AND status = 'pending'`, [id])
-      const connector = connectorFor(ctx)
+      const connector = ctx.connector
       const shaped = await shapeTargeting(ctx.db, a)
-      const { rows } = await ctx.db.query(
-        'SELECT 1 FROM ssp_connections WHERE client_id = $1 AND connector = $2 AND dsp = $3 AND buyer_seat = $4',
-        [a.client_id, connector.name, a.dsp, a.buyer_seat],
-      )
+      const { rows } = await ctx.db.query('SELECT 1 FROM ssp_connections WHERE client_id = $1 AND connector = $2 AND dsp = $3 AND buyer_seat = $4', [
+        a.client_id,
+        connector.name,
+        a.dsp,
+        a.buyer_seat,
+      ])
       const now = ctx.clock.now()
       const deal = await connector
         .createDeal(
@@ -47,10 +58,13 @@ function issueJob(ctx: AppContext): JobHandler<ById> {
           throw err instanceof ConnectorError ? connectorFailure(err, job.job.attempts, job.job.max_attempts) : err
         })
       await job.finish(async (tx) => {
-        await tx.query(
-          `UPDATE activations SET deal_id = $2, ttl_hours = $3, ready_at = $4, targeting = $5 WHERE id = $1`,
-          [id, deal.dealId, deal.ttlHours, deal.readyAt, JSON.stringify(shaped.summary)],
-        )
+        await tx.query(`UPDATE activations SET deal_id = $2, ttl_hours = $3, ready_at = $4, targeting = $5 WHERE id = $1`, [
+          id,
+          deal.dealId,
+          deal.ttlHours,
+          deal.readyAt,
+          JSON.stringify(shaped.summary),
+        ])
         await enqueue(tx, 'activation.complete', { id }, { now, runAt: deal.readyAt, singletonKey: `activation.complete:${id}` })
       })
     },
@@ -61,7 +75,7 @@ function issueJob(ctx: AppContext): JobHandler<ById> {
 }
 
 /** processing → complete once the SSP's sync latency has passed: the deal is live. */
-function completeJob(ctx: AppContext): JobHandler<ById> {
+function completeJob(ctx: ActivationContext): JobHandler<'activation.complete'> {
   return {
     kind: 'activation.complete',
     async run({ id }, job) {
@@ -109,13 +123,10 @@ export function readableReason(reason: string): string {
 }
 
 async function failActivation(tx: Queryable, id: number, reason: string): Promise<void> {
-  await tx.query(
-    `UPDATE activations SET status = 'failed', failure_reason = $2 WHERE id = $1 AND status IN ('pending', 'processing')`,
-    [id, reason],
-  )
+  await tx.query(`UPDATE activations SET status = 'failed', failure_reason = $2 WHERE id = $1 AND status IN ('pending', 'processing')`, [id, reason])
 }
 
-export function activationJobs(ctx: AppContext): JobHandler<never>[] {
+export function activationJobs(ctx: ActivationContext): JobHandler[] {
   return [
     issueJob(ctx),
     completeJob(ctx),

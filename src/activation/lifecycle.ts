@@ -1,5 +1,4 @@
-import type { AppContext } from '../platform/context.ts'
-import { connectorFor } from './connectors/index.ts'
+import type { ActivationContext } from './context.ts'
 
 /** A live deal unused for longer than this is shut down (spec part 3: "more than about 2 weeks"). */
 export const unusedShutdownMs = 14 * 24 * 3_600_000
@@ -9,7 +8,7 @@ export const unusedShutdownMs = 14 * 24 * 3_600_000
  * deal_usage keeps a deal live; a passed end_date ends it; more than 14 days without use shuts it
  * down. Either way the SSP is told, and a new activation of the segment issues a new Deal ID.
  */
-export async function runLifecycle(ctx: AppContext): Promise<{ ended: number; shutDown: number }> {
+export async function runLifecycle(ctx: ActivationContext): Promise<{ ended: number; shutDown: number }> {
   const now = ctx.clock.now()
   const today = now.toISOString().slice(0, 10)
   // Use on day D counts as use at the end of D.
@@ -33,7 +32,7 @@ export async function runLifecycle(ctx: AppContext): Promise<{ ended: number; sh
       RETURNING id, deal_id`,
     [new Date(now.getTime() - unusedShutdownMs), now],
   )
-  const connector = connectorFor(ctx)
+  const connector = ctx.connector
   for (const r of ended.rows) await connector.deactivateDeal(r.deal_id, 'end_date passed', now)
   for (const r of shutDown.rows) await connector.deactivateDeal(r.deal_id, 'unused', now)
   return { ended: ended.rows.length, shutDown: shutDown.rows.length }

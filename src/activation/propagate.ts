@@ -1,5 +1,4 @@
-import type { AppContext } from '../platform/context.ts'
-import { connectorFor } from './connectors/index.ts'
+import type { ActivationContext } from './context.ts'
 import type { ActivationRow } from './repository.ts'
 import { shapeTargeting } from './targeting.ts'
 
@@ -13,7 +12,7 @@ import { shapeTargeting } from './targeting.ts'
  * (no deal id recorded yet) waits for a later run: the issuing job may have shaped its targeting
  * before the change committed, and once its deal id is recorded the change is pushed to it.
  */
-export async function propagateChanges(ctx: AppContext): Promise<number> {
+export async function propagateChanges(ctx: ActivationContext): Promise<number> {
   const { rows: changes } = await ctx.db.query<{ id: number; segment_id: number }>(
     `SELECT c.id, c.segment_id FROM segment_changes c
       WHERE c.propagated_at IS NULL
@@ -30,7 +29,7 @@ export async function propagateChanges(ctx: AppContext): Promise<number> {
       ORDER BY id`,
     [segments],
   )
-  const connector = connectorFor(ctx)
+  const connector = ctx.connector
   const now = ctx.clock.now()
   for (const a of deals) {
     const shaped = await shapeTargeting(ctx.db, a)

@@ -29,13 +29,7 @@ export interface ActivationRow {
   targeting: Activation['targeting']
 }
 
-export async function insertActivation(
-  q: Queryable,
-  clientId: number,
-  b: CreateActivationBody,
-  connector: string,
-  now: Date,
-): Promise<ActivationRow> {
+export async function insertActivation(q: Queryable, clientId: number, b: CreateActivationBody, connector: string, now: Date): Promise<ActivationRow> {
   const { rows } = await q.query<ActivationRow>(
     `INSERT INTO activations (client_id, segment_ids, dsp, buyer_seat, connector, start_date, end_date, geo, formats,
                               devices, kpis, budget, created_date)
@@ -77,12 +71,20 @@ export async function listActivations(q: Queryable, clientId: number): Promise<A
 }
 
 /** Segments of this client among ids, with their build status. */
-export async function segmentStatuses(q: Queryable, clientId: number, ids: number[]): Promise<Map<number, string>> {
-  const { rows } = await q.query<{ id: number; status: string }>(
-    'SELECT id, status FROM segment_requests WHERE client_id = $1 AND id = ANY($2::bigint[]) AND NOT deleted',
+export interface SegmentState {
+  status: string
+  /** Whether the segment holds any URL now (what its build found, less what removals took out). */
+  hasUrls: boolean
+}
+
+/** The client's segments among `ids` that exist and are not deleted, with their state. */
+export async function segmentStates(q: Queryable, clientId: number, ids: number[]): Promise<Map<number, SegmentState>> {
+  const { rows } = await q.query<{ id: number; status: string; has_urls: boolean }>(
+    `SELECT s.id, s.status, EXISTS (SELECT 1 FROM segment_urls u WHERE u.segment_id = s.id) AS has_urls
+       FROM segment_requests s WHERE s.client_id = $1 AND s.id = ANY($2::bigint[]) AND NOT s.deleted`,
     [clientId, ids],
   )
-  return new Map(rows.map((r) => [r.id, r.status]))
+  return new Map(rows.map((r) => [r.id, { status: r.status, hasUrls: r.has_urls }]))
 }
 
 /**

@@ -2,18 +2,18 @@ import { Type } from '@sinclair/typebox'
 
 import type { Feature } from '../platform/http/app.ts'
 import { notFound } from '../platform/http/errors.ts'
-import { IdParams, IdempotencyHeaders, errorResponses } from '../platform/http/schemas.ts'
-import { connectorFor } from './connectors/index.ts'
+import { errorResponses, IdempotencyHeaders, IdParams } from '../platform/http/schemas.ts'
+import type { ActivationContext } from './context.ts'
 import { createActivation } from './create.ts'
 import { dsps } from './registry.ts'
 import { getActivation, listActivations, toActivation } from './repository.ts'
 import { Activation, CreateActivationBody, DspEntry } from './schemas.ts'
 
 /** Deal activation (spec 4.2) and the DSP registry. */
-export const activationFeature: Feature = {
+export const activationFeature: Feature<ActivationContext> = {
   prefix: '/v1/curation',
   routes(app, ctx) {
-    const sandbox = () => connectorFor(ctx).sandbox
+    const sandbox = () => ctx.connector.sandbox
 
     app.get(
       '/dsps',

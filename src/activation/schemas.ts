@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
-import { DateOnly, Id, NullableTimestamp, StringEnum, Timestamp, nullable } from '../platform/http/schemas.ts'
+import { DateOnly, Id, NullableTimestamp, nullable, StringEnum, Timestamp } from '../platform/http/schemas.ts'
 
 export const kpiMetrics = ['ctr', 'conversion', 'viewability', 'vcr', 'cpa', 'roas'] as const
 export const formats = ['banner', 'video', 'native', 'ctv', 'audio'] as const

@@ -28,7 +28,10 @@ export function validateActivation(body: CreateActivationBody, today: string): C
   })
   if (geo && new Set(geo).size !== geo.length) problems.push({ path: 'body.geo', message: 'country codes must not repeat' })
 
-  for (const [field, value] of [['start_date', body.start_date], ['end_date', body.end_date]] as const) {
+  for (const [field, value] of [
+    ['start_date', body.start_date],
+    ['end_date', body.end_date],
+  ] as const) {
     if (value === undefined) continue
     if (!realDate(value)) problems.push({ path: `body.${field}`, message: `${value} is not a calendar date` })
     else if (value < today) problems.push({ path: `body.${field}`, message: `${value} is in the past (today is ${today} UTC)` })

@@ -2,9 +2,10 @@
  * What every tool handler gets: the platform context, the caller, and where the service is reached
  * (for the agent_url in signal ids). Shared by the HTTP and the stdio transports.
  */
-import type { AppContext } from '../platform/context.ts'
+
 import type { Principal } from '../platform/keys/keys.ts'
-import { DomainError, adcpVersion } from './results.ts'
+import type { AdcpContext } from './context.ts'
+import { adcpVersion, DomainError } from './results.ts'
 
 export interface AgentLogger {
   error(obj: object, msg?: string): void
@@ -12,7 +13,7 @@ export interface AgentLogger {
 }
 
 export interface AgentDeps {
-  ctx: AppContext
+  ctx: AdcpContext
   /** The caller, checked on every tool call (stdio re-checks the key, so a revoked key stops working). */
   principal(): Promise<Principal>
   /** The service's base URL (PUBLIC_URL, else the request's origin); the MCP endpoint is `${baseUrl}/mcp`. */
@@ -33,10 +34,20 @@ export function negotiateVersion(input: { adcp_version?: string | undefined; adc
   const m = input.adcp_version ? /^(\d+)\.(\d+)/.exec(input.adcp_version) : null
   const major = m ? Number(m[1]) : input.adcp_major_version
   if (major !== undefined && major > 3) {
-    throw new DomainError('VERSION_UNSUPPORTED', `AdCP ${input.adcp_version ?? `major version ${major}`} is not supported; this agent serves 3.0 and 3.1`, 'correctable', 'adcp_version')
+    throw new DomainError(
+      'VERSION_UNSUPPORTED',
+      `AdCP ${input.adcp_version ?? `major version ${major}`} is not supported; this agent serves 3.0 and 3.1`,
+      'correctable',
+      'adcp_version',
+    )
   }
   if (input.adcp_major_version !== undefined && !m && input.adcp_major_version !== 3) {
-    throw new DomainError('VERSION_UNSUPPORTED', `adcp_major_version ${input.adcp_major_version} is not supported; this agent serves major version 3`, 'correctable', 'adcp_major_version')
+    throw new DomainError(
+      'VERSION_UNSUPPORTED',
+      `adcp_major_version ${input.adcp_major_version} is not supported; this agent serves major version 3`,
+      'correctable',
+      'adcp_major_version',
+    )
   }
   return m && m[1] === '3' && m[2] === '0' ? '3.0' : adcpVersion
 }

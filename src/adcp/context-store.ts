@@ -28,12 +28,18 @@ export const newContextId = (): string => `ctx_${randomBytes(16).toString('base6
 
 /** The client's context; an unknown, expired or foreign id is a readable error. */
 export async function loadContext(db: Queryable, clientId: number, id: string, now: Date): Promise<StoredContext> {
-  const { rows } = await db.query<StoredContext>(
-    `SELECT id, request, signal_ids FROM adcp_contexts WHERE id = $1 AND client_id = $2 AND updated_at > $3`,
-    [id, clientId, new Date(now.getTime() - contextTtlDays * 86_400_000)],
-  )
+  const { rows } = await db.query<StoredContext>(`SELECT id, request, signal_ids FROM adcp_contexts WHERE id = $1 AND client_id = $2 AND updated_at > $3`, [
+    id,
+    clientId,
+    new Date(now.getTime() - contextTtlDays * 86_400_000),
+  ])
   if (!rows[0]) {
-    throw new DomainError('REFERENCE_NOT_FOUND', `context_id ${id} is unknown or has expired; call get_signals without it to start a new one`, 'correctable', 'context_id')
+    throw new DomainError(
+      'REFERENCE_NOT_FOUND',
+      `context_id ${id} is unknown or has expired; call get_signals without it to start a new one`,
+      'correctable',
+      'context_id',
+    )
   }
   return rows[0]
 }

@@ -5,12 +5,13 @@
  * its prompt) through curation's own createSegmentRequest, whose build job ranks the index against it
  * and produces the URL list; the deal follows once it is complete (settle.ts).
  */
-import { derivedTaxonomy } from '../curation/build/rank.ts'
+
 import { representQuery } from '../content/classify/index.ts'
-import { createSegmentRequest } from '../curation/segments/repository.ts'
 import { getNode } from '../content/taxonomy/taxonomy.ts'
-import type { AppContext } from '../platform/context.ts'
+import { derivedTaxonomy } from '../curation/builder/rank.ts'
+import { createSegmentRequest } from '../curation/segments/repository.ts'
 import type { Queryable } from '../platform/db/db.ts'
+import type { AdcpContext } from './context.ts'
 import { DomainError } from './results.ts'
 import type { ParsedSignalId } from './signal-ids.ts'
 import { customSignalId } from './signal-ids.ts'
@@ -58,7 +59,11 @@ export async function saveProposal(db: Queryable, clientId: number, p: Omit<Agen
  * time. A custom id the agent never proposed to this client is still built: its category is in the
  * id, and the category's name becomes the prompt.
  */
-export async function customSegment(ctx: AppContext, clientId: number, parsed: Extract<ParsedSignalId, { kind: 'custom' }>): Promise<{ segmentId: number; row: AgentSignalRow }> {
+export async function customSegment(
+  ctx: AdcpContext,
+  clientId: number,
+  parsed: Extract<ParsedSignalId, { kind: 'custom' }>,
+): Promise<{ segmentId: number; row: AgentSignalRow }> {
   const now = ctx.clock.now()
   return ctx.db.transaction(async (tx) => {
     const node = parsed.taxonomyId === null ? undefined : getNode(parsed.taxonomyId)
@@ -66,7 +71,15 @@ export async function customSegment(ctx: AppContext, clientId: number, parsed: E
     await tx.query(
       `INSERT INTO adcp_signals (client_id, signal_id, kind, name, description, spec, taxonomy_id, created_at)
        VALUES ($1, $2, 'custom', $3, $4, $5, $6, $7) ON CONFLICT (client_id, signal_id) DO NOTHING`,
-      [clientId, parsed.id, `Custom: ${fallback ?? 'segment'}`, `A contextual segment built for ${pathOf(parsed.taxonomyId) ?? 'this category'}.`, fallback, node?.id ?? null, now],
+      [
+        clientId,
+        parsed.id,
+        `Custom: ${fallback ?? 'segment'}`,
+        `A contextual segment built for ${pathOf(parsed.taxonomyId) ?? 'this category'}.`,
+        fallback,
+        node?.id ?? null,
+        now,
+      ],
     )
     const { rows } = await tx.query<AgentSignalRow>(
       `SELECT signal_id, kind, name, description, spec, taxonomy_id, segment_id FROM adcp_signals WHERE client_id = $1 AND signal_id = $2 FOR UPDATE`,
@@ -75,7 +88,12 @@ export async function customSegment(ctx: AppContext, clientId: number, parsed: E
     const row = rows[0]!
     if (row.segment_id !== null) return { segmentId: row.segment_id, row }
     if (!row.spec && row.taxonomy_id === null) {
-      throw new DomainError('SIGNAL_NOT_FOUND', `custom signal ${parsed.id} is unknown; take a signal_agent_segment_id from get_signals`, 'correctable', 'signal_agent_segment_id')
+      throw new DomainError(
+        'SIGNAL_NOT_FOUND',
+        `custom signal ${parsed.id} is unknown; take a signal_agent_segment_id from get_signals`,
+        'correctable',
+        'signal_agent_segment_id',
+      )
     }
     // With a spec the build ranks pages against it and derives the category itself (a requested
     // taxonomy would confine it to that subtree); without one, the category is the request.

@@ -9,10 +9,8 @@
  *  - agent (a sales agent): live once activated and the segment is complete; the sales agent
  *    targets it by the key-value `curata_segment=<segment id>`.
  */
-import { connectorFor } from '../activation/connectors/index.ts'
-import { segmentStatuses } from '../activation/repository.ts'
-import type { AppContext } from '../platform/context.ts'
-import { adcpConfigFor } from './config.ts'
+import { segmentStates } from '../activation/repository.ts'
+import type { AdcpContext } from './context.ts'
 import type { Target } from './destinations.ts'
 
 export interface Deployment {
@@ -69,9 +67,9 @@ interface AdcpActivationRow {
 export const agentKey = 'curata_segment'
 
 /** Everything needed to describe deployments of some signals for some destinations, in four queries. */
-export async function loadDeploymentState(ctx: AppContext, clientId: number, signals: DeployableSignal[]) {
+export async function loadDeploymentState(ctx: AdcpContext, clientId: number, signals: DeployableSignal[]) {
   const segments = [...new Set(signals.flatMap((s) => (s.segment_id === null ? [] : [s.segment_id])))]
-  const connector = connectorFor(ctx)
+  const connector = ctx.connector
   const [activations, known, adcp, statuses] = await Promise.all([
     segments.length
       ? ctx.db.query<ActivationState>(
@@ -80,12 +78,15 @@ export async function loadDeploymentState(ctx: AppContext, clientId: number, sig
           [clientId, segments],
         )
       : { rows: [] as ActivationState[] },
-    ctx.db.query<{ dsp: string; buyer_seat: string }>(`SELECT dsp, buyer_seat FROM ssp_connections WHERE client_id = $1 AND connector = $2`, [clientId, connector.name]),
+    ctx.db.query<{ dsp: string; buyer_seat: string }>(`SELECT dsp, buyer_seat FROM ssp_connections WHERE client_id = $1 AND connector = $2`, [
+      clientId,
+      connector.name,
+    ]),
     ctx.db.query<AdcpActivationRow>(
       `SELECT signal_id, segment_id, destinations, pending, created_at FROM adcp_activations WHERE client_id = $1 AND signal_id = ANY($2::text[]) ORDER BY id DESC`,
       [clientId, signals.map((s) => s.id)],
     ),
-    segmentStatuses(ctx.db, clientId, segments),
+    segmentStates(ctx.db, clientId, segments),
   ])
   // bigint[] comes back as strings from node-postgres (numbers from PGlite).
   const rows = activations.rows.map((a) => ({ ...a, segment_ids: a.segment_ids.map(Number) }))
@@ -116,28 +117,35 @@ export function platformDeployment(a: ActivationState | undefined, target: Extra
 }
 
 /** Deployments of each signal for each target, in target order. */
-export function describeDeployments(ctx: AppContext, state: DeploymentState, signals: DeployableSignal[], targets: Target[]): Map<string, Deployment[]> {
+export function describeDeployments(ctx: AdcpContext, state: DeploymentState, signals: DeployableSignal[], targets: Target[]): Map<string, Deployment[]> {
   const now = ctx.clock.now()
-  const cfg = adcpConfigFor(ctx)
+  const cfg = ctx.config.adcp
   const latency = ctx.config.activation
   const knownSeats = new Set(state.known.map((k) => `${k.dsp}\u0000${k.buyer_seat}`))
   const knownDsps = new Set(state.known.map((k) => k.dsp))
   const out = new Map<string, Deployment[]>()
   for (const s of signals) {
-    const complete = s.segment_id !== null && state.statuses.get(s.segment_id) === 'complete'
+    const complete = s.segment_id !== null && state.statuses.get(s.segment_id)?.status === 'complete'
     const buildMinutes = s.type === 'custom' && !complete ? cfg.customBuildMinutes : 0
     const records = state.adcp.filter((r) => r.signal_id === s.id)
     const list: Deployment[] = []
     for (const t of targets) {
       if (t.type === 'platform') {
         const a = state.activations.find(
-          (x) => s.segment_id !== null && x.segment_ids.includes(s.segment_id) && x.dsp === t.dsp.slug && (t.account === null || x.buyer_seat === t.account) && standing(x),
+          (x) =>
+            s.segment_id !== null &&
+            x.segment_ids.includes(s.segment_id) &&
+            x.dsp === t.dsp.slug &&
+            (t.account === null || x.buyer_seat === t.account) &&
+            standing(x),
         )
         const known = t.account === null ? knownDsps.has(t.dsp.slug) : knownSeats.has(`${t.dsp.slug}\u0000${t.account}`)
         const seconds = known ? latency.sandboxKnownConnectionSeconds : latency.sandboxNewConnectionSeconds
         list.push(platformDeployment(a, t, buildMinutes + Math.ceil(seconds / 60), now))
       } else {
-        const record = records.find((r) => r.destinations.some((d) => d.type === 'agent' && d.agent_url === t.agent_url && (t.account === null || d.account === t.account)))
+        const record = records.find((r) =>
+          r.destinations.some((d) => d.type === 'agent' && d.agent_url === t.agent_url && (t.account === null || d.account === t.account)),
+        )
         list.push(agentDeployment(record ? { complete, segmentId: s.segment_id, at: record.created_at } : null, t, buildMinutes))
       }
     }
@@ -160,6 +168,8 @@ export function agentDeployment(
     scope: target.account ? 'account' : 'platform',
     decisioning_platform_segment_id: null,
     estimated_activation_duration_minutes: live ? 0 : buildMinutes,
-    ...(live ? { activation_key: { type: 'key_value' as const, key: agentKey, value: String(activated.segmentId) }, deployed_at: activated.at.toISOString() } : {}),
+    ...(live
+      ? { activation_key: { type: 'key_value' as const, key: agentKey, value: String(activated.segmentId) }, deployed_at: activated.at.toISOString() }
+      : {}),
   }
 }

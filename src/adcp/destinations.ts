@@ -3,8 +3,9 @@
  * against the DSP registry: AdCP `platform` identifiers are the registry's slugs and aliases
  * (GET /v1/curation/dsps), `account` is the buyer seat on that DSP.
  */
-import { dsps, isCountry, resolveDsp } from '../activation/registry.ts'
+
 import type { Dsp } from '../activation/registry.ts'
+import { dsps, isCountry, resolveDsp } from '../activation/registry.ts'
 import { DomainError } from './results.ts'
 import type { DeliverTo, Destination } from './schemas.ts'
 
@@ -81,7 +82,10 @@ function dedupe(list: Destination[]): Destination[] {
   })
 }
 
-const examples = dsps.slice(0, 4).map((d) => d.slug).join(', ')
+const examples = dsps
+  .slice(0, 4)
+  .map((d) => d.slug)
+  .join(', ')
 
 /** Resolves platforms against the DSP registry; unknown ones are a readable error naming the field. */
 export function resolveTargets(destinations: Destination[], opts: { field: string; requireAccount: boolean }): Target[] {
@@ -90,7 +94,8 @@ export function resolveTargets(destinations: Destination[], opts: { field: strin
     const type = d.type ?? (d.agent_url && !d.platform ? 'agent' : 'platform')
     const account = d.account ?? null
     if (type === 'agent') {
-      if (!d.agent_url) throw new DomainError('VALIDATION_ERROR', `${field}.agent_url is required for an agent destination`, 'correctable', `${field}.agent_url`)
+      if (!d.agent_url)
+        throw new DomainError('VALIDATION_ERROR', `${field}.agent_url is required for an agent destination`, 'correctable', `${field}.agent_url`)
       return { type: 'agent', agent_url: d.agent_url, account }
     }
     if (!d.platform) throw new DomainError('VALIDATION_ERROR', `${field}.platform is required (a DSP such as ${examples})`, 'correctable', `${field}.platform`)
@@ -104,7 +109,12 @@ export function resolveTargets(destinations: Destination[], opts: { field: strin
       )
     }
     if (opts.requireAccount && !account) {
-      throw new DomainError('VALIDATION_ERROR', `${field}.account is required: the buyer seat on ${dsp.name} the deal is issued to`, 'correctable', `${field}.account`)
+      throw new DomainError(
+        'VALIDATION_ERROR',
+        `${field}.account is required: the buyer seat on ${dsp.name} the deal is issued to`,
+        'correctable',
+        `${field}.account`,
+      )
     }
     return { type: 'platform', platform: d.platform, dsp, account }
   })
@@ -115,6 +125,12 @@ export function checkCountries(countries: string[] | null, field: string): strin
   if (!countries) return null
   const out = countries.map((c) => c.toUpperCase())
   const bad = out.filter((c) => !isCountry(c))
-  if (bad.length) throw new DomainError('VALIDATION_ERROR', `${field}: ${bad.join(', ')} ${bad.length > 1 ? 'are not' : 'is not an'} ISO 3166-1 alpha-2 code${bad.length > 1 ? 's' : ''}`, 'correctable', field)
+  if (bad.length)
+    throw new DomainError(
+      'VALIDATION_ERROR',
+      `${field}: ${bad.join(', ')} ${bad.length > 1 ? 'are not' : 'is not an'} ISO 3166-1 alpha-2 code${bad.length > 1 ? 's' : ''}`,
+      'correctable',
+      field,
+    )
   return [...new Set(out)]
 }

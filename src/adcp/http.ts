@@ -11,14 +11,13 @@
 import type { IncomingMessage } from 'node:http'
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
-
-import type { AppContext } from '../platform/context.ts'
 import type { App, Feature } from '../platform/http/app.ts'
 import { presentedKey } from '../platform/http/auth.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import { headersFor } from '../platform/http/rate-limit.ts'
-import { createKeyVerifier } from '../platform/keys/key-cache.ts'
 import type { KeyVerifier } from '../platform/keys/key-cache.ts'
+import { createKeyVerifier } from '../platform/keys/key-cache.ts'
+import type { AdcpContext } from './context.ts'
 
 export const mcpPaths = ['/mcp', '/mcp/'] as const
 const realm = 'curata'
@@ -28,7 +27,7 @@ function unauthorized(message: string, invalid: boolean): ApiError {
   return new ApiError(401, 'unauthorized', message, undefined, { 'www-authenticate': challenge })
 }
 
-function gate(ctx: AppContext, keys: KeyVerifier) {
+function gate(ctx: AdcpContext, keys: KeyVerifier) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const key = presentedKey(req.headers)
     if (!key) throw unauthorized('missing API key: send it as Authorization: Bearer <key>', false)
@@ -54,14 +53,14 @@ function acceptJson(raw: IncomingMessage): void {
 }
 
 /** The origin clients reach us at: PUBLIC_URL, else the request's own. */
-function baseUrl(ctx: AppContext, req: FastifyRequest): string {
+function baseUrl(ctx: AdcpContext, req: FastifyRequest): string {
   if (ctx.config.publicUrl) return ctx.config.publicUrl.replace(/\/+$/, '')
   return `${req.protocol}://${req.host}`
 }
 
-export const adcpFeature: Feature = {
+export const adcpFeature: Feature<AdcpContext> = {
   prefix: '',
-  async routes(app: App, ctx: AppContext) {
+  async routes(app: App, ctx: AdcpContext) {
     // Loaded here, not at import: worker and collector processes import the feature list too.
     const [{ buildServer }, { StreamableHTTPServerTransport }] = await Promise.all([
       import('./server.ts'),
@@ -110,7 +109,11 @@ export const adcpFeature: Feature = {
           schema: { hide: true },
           handler: async (_req, reply) => {
             reply.code(405).header('allow', 'POST')
-            return { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST' }, id: null }
+            return {
+              jsonrpc: '2.0',
+              error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST' },
+              id: null,
+            }
           },
         })
       }

@@ -6,17 +6,17 @@
  * counted by curation's refreshSegmentStats. It is recorded in adcp_signals, so later activations of
  * the signal (other DSPs, seats) reuse it: like a REST re-activation, a new deal does not rebuild it.
  */
-import { refreshSegmentStats } from '../curation/build/store.ts'
+
+import { getNode } from '../content/taxonomy/taxonomy.ts'
+import { refreshSegmentStats } from '../curation/builder/store.ts'
 import type { CatalogEntry } from '../curation/catalog/list.ts'
 import { catalogSegmentUrls } from '../curation/catalog/list.ts'
-import { curationConfigFor } from '../curation/config.ts'
-import { getNode } from '../content/taxonomy/taxonomy.ts'
-import type { AppContext } from '../platform/context.ts'
+import type { AdcpContext } from './context.ts'
 import { DomainError } from './results.ts'
 
-export async function materializeCatalogSignal(ctx: AppContext, clientId: number, entry: CatalogEntry): Promise<number> {
+export async function materializeCatalogSignal(ctx: AdcpContext, clientId: number, entry: CatalogEntry): Promise<number> {
   const now = ctx.clock.now()
-  const config = curationConfigFor(ctx)
+  const config = ctx.config.curation
   return ctx.db.transaction(async (tx) => {
     await tx.query(
       `INSERT INTO adcp_signals (client_id, signal_id, kind, name, description, taxonomy_id, created_at)
@@ -24,10 +24,10 @@ export async function materializeCatalogSignal(ctx: AppContext, clientId: number
       [clientId, entry.id, entry.name, entry.description, entry.taxonomy_id, now],
     )
     // The row lock makes concurrent first activations of one signal create one segment.
-    const { rows } = await tx.query<{ segment_id: number | null }>(
-      `SELECT segment_id FROM adcp_signals WHERE client_id = $1 AND signal_id = $2 FOR UPDATE`,
-      [clientId, entry.id],
-    )
+    const { rows } = await tx.query<{ segment_id: number | null }>(`SELECT segment_id FROM adcp_signals WHERE client_id = $1 AND signal_id = $2 FOR UPDATE`, [
+      clientId,
+      entry.id,
+    ])
     const existing = rows[0]?.segment_id ?? null
     if (existing !== null) return existing
 

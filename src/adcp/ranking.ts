@@ -8,8 +8,9 @@
  *    what places seasonal segments and signals whose category the spec does not name);
  * plus 0.05 for a seasonal segment whose window is open. Coverage breaks ties.
  */
-import { embedQuery, representQuery, similarity } from '../content/classify/index.ts'
+
 import type { Embedding, QueryRepresentation } from '../content/classify/index.ts'
+import { embedQuery, representQuery, similarity } from '../content/classify/index.ts'
 import { ancestry } from '../content/taxonomy/taxonomy.ts'
 
 export interface Rankable {

@@ -1,11 +1,12 @@
 /** A signal as the tools answer it: the interface spec's fields (2.9) and AdCP 3.x's, side by side. */
+
+import { getNode } from '../content/taxonomy/taxonomy.ts'
 import type { AgentDeps } from './agent.ts'
 import { dataProviderName } from './agent.ts'
-import { adcpConfigFor, dataProviderDomain } from './config.ts'
+import { dataProviderDomain } from './data-provider.ts'
 import type { Deployment } from './deployments.ts'
 import { pricingOptionId, wireId } from './signal-ids.ts'
 import type { SignalCandidate } from './signals.ts'
-import { getNode } from '../content/taxonomy/taxonomy.ts'
 
 export interface SignalIdentity {
   domain: string
@@ -14,7 +15,7 @@ export interface SignalIdentity {
 
 export function identity(deps: AgentDeps): SignalIdentity {
   return {
-    domain: dataProviderDomain(adcpConfigFor(deps.ctx), deps.ctx.config.publicUrl, deps.requestHost),
+    domain: dataProviderDomain(deps.ctx.config.adcp.dataProviderDomain, deps.ctx.config.publicUrl, deps.requestHost),
     agentUrl: `${deps.baseUrl}/mcp`,
   }
 }

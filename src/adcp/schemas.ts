@@ -27,7 +27,10 @@ export const DeliverTo = z
   .looseObject({
     deployments: z.array(Destination).max(50).optional().describe('each has platform and account'),
     destinations: z.array(Destination).max(50).optional().describe('AdCP 2.4 spelling of deployments'),
-    platforms: z.union([z.literal('all'), z.array(z.union([platform, Destination])).max(50)]).optional().describe('AdCP 1.x/2.x spelling'),
+    platforms: z
+      .union([z.literal('all'), z.array(z.union([platform, Destination])).max(50)])
+      .optional()
+      .describe('AdCP 1.x/2.x spelling'),
     accounts: z.array(Destination).max(50).optional().describe('AdCP 1.x/2.x: {platform, account} pairs'),
     countries: Countries.optional(),
   })
@@ -64,11 +67,17 @@ export const GetSignalsInput = z.looseObject({
   signal_refs: z.array(SignalRef).max(100).optional(),
   discovery_mode: z.enum(['brief', 'wholesale']).optional().describe('wholesale: list the catalog without a spec'),
   deliver_to: DeliverTo.optional(),
-  destinations: z.union([z.array(Destination).max(50), DeliverTo]).optional().describe('AdCP 3.x: platforms/agents to report deployments for'),
+  destinations: z
+    .union([z.array(Destination).max(50), DeliverTo])
+    .optional()
+    .describe('AdCP 3.x: platforms/agents to report deployments for'),
   countries: Countries.optional(),
   filters: z
     .looseObject({
-      catalog_types: z.array(z.enum(['marketplace', 'custom', 'owned'])).max(3).optional(),
+      catalog_types: z
+        .array(z.enum(['marketplace', 'custom', 'owned']))
+        .max(3)
+        .optional(),
       max_cpm: z.number().min(0).optional(),
       min_coverage_percentage: z.number().min(0).max(100).optional(),
       data_providers: z.array(z.string().max(200)).max(50).optional(),
@@ -84,7 +93,10 @@ export type GetSignalsInput = z.infer<typeof GetSignalsInput>
 export const ActivateSignalInput = z.looseObject({
   signal_agent_segment_id: z.string().trim().min(1).max(300).describe('as returned by get_signals'),
   deliver_to: DeliverTo.optional().describe('the interface spec form: deployments [{platform, account}]'),
-  destinations: z.union([z.array(Destination).max(20), DeliverTo]).optional().describe('AdCP 3.x form'),
+  destinations: z
+    .union([z.array(Destination).max(20), DeliverTo])
+    .optional()
+    .describe('AdCP 3.x form'),
   deployments: z.array(Destination).max(20).optional().describe('AdCP 2.5 form'),
   platform: platform.optional().describe('AdCP 2.x form'),
   idempotency_key: z.string().min(1).max(255).optional().describe('a retry with the same key returns the same activation'),

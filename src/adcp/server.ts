@@ -13,13 +13,13 @@
  * replaced by a small one that keeps the distinction; tools/list stays the SDK's.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { CallToolRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { z } from 'zod'
 
 import pkg from '../../package.json' with { type: 'json' }
 import type { AgentDeps } from './agent.ts'
-import { DomainError, asDomainError, failed, ok } from './results.ts'
+import { asDomainError, DomainError, failed, ok } from './results.ts'
 import { ActivateSignalInput, ActivateSignalOutput, CapabilitiesInput, CapabilitiesOutput, GetSignalsInput, GetSignalsOutput } from './schemas.ts'
 import { activateSignal } from './tools/activate-signal.ts'
 import { capabilities } from './tools/capabilities.ts'

@@ -9,16 +9,23 @@
  * settle the same one.
  */
 import { createActivation } from '../activation/create.ts'
-import type { AppContext } from '../platform/context.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
+import type { Periodic } from '../platform/jobs/kinds.ts'
+import type { AdcpContext } from './context.ts'
 import type { StoredDestination } from './deployments.ts'
 
 export const settleKind = 'adcp.settle'
+
+declare module '../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'adcp.settle': Periodic
+  }
+}
 const holdMs = 60_000
 
 /** The activation of a segment on a DSP seat: the one standing, else a new one. */
-export async function ensureDeal(ctx: AppContext, clientId: number, segmentId: number, dsp: string, seat: string, geo: string[] | null): Promise<number> {
+export async function ensureDeal(ctx: AdcpContext, clientId: number, segmentId: number, dsp: string, seat: string, geo: string[] | null): Promise<number> {
   const { rows } = await ctx.db.query<{ id: number }>(
     `SELECT id FROM activations
       WHERE client_id = $1 AND $2 = ANY(segment_ids) AND dsp = $3 AND buyer_seat = $4
@@ -36,7 +43,13 @@ export async function ensureDeal(ctx: AppContext, clientId: number, segmentId: n
  * deal the activation module refuses (a 4xx: the segment is gone, a rule it checks) is recorded on
  * its destination as `error`.
  */
-export async function createDeals(ctx: AppContext, clientId: number, segmentId: number, destinations: StoredDestination[], geo: string[] | null): Promise<StoredDestination[]> {
+export async function createDeals(
+  ctx: AdcpContext,
+  clientId: number,
+  segmentId: number,
+  destinations: StoredDestination[],
+  geo: string[] | null,
+): Promise<StoredDestination[]> {
   const out: StoredDestination[] = []
   for (const d of destinations) {
     if (d.type !== 'platform' || d.activation_id !== null || d.error || !d.dsp || !d.account) {
@@ -62,7 +75,7 @@ interface PendingRow {
 }
 
 /** Settles pending activations whose segment is complete (all, or one client's, or one). Returns how many. */
-export async function settlePending(ctx: AppContext, scope: { clientId?: number; id?: number } = {}): Promise<number> {
+export async function settlePending(ctx: AdcpContext, scope: { clientId?: number; id?: number } = {}): Promise<number> {
   const now = ctx.clock.now()
   const { rows } = await ctx.db.query<{ id: number }>(
     `SELECT a.id FROM adcp_activations a JOIN segment_requests s ON s.id = a.segment_id AND s.client_id = a.client_id
@@ -91,6 +104,6 @@ export async function settlePending(ctx: AppContext, scope: { clientId?: number;
   return settled
 }
 
-export function adcpJobs(ctx: AppContext): JobHandler<never>[] {
-  return [{ kind: settleKind, everyMs: 15_000, run: () => settlePending(ctx) }] as JobHandler<never>[]
+export function adcpJobs(ctx: AdcpContext): JobHandler[] {
+  return [{ kind: settleKind, everyMs: 15_000, run: () => settlePending(ctx) } satisfies JobHandler<'adcp.settle'>]
 }

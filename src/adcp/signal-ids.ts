@@ -43,14 +43,13 @@ export function parseSignalId(raw: string): ParsedSignalId | null {
   return null
 }
 
-export function signalTypeOf(p: ParsedSignalId): SignalType {
-  return p.kind === 'segment' ? 'owned' : p.kind === 'custom' ? 'custom' : 'marketplace'
-}
-
 /** The id of the custom signal proposed for a spec and category: the same spec gives the same id. */
 export function customSignalId(spec: string, taxonomyId: number | null): string {
   const normalized = spec.trim().toLowerCase().replace(/\s+/g, ' ')
-  const hash = createHash('sha256').update(`${taxonomyId ?? 0}|${normalized}`).digest('hex').slice(0, 12)
+  const hash = createHash('sha256')
+    .update(`${taxonomyId ?? 0}|${normalized}`)
+    .digest('hex')
+    .slice(0, 12)
   return `custom:${taxonomyId ?? 0}:${hash}`
 }
 

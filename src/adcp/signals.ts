@@ -6,11 +6,11 @@
  *    agent created behind activated marketplace and custom signals, which appear as those signals;
  *  - custom: segments proposed for a spec (see custom.ts), listed once activated.
  */
-import { curationConfigFor } from '../curation/config.ts'
+
+import { getNode } from '../content/taxonomy/taxonomy.ts'
 import type { CatalogEntry } from '../curation/catalog/list.ts'
 import { listCatalog } from '../curation/catalog/list.ts'
-import { getNode } from '../content/taxonomy/taxonomy.ts'
-import type { AppContext } from '../platform/context.ts'
+import type { AdcpContext } from './context.ts'
 import type { Rankable } from './ranking.ts'
 import type { SignalType } from './signal-ids.ts'
 
@@ -45,7 +45,7 @@ export interface SignalUniverse {
   pricing: { personal: number; currency: string }
 }
 
-export async function agentSignals(ctx: AppContext, clientId: number): Promise<Map<string, AgentSignalRow>> {
+export async function agentSignals(ctx: AdcpContext, clientId: number): Promise<Map<string, AgentSignalRow>> {
   const { rows } = await ctx.db.query<AgentSignalRow>(
     `SELECT signal_id, kind, name, description, spec, taxonomy_id, segment_id FROM adcp_signals WHERE client_id = $1`,
     [clientId],
@@ -81,7 +81,10 @@ export function categoryCoverage(entries: Map<string, CatalogEntry>, taxonomyId:
   return 0
 }
 
-export function customCandidate(row: Pick<AgentSignalRow, 'signal_id' | 'name' | 'description' | 'spec' | 'taxonomy_id' | 'segment_id'>, u: Pick<SignalUniverse, 'entries' | 'pricing'>): SignalCandidate {
+export function customCandidate(
+  row: Pick<AgentSignalRow, 'signal_id' | 'name' | 'description' | 'spec' | 'taxonomy_id' | 'segment_id'>,
+  u: Pick<SignalUniverse, 'entries' | 'pricing'>,
+): SignalCandidate {
   const built = row.segment_id === null ? undefined : u.entries.get(`segment:${row.segment_id}`)
   return {
     id: row.signal_id,
@@ -101,8 +104,8 @@ export function customCandidate(row: Pick<AgentSignalRow, 'signal_id' | 'name' |
   }
 }
 
-export async function loadSignals(ctx: AppContext, clientId: number): Promise<SignalUniverse> {
-  const config = curationConfigFor(ctx)
+export async function loadSignals(ctx: AdcpContext, clientId: number): Promise<SignalUniverse> {
+  const config = ctx.config.curation
   const [{ entries }, own] = await Promise.all([listCatalog(ctx.db, clientId, { now: ctx.clock.now(), config }), agentSignals(ctx, clientId)])
   const byEntry = new Map(entries.map((e) => [e.id, e]))
   const behindSignals = new Set([...own.values()].flatMap((r) => (r.segment_id === null ? [] : [`segment:${r.segment_id}`])))

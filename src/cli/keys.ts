@@ -6,7 +6,7 @@ import type { Command } from '../platform/control-socket.ts'
 import { sendCommand, socketPath } from '../platform/control-socket.ts'
 import { lockOwner } from '../platform/db/data-dir-lock.ts'
 import { migrate } from '../platform/db/migrate.ts'
-import { openDatabase } from '../platform/db/open.ts'
+import { openDatabase, requireEmbeddedDatabase } from '../platform/db/open.ts'
 import { runKeyCommand } from '../platform/keys/commands.ts'
 import type { CreatedKey } from '../platform/keys/keys.ts'
 
@@ -21,6 +21,7 @@ export async function runKeys(config: Config, command: Command, output: Output):
   if (!config.databaseUrl && lockOwner(config.dataDir) !== null && existsSync(socketPath(config.dataDir))) {
     result = await sendCommand(config.dataDir, command)
   } else {
+    requireEmbeddedDatabase(config)
     const opened = await openDatabase(config)
     try {
       await migrate(opened.db)

@@ -1,19 +1,20 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
-
-import type { McpCommandOptions } from '../adcp/stdio.ts'
-import { allRoles, ConfigError, loadConfig } from '../platform/config.ts'
 import type { Role } from '../platform/config.ts'
+import { allRoles, ConfigError, loadConfig } from '../platform/config.ts'
+import type { Command as KeyCommand } from '../platform/control-socket.ts'
 import { DataDirLockedError, lockOwner } from '../platform/db/data-dir-lock.ts'
 import { createLogger } from '../platform/logger.ts'
-import type { Command as KeyCommand } from '../platform/control-socket.ts'
+import type { McpCommandOptions } from './mcp.ts'
 
 // Each command loads only what it needs: `keys` and `migrate` never load the features' code, which
 // would cost seconds of start-up before a one-line answer.
-const runKeys = async (command: KeyCommand, output: 'json' | 'create' | 'list' | 'revoke') =>
-  (await import('./keys.ts')).runKeys(loadConfig(), command, output)
+const runKeys = async (command: KeyCommand, output: 'json' | 'create' | 'list' | 'revoke') => (await import('./keys.ts')).runKeys(loadConfig(), command, output)
 
 function parseRoles(value: string): Role[] {
-  const roles = value.split(',').map((r) => r.trim()).filter(Boolean)
+  const roles = value
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean)
   const bad = roles.filter((r) => !allRoles.includes(r as Role))
   if (bad.length || roles.length === 0) {
     throw new InvalidArgumentError(`roles are a comma-separated subset of ${allRoles.join(', ')}`)
@@ -50,12 +51,19 @@ program
   .description('the AdCP signals agent over MCP on stdio, for local agents (key: CURATA_API_KEY or --api-key)')
   .option('--api-key <key>', 'API key (default: the CURATA_API_KEY environment variable)')
   .option('--url <url>', "relay to a running server's MCP endpoint, e.g. http://127.0.0.1:8080/mcp")
-  .action(async (o: McpCommandOptions) => (await import('../adcp/stdio.ts')).runMcpStdio(loadConfig(), o))
+  .action(async (o: McpCommandOptions) => (await import('./mcp.ts')).runMcpStdio(loadConfig(), o))
 
 program
   .command('migrate')
   .description('apply pending database migrations and exit')
   .action(async () => (await import('./migrate.ts')).runMigrate(loadConfig()))
+
+program
+  .command('catalog')
+  .description('the public catalog of signals')
+  .command('refresh')
+  .description('recompute the catalog now instead of at its next turn (CATALOG_REFRESH_MINUTES)')
+  .action(async () => (await import('./catalog.ts')).runCatalogRefresh(loadConfig()))
 
 const keys = program.command('keys').description('manage API keys (stored hashed; a key is shown once)')
 keys

@@ -1,10 +1,10 @@
-import type { AppContext } from '../platform/context.ts'
 import type { Feature } from '../platform/http/app.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
-import { associationsJob } from './build/associations.ts'
-import { buildJob } from './build/build-segment.ts'
-import { catalogJob } from './catalog/refresh.ts'
+import { associationsJob } from './builder/associations.ts'
+import { buildJob } from './builder/build-segment.ts'
+import { catalogJob, catalogWatchJob } from './catalog/refresh.ts'
 import { catalogRoutes } from './catalog/routes.ts'
+import type { CurationContext } from './context.ts'
 import { optimizeJob } from './optimizations/apply.ts'
 import { optimizationRoutes } from './optimizations/routes.ts'
 import { removalRoutes } from './removals/routes.ts'
@@ -14,7 +14,7 @@ import { segmentRoutes } from './segments/routes.ts'
 import { taxonomyRoutes } from './taxonomy/routes.ts'
 
 /** Segment curation (docs/curation.md): routes under /v1/curation. */
-export const curationFeature: Feature = {
+export const curationFeature: Feature<CurationContext> = {
   prefix: '/v1/curation',
   routes(app, ctx) {
     taxonomyRoutes(app)
@@ -27,6 +27,6 @@ export const curationFeature: Feature = {
 }
 
 /** Curation's jobs: segment builds, optimizations, segment performance reports, the periodic catalog refresh and term associations. */
-export function curationJobs(ctx: AppContext): JobHandler<never>[] {
-  return [buildJob(ctx), optimizeJob(ctx), segmentReportJob(ctx), catalogJob(ctx), associationsJob(ctx)] as JobHandler<never>[]
+export function curationJobs(ctx: CurationContext): JobHandler[] {
+  return [buildJob(ctx), optimizeJob(ctx), segmentReportJob(ctx), catalogJob(ctx), catalogWatchJob(ctx), associationsJob(ctx)]
 }

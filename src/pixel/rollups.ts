@@ -31,14 +31,42 @@ interface Table {
   sums: string[]
 }
 
-const AGENTS: Table = { name: 'pixel_rollup_agents', keys: [['day', 'date'], ['agent_type', 'text'], ['agent', 'text']], sums: ['loads', 'high_risk_loads'] }
-const PATHS: Table = { name: 'pixel_rollup_paths', keys: [['day', 'date'], ['url_path', 'text']], sums: ['loads', 'bot_loads'] }
-const DAILY: Table = {
-  name: 'pixel_rollup_daily',
-  keys: [['day', 'date'], ['agent_type', 'text'], ['agent', 'text'], ['url_path', 'text']],
+const AGENTS: Table = {
+  name: 'pixel_rollup_agents',
+  keys: [
+    ['day', 'date'],
+    ['agent_type', 'text'],
+    ['agent', 'text'],
+  ],
   sums: ['loads', 'high_risk_loads'],
 }
-const REFERRALS: Table = { name: 'pixel_rollup_referrals', keys: [['day', 'date'], ['source', 'text'], ['url_path', 'text']], sums: ['loads'] }
+const PATHS: Table = {
+  name: 'pixel_rollup_paths',
+  keys: [
+    ['day', 'date'],
+    ['url_path', 'text'],
+  ],
+  sums: ['loads', 'bot_loads'],
+}
+const DAILY: Table = {
+  name: 'pixel_rollup_daily',
+  keys: [
+    ['day', 'date'],
+    ['agent_type', 'text'],
+    ['agent', 'text'],
+    ['url_path', 'text'],
+  ],
+  sums: ['loads', 'high_risk_loads'],
+}
+const REFERRALS: Table = {
+  name: 'pixel_rollup_referrals',
+  keys: [
+    ['day', 'date'],
+    ['source', 'text'],
+    ['url_path', 'text'],
+  ],
+  sums: ['loads'],
+}
 
 /** Sums of one batch for one table: cell id -> [client_id, campaign_id, ...keys, ...sums]. */
 class Cells {
@@ -295,34 +323,46 @@ export class DealCells {
     if (this.#cells.size === 0) return []
     const cells = [...this.#cells.values()]
     const col = <T>(f: (c: (typeof cells)[number]) => T) => cells.map(f)
-    const $ = params.push(
-      col((c) => c.key[0]),
-      col((c) => c.key[1]),
-      col((c) => c.key[2]),
-      col((c) => c.key[3]),
-      col((c) => c.key[4]),
-      col((c) => c.n.impressions),
-      col((c) => c.n.nonHumanImpressions),
-      col((c) => c.n.pricedImpressions),
-      col((c) => c.n.spendMicros),
-      col((c) => c.n.clicks),
-      col((c) => c.n.nonHumanClicks),
-      now,
-    ) - 11
+    const $ =
+      params.push(
+        col((c) => c.key[0]),
+        col((c) => c.key[1]),
+        col((c) => c.key[2]),
+        col((c) => c.key[3]),
+        col((c) => c.key[4]),
+        col((c) => c.n.impressions),
+        col((c) => c.n.nonHumanImpressions),
+        col((c) => c.n.pricedImpressions),
+        col((c) => c.n.spendMicros),
+        col((c) => c.n.clicks),
+        col((c) => c.n.nonHumanClicks),
+        now,
+      ) - 11
     return [
-      ['deal_batch', `SELECT * FROM unnest($${$}::bigint[], $${$ + 1}::text[], $${$ + 2}::date[], $${$ + 3}::text[], $${$ + 4}::text[],
+      [
+        'deal_batch',
+        `SELECT * FROM unnest($${$}::bigint[], $${$ + 1}::text[], $${$ + 2}::date[], $${$ + 3}::text[], $${$ + 4}::text[],
                               $${$ + 5}::bigint[], $${$ + 6}::bigint[], $${$ + 7}::bigint[], $${$ + 8}::bigint[], $${$ + 9}::bigint[], $${$ + 10}::bigint[])
            AS b(client_id, deal_id, day, domain, currency, impressions, non_human_impressions,
-                priced_impressions, spend_micros, clicks, non_human_clicks)`],
+                priced_impressions, spend_micros, clicks, non_human_clicks)`,
+      ],
       ['deal_matched', `SELECT a.id AS activation_id, b.* FROM deal_batch b JOIN activations a ON a.deal_id = b.deal_id AND a.client_id = b.client_id`],
-      ['deal_usage_added', `INSERT INTO deal_usage AS u (deal_id, day, impressions)
+      [
+        'deal_usage_added',
+        `INSERT INTO deal_usage AS u (deal_id, day, impressions)
          SELECT deal_id, day, sum(impressions) FROM deal_matched GROUP BY deal_id, day HAVING sum(impressions) > 0 ORDER BY deal_id, day
-         ON CONFLICT (deal_id, day) DO UPDATE SET impressions = u.impressions + EXCLUDED.impressions`],
-      ['domain_delivery_added', `INSERT INTO domain_delivery_stats AS s (domain, impressions, clicks, updated_at)
+         ON CONFLICT (deal_id, day) DO UPDATE SET impressions = u.impressions + EXCLUDED.impressions`,
+      ],
+      [
+        'domain_delivery_added',
+        `INSERT INTO domain_delivery_stats AS s (domain, impressions, clicks, updated_at)
          SELECT domain, sum(impressions), sum(clicks), $${$ + 11}::timestamptz FROM deal_matched WHERE domain <> '' GROUP BY domain ORDER BY domain
          ON CONFLICT (domain) DO UPDATE SET impressions = s.impressions + EXCLUDED.impressions, clicks = s.clicks + EXCLUDED.clicks,
-                                           updated_at = greatest(s.updated_at, EXCLUDED.updated_at)`],
-      ['deal_delivery_added', `INSERT INTO deal_delivery_daily AS r (deal_id, day, domain, currency, client_id, activation_id, impressions,
+                                           updated_at = greatest(s.updated_at, EXCLUDED.updated_at)`,
+      ],
+      [
+        'deal_delivery_added',
+        `INSERT INTO deal_delivery_daily AS r (deal_id, day, domain, currency, client_id, activation_id, impressions,
                                              non_human_impressions, priced_impressions, spend_micros, clicks, non_human_clicks)
        SELECT deal_id, day, domain, currency, client_id, activation_id, impressions,
               non_human_impressions, priced_impressions, spend_micros, clicks, non_human_clicks
@@ -333,7 +373,8 @@ export class DealCells {
          priced_impressions = r.priced_impressions + EXCLUDED.priced_impressions,
          spend_micros = r.spend_micros + EXCLUDED.spend_micros,
          clicks = r.clicks + EXCLUDED.clicks,
-         non_human_clicks = r.non_human_clicks + EXCLUDED.non_human_clicks`],
+         non_human_clicks = r.non_human_clicks + EXCLUDED.non_human_clicks`,
+      ],
     ]
   }
 }
@@ -358,7 +399,13 @@ class TrafficCells {
     if (this.#cells.size === 0) return null
     const domains = [...this.#cells.keys()].sort()
     const cells = domains.map((d) => this.#cells.get(d)!)
-    const n = params.push(domains, cells.map((c) => c.loads), cells.map((c) => c.nonHuman), cells.map((c) => c.at)) - 3
+    const n =
+      params.push(
+        domains,
+        cells.map((c) => c.loads),
+        cells.map((c) => c.nonHuman),
+        cells.map((c) => c.at),
+      ) - 3
     return `INSERT INTO domain_traffic_stats AS s (domain, loads, non_human_loads, updated_at)
        SELECT * FROM unnest($${n}::text[], $${n + 1}::bigint[], $${n + 2}::bigint[], $${n + 3}::timestamptz[])
        ON CONFLICT (domain) DO UPDATE SET loads = s.loads + EXCLUDED.loads, non_human_loads = s.non_human_loads + EXCLUDED.non_human_loads,

@@ -2,17 +2,12 @@ import { Type } from '@sinclair/typebox'
 
 import type { App, Feature } from '../platform/http/app.ts'
 import { ApiError, badRequest, checkDateRange, notFound, unprocessable } from '../platform/http/errors.ts'
-import { IdParams, IdempotencyHeaders, errorResponses } from '../platform/http/schemas.ts'
-import type { AppContext } from '../platform/context.ts'
-import {
-  createPixelCampaign,
-  getPixelCampaign,
-  listPixelCampaigns,
-  updatePixelCampaign,
-} from './campaigns-repository.ts'
+import { errorResponses, IdempotencyHeaders, IdParams, SmallPaging } from '../platform/http/schemas.ts'
 import type { PixelCampaignRow } from './campaigns-repository.ts'
+import { createPixelCampaign, deletePixelCampaign, getPixelCampaign, listPixelCampaigns, updatePixelCampaign } from './campaigns-repository.ts'
+import type { PixelContext } from './context.ts'
 import { ingestLogs } from './ingest/logs.ts'
-import { createReport, getReport } from './reports/repository.ts'
+import { createReport, getReport, listReports } from './reports/repository.ts'
 import {
   CreatePixelCampaignBody,
   CreatePublisherReportBody,
@@ -26,14 +21,14 @@ import {
 import { buildTag } from './tag.ts'
 
 const tags = ['pixel']
-const asCampaign = (row: PixelCampaignRow) => row as unknown as PixelCampaign
+const asCampaign = (row: PixelCampaignRow): PixelCampaign => row
 
 /** Largest access-log upload accepted in one request. */
 export const LOG_BODY_LIMIT = 50 * 1024 * 1024
 const LOG_TYPES = ['text/plain', 'application/x-ndjson', 'application/jsonl', 'application/jsonlines', 'application/x-jsonlines']
 
 /** Pixel campaigns, tag code, server-log ingest and publisher reports (spec 2.4, 2.6, 4.5, 4.6). */
-export const pixelFeature: Feature = {
+export const pixelFeature: Feature<PixelContext> = {
   prefix: '/v1/pixel',
   async routes(app, ctx) {
     campaignRoutes(app, ctx)
@@ -42,7 +37,7 @@ export const pixelFeature: Feature = {
   },
 }
 
-function campaignRoutes(app: App, ctx: AppContext): void {
+function campaignRoutes(app: App, ctx: PixelContext): void {
   app.post(
     '/campaigns',
     {
@@ -74,6 +69,26 @@ function campaignRoutes(app: App, ctx: AppContext): void {
       schema: { tags, summary: 'Get a pixel campaign', params: IdParams, response: { 200: PixelCampaign, ...errorResponses(400, 404, 422) } },
     },
     async (req) => asCampaign(await ownCampaign(ctx, req.principal!.clientId, req.params.id)),
+  )
+
+  app.delete(
+    '/campaigns/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a pixel campaign (an addition to the spec)',
+        description:
+          'From then on the collector records its hits as unknown_campaign, and the campaign is no longer listed or found; ' +
+          'its events, rollups and reports stay, and reports already made can still be read. A second delete answers 404.',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 404, 422) },
+      },
+    },
+    async (req, reply) => {
+      const row = await ctx.db.transaction((tx) => deletePixelCampaign(tx, req.principal!.clientId, req.params.id, ctx.clock.now()))
+      if (!row) throw notFound('campaign')
+      return reply.code(204).send(null)
+    },
   )
 
   app.put(
@@ -117,7 +132,7 @@ function campaignRoutes(app: App, ctx: AppContext): void {
 }
 
 // Its own scope: the access-log content types and the 50 MiB limit apply to this route only.
-function logRoutes(app: App, ctx: AppContext): void {
+function logRoutes(app: App, ctx: PixelContext): void {
   const unsupported = Symbol('unsupported')
   app.removeAllContentTypeParsers()
   app.addContentTypeParser(LOG_TYPES, { parseAs: 'string', bodyLimit: LOG_BODY_LIMIT }, (_req, body, done) => done(null, body))
@@ -150,7 +165,7 @@ function logRoutes(app: App, ctx: AppContext): void {
   )
 }
 
-function reportRoutes(app: App, ctx: AppContext): void {
+function reportRoutes(app: App, ctx: PixelContext): void {
   app.post(
     '/reports/publisher',
     {
@@ -193,6 +208,19 @@ function reportRoutes(app: App, ctx: AppContext): void {
   )
 
   app.get(
+    '/reports/publisher',
+    {
+      schema: {
+        tags,
+        summary: "List this client's publisher reports, newest first (an addition to the spec)",
+        querystring: SmallPaging,
+        response: { 200: Type.Array(PublisherReport), ...errorResponses(400, 422) },
+      },
+    },
+    async (req) => listReports(ctx.db, req.principal!.clientId, req.query.limit ?? 20, req.query.offset ?? 0),
+  )
+
+  app.get(
     '/reports/publisher/:id',
     {
       schema: { tags, summary: 'Get a publisher report', params: IdParams, response: { 200: PublisherReport, ...errorResponses(400, 404, 422) } },
@@ -205,7 +233,7 @@ function reportRoutes(app: App, ctx: AppContext): void {
   )
 }
 
-async function ownCampaign(ctx: AppContext, clientId: number, id: number): Promise<PixelCampaignRow> {
+async function ownCampaign(ctx: PixelContext, clientId: number, id: number): Promise<PixelCampaignRow> {
   const row = await getPixelCampaign(ctx.db, clientId, id)
   if (!row) throw notFound('campaign')
   return row

@@ -1,15 +1,9 @@
-import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
-import { DateOnly, Id, NullableTimestamp, Timestamp, nullable } from '../platform/http/schemas.ts'
+import { DateOnly, Id, NullableTimestamp, nullable, Timestamp } from '../platform/http/schemas.ts'
 
-export const USE_CASES = [
-  'campaign_optimization',
-  'campaign_reporting',
-  'publisher_bot_detection',
-  'publisher_agent_targeting',
-  'other',
-] as const
+export const USE_CASES = ['campaign_optimization', 'campaign_reporting', 'publisher_bot_detection', 'publisher_agent_targeting', 'other'] as const
 export type UseCase = (typeof USE_CASES)[number]
 export const PUBLISHER_USE_CASES: readonly UseCase[] = ['publisher_bot_detection', 'publisher_agent_targeting']
 
@@ -59,10 +53,20 @@ export const PixelTag = Type.Object(
 )
 export type PixelTag = Static<typeof PixelTag>
 
+/** Invalid lines named in a log-ingest answer (the count covers them all). */
+export const MAX_INVALID_SHOWN = 20
+
 export const LogIngestResult = Type.Object(
   {
     accepted: Type.Integer({ description: 'page loads recorded' }),
     invalid: Type.Integer({ description: 'lines that could not be parsed' }),
+    invalid_lines: Type.Array(
+      Type.Object({
+        line: Type.Integer({ description: 'line number in the upload, from 1' }),
+        reason: Type.String(),
+      }),
+      { description: `the first ${MAX_INVALID_SHOWN} invalid lines, by number, with why (an addition to the spec)` },
+    ),
     duplicates: Type.Integer({ description: 'page loads already recorded by the pixel, the beacon or an earlier upload' }),
     skipped: Type.Integer({ description: 'well-formed lines that are not page loads (assets, non-GET, errors)' }),
   },
@@ -78,9 +82,7 @@ export const CreatePublisherReportBody = Type.Object(
     campaign_id: Id,
     start_date: DateOnly,
     end_date: Type.String({ format: 'date', description: 'YYYY-MM-DD, inclusive' }),
-    dimensions: Type.Optional(
-      Type.Array(Type.Unsafe<Dimension>({ type: 'string', enum: [...DIMENSIONS] }), { maxItems: 4, uniqueItems: true }),
-    ),
+    dimensions: Type.Optional(Type.Array(Type.Unsafe<Dimension>({ type: 'string', enum: [...DIMENSIONS] }), { maxItems: 4, uniqueItems: true })),
     hot_spot_min_loads: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 100, description: 'a URL needs this many loads to be a hot spot' }),
     ),

@@ -1,6 +1,6 @@
 import { chmodSync, rmSync } from 'node:fs'
-import { createConnection, createServer } from 'node:net'
 import type { Server } from 'node:net'
+import { createConnection, createServer } from 'node:net'
 import { join } from 'node:path'
 
 /**

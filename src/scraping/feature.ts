@@ -1,13 +1,13 @@
-import type { AppContext } from '../platform/context.ts'
 import type { Feature } from '../platform/http/app.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
-import { scrapingJobs as jobs } from './jobs/handlers.ts'
+import type { ScrapingContext } from './context.ts'
 import { reclassifyJob } from './index/reclassify.ts'
+import { scrapingJobs as jobs } from './jobs/handlers.ts'
 import { jobRoutes } from './jobs/routes.ts'
 import { searchRoutes } from './search/routes.ts'
 
 /** Scraping and the content index (docs/scraping.md): routes under /v1/scraping. */
-export const scrapingFeature: Feature = {
+export const scrapingFeature: Feature<ScrapingContext> = {
   prefix: '/v1/scraping',
   routes(app, ctx) {
     searchRoutes(app, ctx)
@@ -16,6 +16,6 @@ export const scrapingFeature: Feature = {
 }
 
 /** Scrape-job chunks, single-URL submissions from search, their housekeeping, and background reclassification. */
-export function scrapingJobs(ctx: AppContext): JobHandler<never>[] {
-  return [...jobs(ctx), reclassifyJob(ctx) as JobHandler<never>]
+export function scrapingJobs(ctx: ScrapingContext): JobHandler[] {
+  return [...jobs(ctx), reclassifyJob(ctx)]
 }

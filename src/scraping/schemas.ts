@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
-import { Id, IdempotencyHeaders, NullableTimestamp, Paging, StringEnum, Timestamp, nullable } from '../platform/http/schemas.ts'
+import { Id, IdempotencyHeaders, NullableTimestamp, nullable, Paging, StringEnum, Timestamp } from '../platform/http/schemas.ts'
 
 /** Per-URL codes of a scrape result (spec 7; docs/scraping.md says when each applies). */
 export const scrapeErrorCodes = ['E001', 'E002', 'E003', 'E004', 'E005', 'E006', 'E007', 'E008'] as const
@@ -19,6 +19,35 @@ export const ScrapeContent = Type.Object(
   { title: 'ScrapeContent' },
 )
 
+const DateSource = StringEnum(['json-ld', 'meta', 'markup', 'text', 'url'] as const)
+const ChosenDate = Type.Object({
+  source: DateSource,
+  field: Type.String({ description: 'the key, attribute or rule that held the date, e.g. article:published_time' }),
+  value: Type.String({ description: 'ISO 8601 as the page wrote it' }),
+})
+
+export const DateEvidence = Type.Object(
+  {
+    published: nullable(ChosenDate),
+    last_updated: nullable(ChosenDate),
+    rejected: Type.Array(
+      Type.Object({
+        kind: StringEnum(['published', 'modified'] as const),
+        source: DateSource,
+        field: Type.String(),
+        value: Type.String(),
+        reason: StringEnum(['after_fetch_time', 'before_web'] as const),
+      }),
+      { description: 'dates the page carries that failed a plausibility rule' },
+    ),
+    notes: Type.Array(Type.String(), { description: 'adjustments between pieces of evidence' }),
+  },
+  {
+    title: 'DateEvidence',
+    description: 'where published_date and last_updated_date came from (docs/extraction.md, Dates); null for pages indexed before it was recorded',
+  },
+)
+
 export const ScrapeMetadata = Type.Object(
   {
     http_status: Type.Integer({ description: 'status of the final response from the origin' }),
@@ -31,6 +60,7 @@ export const ScrapeMetadata = Type.Object(
     author: str,
     meta_description: str,
     robots: str,
+    date_evidence: nullable(DateEvidence),
   },
   { title: 'ScrapeMetadata' },
 )
@@ -109,7 +139,7 @@ export const CreateJobBody = Type.Object(
 )
 export type CreateJobBody = Static<typeof CreateJobBody>
 
-export const jobStatuses = ['pending', 'processing', 'complete', 'failed'] as const
+export const jobStatuses = ['pending', 'processing', 'complete', 'failed', 'cancelled'] as const
 export type JobStatus = (typeof jobStatuses)[number]
 
 export const ScrapeJob = Type.Object(

@@ -1,18 +1,17 @@
 import { setMaxListeners } from 'node:events'
-
+import { rootDomain } from '../content/urls/domains.ts'
+import type { NormalizedUrl } from '../content/urls/normalize-url.ts'
 import type { AppContext } from '../platform/context.ts'
 import { createDbAdsTxtStore, freshAdsTxtDomains } from './ads-txt/db-store.ts'
-import { rootDomain } from '../content/urls/domains.ts'
-import { createAdsTxtService } from './ads-txt/service.ts'
 import type { AdsTxtService } from './ads-txt/service.ts'
+import { createAdsTxtService } from './ads-txt/service.ts'
 import type { HttpClientInternals } from './fetch/client.ts'
-import { fetcherConfig } from './fetch/config.ts'
 import type { FetcherConfig } from './fetch/config.ts'
+import { fetcherConfig } from './fetch/config.ts'
 import { createDbHostGate } from './fetch/db-host-gate.ts'
-import { createFetcher } from './fetch/fetcher.ts'
 import type { Fetcher } from './fetch/fetcher.ts'
+import { createFetcher } from './fetch/fetcher.ts'
 import { analyzePage } from './index/analyze-page.ts'
-import type { NormalizedUrl } from '../content/urls/normalize-url.ts'
 import { createPageWriter } from './index/page-writer.ts'
 import { queuePages } from './index/pages-repository.ts'
 
@@ -46,31 +45,6 @@ export interface ScraperOptions {
   adsTxtPorts?: { https?: number; http?: number }
 }
 
-const scrapers = new WeakMap<AppContext, Scraper>()
-
-/** The process's scraper: one fetcher per process, so robots caches and the global limit are shared; per-host limits are shared by all processes. */
-export function scraperFor(ctx: AppContext): Scraper {
-  let s = scrapers.get(ctx)
-  if (!s) {
-    s = createScraper(ctx)
-    scrapers.set(ctx, s)
-  }
-  return s
-}
-
-/** Replaces the process's scraper with one built with `opts` (tests and benchmark workers). */
-export async function configureScraper(ctx: AppContext, opts: ScraperOptions): Promise<Scraper> {
-  await closeScraper(ctx)
-  const s = createScraper(ctx, opts)
-  scrapers.set(ctx, s)
-  return s
-}
-
-export async function closeScraper(ctx: AppContext): Promise<void> {
-  await scrapers.get(ctx)?.close()
-  scrapers.delete(ctx)
-}
-
 const HOST_LEASE_MARGIN_MS = 10_000
 
 // ads.txt files fetched at once by one indexUrls call.
@@ -93,7 +67,12 @@ async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<unkno
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane))
 }
 
-function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scraper {
+/**
+ * The process's scraper, built once at start-up and passed in the context: one fetcher per
+ * process, so robots caches and the global limit are shared; per-host limits are shared by all
+ * processes.
+ */
+export function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scraper {
   const { scrape } = ctx.config
   const now = () => ctx.clock.now().getTime()
   const config = fetcherConfig({
@@ -127,10 +106,10 @@ function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scraper {
 
   async function fresh(ids: number[]): Promise<Set<number>> {
     const since = new Date(ctx.clock.now().getTime() - scrape.freshnessMs)
-    const { rows } = await ctx.db.query<{ id: number }>(
-      `SELECT id FROM pages WHERE id = ANY($1::bigint[]) AND state = 'done' AND fetched_at >= $2`,
-      [ids, since],
-    )
+    const { rows } = await ctx.db.query<{ id: number }>(`SELECT id FROM pages WHERE id = ANY($1::bigint[]) AND state = 'done' AND fetched_at >= $2`, [
+      ids,
+      since,
+    ])
     return new Set(rows.map((r) => r.id))
   }
 
@@ -138,7 +117,12 @@ function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scraper {
   async function refreshAdsTxt(urls: NormalizedUrl[], signal?: AbortSignal): Promise<void> {
     const domains = [...new Set(urls.map((u) => rootDomain(u.host)).filter((d): d is string => d !== null))]
     const cached = await freshAdsTxtDomains(ctx.db, domains, ctx.clock.now())
-    await pool(domains.filter((d) => !cached.has(d)), ADS_TXT_CONCURRENCY, (d) => adsTxt.forUrl(d), signal)
+    await pool(
+      domains.filter((d) => !cached.has(d)),
+      ADS_TXT_CONCURRENCY,
+      (d) => adsTxt.forUrl(d),
+      signal,
+    )
   }
 
   return {

@@ -2,9 +2,9 @@ import { Type } from '@sinclair/typebox'
 
 import type { Feature } from '../platform/http/app.ts'
 import { notFound } from '../platform/http/errors.ts'
-import { IdParams, IdempotencyHeaders, errorResponses } from '../platform/http/schemas.ts'
-import { getCampaign, listCampaigns, registerCampaign } from './repository.ts'
-import { RegisterCampaignBody, RegisteredCampaign } from './schemas.ts'
+import { errorResponses, IdempotencyHeaders, IdParams } from '../platform/http/schemas.ts'
+import { deleteCampaign, getCampaign, listCampaigns, registerCampaign, updateCampaign } from './repository.ts'
+import { RegisterCampaignBody, RegisteredCampaign, UpdateCampaignBody } from './schemas.ts'
 
 /** Campaign registration group (spec 2.5, 4.8). */
 export const snowballFeature: Feature = {
@@ -25,7 +25,7 @@ export const snowballFeature: Feature = {
       async (req, reply) => {
         const row = await registerCampaign(ctx.db, req.principal!.clientId, req.body.description, ctx.clock.now())
         reply.code(201)
-        return row as unknown as RegisteredCampaign
+        return row
       },
     )
 
@@ -38,7 +38,7 @@ export const snowballFeature: Feature = {
           response: { 200: Type.Array(RegisteredCampaign), ...errorResponses() },
         },
       },
-      async (req) => (await listCampaigns(ctx.db, req.principal!.clientId)) as unknown as RegisteredCampaign[],
+      async (req) => listCampaigns(ctx.db, req.principal!.clientId),
     )
 
     app.get(
@@ -54,7 +54,42 @@ export const snowballFeature: Feature = {
       async (req) => {
         const row = await getCampaign(ctx.db, req.principal!.clientId, req.params.id)
         if (!row) throw notFound('campaign')
-        return row as unknown as RegisteredCampaign
+        return row
+      },
+    )
+
+    app.patch(
+      '/campaigns/:id',
+      {
+        schema: {
+          tags: ['snowball'],
+          summary: 'Change a registered campaign’s description (not in the spec)',
+          params: IdParams,
+          body: UpdateCampaignBody,
+          response: { 200: RegisteredCampaign, ...errorResponses(400, 404, 415, 422) },
+        },
+      },
+      async (req) => {
+        const row = await updateCampaign(ctx.db, req.principal!.clientId, req.params.id, req.body.description, ctx.clock.now())
+        if (!row) throw notFound('campaign')
+        return row
+      },
+    )
+
+    app.delete(
+      '/campaigns/:id',
+      {
+        schema: {
+          tags: ['snowball'],
+          summary: 'Delete a registered campaign (soft: answered with deleted true, then no longer listed or found; not in the spec)',
+          params: IdParams,
+          response: { 200: RegisteredCampaign, ...errorResponses(400, 404, 422) },
+        },
+      },
+      async (req) => {
+        const row = await deleteCampaign(ctx.db, req.principal!.clientId, req.params.id, ctx.clock.now())
+        if (!row) throw notFound('campaign')
+        return row
       },
     )
   },

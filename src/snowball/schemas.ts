@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
 import { Id, Timestamp } from '../platform/http/schemas.ts'
 
@@ -29,3 +29,9 @@ export const RegisterCampaignBody = Type.Object(
   { title: 'RegisterCampaignRequest' },
 )
 export type RegisterCampaignBody = Static<typeof RegisterCampaignBody>
+
+export const UpdateCampaignBody = Type.Object(
+  { description: Type.String({ minLength: 1, maxLength: 10_000 }) },
+  { title: 'UpdateCampaignRequest', additionalProperties: false },
+)
+export type UpdateCampaignBody = Static<typeof UpdateCampaignBody>

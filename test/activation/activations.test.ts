@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { activationJobs } from '../../src/activation/jobs.ts'
-import { recordDealUse } from '../../src/activation/deal-usage.ts'
 import { runLifecycle } from '../../src/activation/lifecycle.ts'
 import { propagateChanges } from '../../src/activation/propagate.ts'
-import { ManualClock } from '../../src/platform/clock.ts'
-import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
+import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { TestApp } from '../helpers/app.ts'
 import { createTestApp, json } from '../helpers/app.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
+import { recordDealUse } from './deal-usage.ts'
 import { seedSegment, setSegmentUrls } from './seed.ts'
 
 type Act = Record<string, unknown> & { id: number; status: string; deal_id: string | null }
@@ -38,8 +38,7 @@ describeEachEngine('activations', (getDb) => {
     json<Act>(await t.app.inject({ method: 'GET', url: `/v1/curation/activations/${id}`, headers }))
   const tomorrow = '2026-11-23'
   /** Waits until the SSP connector has issued the deal (processing, with a ready estimate). */
-  const issued = (headers: Record<string, string>, id: number) =>
-    waitFor(async () => (await get(headers, id)).estimated_ready_date != null)
+  const issued = (headers: Record<string, string>, id: number) => waitFor(async () => (await get(headers, id)).estimated_ready_date != null)
 
   describe('validation', () => {
     let c: Awaited<ReturnType<TestApp['client']>>
@@ -83,7 +82,16 @@ describeEachEngine('activations', (getDb) => {
       ['a negative VCR', { kpis: [{ metric: 'vcr', target: -0.5 }] }, 'vcr target is a fraction'],
       ['a zero CPA', { kpis: [{ metric: 'cpa', target: 0 }] }, 'positive'],
       ['a negative ROAS', { kpis: [{ metric: 'roas', target: -2 }] }, 'positive'],
-      ['a KPI twice', { kpis: [{ metric: 'vcr', target: 0.5 }, { metric: 'vcr', target: 0.6 }] }, 'twice'],
+      [
+        'a KPI twice',
+        {
+          kpis: [
+            { metric: 'vcr', target: 0.5 },
+            { metric: 'vcr', target: 0.6 },
+          ],
+        },
+        'twice',
+      ],
       ['a zero budget', { budget: { amount: 0, currency: 'USD' } }, 'budget'],
       ['an unknown currency', { budget: { amount: 10, currency: 'XYZ' } }, 'ISO 4217'],
       ['an impossible date', { start_date: '2026-02-30' }, 'start_date'],
@@ -158,7 +166,10 @@ describeEachEngine('activations', (getDb) => {
       geo: ['US'],
       formats: ['banner', 'video'],
       devices: ['desktop'],
-      kpis: [{ metric: 'ctr', target: 0.002 }, { metric: 'cpa', target: 12.5 }],
+      kpis: [
+        { metric: 'ctr', target: 0.002 },
+        { metric: 'cpa', target: 12.5 },
+      ],
       budget: { amount: 10000, currency: 'USD' },
       start_date: tomorrow,
       end_date: '2027-01-31',
@@ -277,7 +288,17 @@ describeEachEngine('activations', (getDb) => {
         ('example.net', 50000, 20, 40000, 30000, now()),
         ('example.io', 500, 0, 400, 10, now())`,
     )
-    const a = json<Act>(await post(c.headers, { segment_ids: [seg], dsp: 'ttd', buyer_seat: 'kpi-seat', kpis: [{ metric: 'ctr', target: 0.002 }, { metric: 'roas', target: 3 }] }))
+    const a = json<Act>(
+      await post(c.headers, {
+        segment_ids: [seg],
+        dsp: 'ttd',
+        buyer_seat: 'kpi-seat',
+        kpis: [
+          { metric: 'ctr', target: 0.002 },
+          { metric: 'roas', target: 3 },
+        ],
+      }),
+    )
     await issued(c.headers, a.id)
     const shaped = await get(c.headers, a.id)
     expect(shaped.targeting).toEqual({
@@ -285,9 +306,7 @@ describeEachEngine('activations', (getDb) => {
       domain_count: 3,
       excluded_domains: [{ domain: 'example.net', reason: 'ctr 0.0004 below target 0.002 over 50000 impressions' }],
     })
-    const { rows } = await t.ctx.db.query<{ targeting: { domains: string[] } }>(
-      `SELECT targeting FROM sandbox_deals WHERE buyer_seat = 'kpi-seat'`,
-    )
+    const { rows } = await t.ctx.db.query<{ targeting: { domains: string[] } }>(`SELECT targeting FROM sandbox_deals WHERE buyer_seat = 'kpi-seat'`)
     expect(rows[0]!.targeting.domains.sort()).toEqual(['example.com', 'example.dev', 'example.io'])
   })
 
@@ -315,7 +334,11 @@ describeEachEngine('activations', (getDb) => {
         segment_ids: [seg],
         dsp: 'ttd',
         buyer_seat: 'kpi-view-vcr',
-        kpis: [{ metric: 'viewability', target: 0.6 }, { metric: 'vcr', target: 0.5 }, { metric: 'conversion', target: 0.9 }],
+        kpis: [
+          { metric: 'viewability', target: 0.6 },
+          { metric: 'vcr', target: 0.5 },
+          { metric: 'conversion', target: 0.9 },
+        ],
       }),
     )
     await issued(c.headers, a.id)
@@ -366,6 +389,22 @@ describeEachEngine('activations', (getDb) => {
     expect(json(second).id).toBe(json(first).id)
     const { rows } = await t.ctx.db.query('SELECT id FROM activations WHERE client_id = $1', [c.clientId])
     expect(rows).toHaveLength(1)
+  })
+
+  it('refuses a segment with no URLs with 422 saying why, as when every URL of a segment was removed', async () => {
+    const c = await t.client()
+    const empty = await seedSegment(t.ctx.db, c.clientId, { urls: [] })
+    const full = await seedSegment(t.ctx.db, c.clientId)
+    for (const ids of [[empty], [full, empty]]) {
+      const res = await post(c.headers, { segment_ids: ids, dsp: 'ttd', buyer_seat: 'empty' })
+      expect(res.statusCode).toBe(422)
+      expect(json(res)).toMatchObject({ error: 'validation_failed', message: expect.stringContaining(`segment ${empty} has no URLs`) })
+    }
+    // A segment whose URLs were all removed after its build is refused the same way.
+    await setSegmentUrls(t.ctx.db, c.clientId, full, [])
+    expect((await post(c.headers, { segment_ids: [full], dsp: 'ttd', buyer_seat: 'empty' })).statusCode).toBe(422)
+    const { rows } = await t.ctx.db.query('SELECT id FROM activations WHERE client_id = $1', [c.clientId])
+    expect(rows).toEqual([])
   })
 
   it('hides other clients’ activations', async () => {

@@ -2,12 +2,12 @@ import type { LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
 
 import { activationJobs } from '../../src/activation/jobs.ts'
-import type { ManualClock } from '../../src/platform/clock.ts'
 import type { Db } from '../../src/platform/db/db.ts'
-import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
+import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { TestApp } from '../helpers/app.ts'
 import { createTestApp, json } from '../helpers/app.ts'
+import type { ManualClock } from '../helpers/clock.ts'
 import { waitFor } from '../helpers/wait.ts'
 
 export type Act = Record<string, unknown> & { id: number; status: string; deal_id: string | null; failure_reason: string | null }

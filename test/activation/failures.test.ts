@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-
-import { ManualClock } from '../../src/platform/clock.ts'
 import { json } from '../helpers/app.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { Act, ActivationTestApp } from './app.ts'
@@ -58,9 +57,7 @@ describeEachEngine('activation failures', (getDb) => {
     expect(states).toEqual(['processing', 'processing', 'processing', 'processing', 'failed'])
     const failed = await t.get(c.headers, a.id)
     expect(failed).toMatchObject({ status: 'failed', deal_id: null, processed_date: null, deal_state: null })
-    expect(failed.failure_reason).toBe(
-      'the Deal ID could not be issued: sandbox SSP is temporarily unavailable (HTTP 503) (failed attempt 5 of 5)',
-    )
+    expect(failed.failure_reason).toBe('the Deal ID could not be issued: sandbox SSP is temporarily unavailable (HTTP 503) (failed attempt 5 of 5)')
     const { rows } = await t.ctx.db.query('SELECT 1 FROM sandbox_deals WHERE activation_id = $1', [a.id])
     expect(rows).toHaveLength(0)
   })
@@ -104,7 +101,11 @@ describeEachEngine('activation failures', (getDb) => {
     const seg = await seedSegment(t.ctx.db, c.clientId)
     const a = json<Act>(await t.post(c.headers, { segment_ids: [seg], dsp: 'ttd', buyer_seat: 'breaks-on-issue-once' }))
     // Attempt 1: the sandbox SSP issues the deal, then recording it in the activation fails.
-    await waitFor(async () => (await t.job('activation.issue', a.id))?.status === 'queued' && (await t.job('activation.issue', a.id))!.attempts === 1)
+    // One read of the job: status and attempts of the same moment (two reads could straddle a claim).
+    await waitFor(async () => {
+      const j = await t.job('activation.issue', a.id)
+      return j?.status === 'queued' && j.attempts === 1
+    })
     const first = await t.ctx.db.query<{ deal_id: string }>('SELECT deal_id FROM sandbox_deals WHERE activation_id = $1', [a.id])
     expect(first.rows).toHaveLength(1)
     expect((await t.get(c.headers, a.id)).status).toBe('processing')

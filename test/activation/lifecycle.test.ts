@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-
-import { recordDealUse } from '../../src/activation/deal-usage.ts'
 import { runLifecycle } from '../../src/activation/lifecycle.ts'
-import { ManualClock } from '../../src/platform/clock.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import type { Act, ActivationTestApp } from './app.ts'
 import { startActivationApp } from './app.ts'
+import { recordDealUse } from './deal-usage.ts'
 import { seedSegment } from './seed.ts'
 
 const hour = 3_600_000

@@ -2,15 +2,15 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import { activationJobs } from '../../src/activation/jobs.ts'
 import { propagateChanges } from '../../src/activation/propagate.ts'
-import type { ManualClock } from '../../src/platform/clock.ts'
-import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
-import { json } from '../helpers/app.ts'
-import { describeEachEngine } from '../helpers/db.ts'
-import { waitFor } from '../helpers/wait.ts'
+import { createWorker } from '../../src/platform/jobs/worker.ts'
 import { indexTopic } from '../curation/fixtures.ts'
 import type { CurationTestApp } from '../curation/helpers.ts'
 import { createCurationApp } from '../curation/helpers.ts'
+import { json } from '../helpers/app.ts'
+import type { ManualClock } from '../helpers/clock.ts'
+import { describeEachEngine } from '../helpers/db.ts'
+import { waitFor } from '../helpers/wait.ts'
 import type { Act } from './app.ts'
 import { seedSegment, setSegmentUrls } from './seed.ts'
 
@@ -55,7 +55,9 @@ describeEachEngine('propagation of segment changes to deals', (getDb, engine) =>
       )
     ).rows[0]!
   const unpropagated = async () =>
-    (await t.ctx.db.query<{ segment_id: number }>('SELECT segment_id FROM segment_changes WHERE propagated_at IS NULL ORDER BY id')).rows.map((r) => r.segment_id)
+    (await t.ctx.db.query<{ segment_id: number }>('SELECT segment_id FROM segment_changes WHERE propagated_at IS NULL ORDER BY id')).rows.map(
+      (r) => r.segment_id,
+    )
 
   it('a block optimization of an activated segment reaches its live sandbox deal', async () => {
     const urls = ['https://www.arena.example/1', 'https://www.arena.example/2', 'https://www.goal.example/1', 'https://www.pitch.example/1']
@@ -93,7 +95,11 @@ describeEachEngine('propagation of segment changes to deals', (getDb, engine) =>
       [clientId, [seg], clock.now()],
     )
     await setSegmentUrls(t.ctx.db, clientId, seg, ['https://news.example.com/a', 'https://later.example.net/b'])
-    await t.ctx.db.query(`INSERT INTO segment_changes (segment_id, client_id, kind, created_at) VALUES ($1, $2, 'optimization', $3)`, [seg, clientId, clock.now()])
+    await t.ctx.db.query(`INSERT INTO segment_changes (segment_id, client_id, kind, created_at) VALUES ($1, $2, 'optimization', $3)`, [
+      seg,
+      clientId,
+      clock.now(),
+    ])
     expect(await propagateChanges(t.ctx)).toBe(0)
     expect(await unpropagated()).toEqual([seg])
     // The issuing job records its deal (shaped, say, before the change): the change now reaches it.

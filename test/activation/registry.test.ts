@@ -16,7 +16,15 @@ describe('DSP registry matches the research TSV (fixtures/dsp/dsp_candidates.tsv
     .slice(1)
     .map((line) => {
       const [slug, name, aliases, , notes] = line.split('\t')
-      return { slug: slug!.trim(), name: name!.trim(), aliases: (aliases ?? '').split(';').map((a) => a.trim()).filter(Boolean), notes: notes?.trim() ?? '' }
+      return {
+        slug: slug!.trim(),
+        name: name!.trim(),
+        aliases: (aliases ?? '')
+          .split(';')
+          .map((a) => a.trim())
+          .filter(Boolean),
+        notes: notes?.trim() ?? '',
+      }
     })
 
   it('holds every TSV row not flagged "not a DSP", with its name and aliases: the spec’s 93', () => {

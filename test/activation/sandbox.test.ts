@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
-
-import { ConnectorError } from '../../src/activation/connectors/connector.ts'
 import type { DealRequest } from '../../src/activation/connectors/connector.ts'
+import { ConnectorError } from '../../src/activation/connectors/connector.ts'
 import { createSandboxConnector } from '../../src/activation/connectors/sandbox.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 
@@ -63,13 +62,20 @@ describeEachEngine('sandbox SSP connector', (getDb) => {
       const ssp = createSandboxConnector(getDb().db, latency)
       const outcomes: string[] = []
       for (let attempt = 1; attempt <= 3; attempt++) {
-        outcomes.push(await ssp.createDeal(request(105, 'sandbox-flaky-x'), t0).then(() => 'issued', (e: ConnectorError) => `retryable=${e.retryable}`))
+        outcomes.push(
+          await ssp.createDeal(request(105, 'sandbox-flaky-x'), t0).then(
+            () => 'issued',
+            (e: ConnectorError) => `retryable=${e.retryable}`,
+          ),
+        )
       }
       expect(outcomes).toEqual(['retryable=true', 'retryable=true', 'issued'])
     })
 
     it('sandbox-reject is refused permanently', async () => {
-      const err = await createSandboxConnector(getDb().db, latency).createDeal(request(106, 'sandbox-reject-x'), t0).catch((e: unknown) => e)
+      const err = await createSandboxConnector(getDb().db, latency)
+        .createDeal(request(106, 'sandbox-reject-x'), t0)
+        .catch((e: unknown) => e)
       expect(err).toMatchObject({ retryable: false })
       expect((err as Error).message).toMatch(/rejected the deal: buyer seat sandbox-reject-x is not known on the-trade-desk/)
     })

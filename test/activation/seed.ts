@@ -1,6 +1,6 @@
-import type { Queryable } from '../../src/platform/db/db.ts'
-import { normalizeUrl } from '../../src/content/urls/normalize-url.ts'
 import type { NormalizedUrl } from '../../src/content/urls/normalize-url.ts'
+import { normalizeUrl } from '../../src/content/urls/normalize-url.ts'
+import type { Queryable } from '../../src/platform/db/db.ts'
 import { queuePages } from '../../src/scraping/index/pages-repository.ts'
 
 /** A segment of a client with the given build status and URLs (pages are queued in the index). */

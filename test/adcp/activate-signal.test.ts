@@ -95,13 +95,28 @@ describeEachEngine('activate_signal', (getDb) => {
     it('made the catalog entry a client segment with its pages, and a REST activation of it', async () => {
       const seg = await rest<{ status: string; url_count: number; taxonomy_id: number }>(`/v1/curation/segment-requests/${first.activation.segment_id}`)
       expect(seg).toMatchObject({ status: 'complete', url_count: 4, taxonomy_id: 483 })
-      const act = await rest<{ id: number; status: string; dsp: string; buyer_seat: string; segment_ids: number[]; geo: string[] }>(`/v1/curation/activations/${first.activation.activation_id}`)
-      expect(act).toMatchObject({ status: 'processing', dsp: 'the-trade-desk', buyer_seat: 'agency-7-ttd', segment_ids: [first.activation.segment_id], geo: ['US'] })
+      const act = await rest<{ id: number; status: string; dsp: string; buyer_seat: string; segment_ids: number[]; geo: string[] }>(
+        `/v1/curation/activations/${first.activation.activation_id}`,
+      )
+      expect(act).toMatchObject({
+        status: 'processing',
+        dsp: 'the-trade-desk',
+        buyer_seat: 'agency-7-ttd',
+        segment_ids: [first.activation.segment_id],
+        geo: ['US'],
+      })
     })
 
     it('shows as activating in get_signals, then live with the Deal ID once the SSP has synced it', async () => {
-      const before = await call<SignalsOut>(client, 'get_signals', { signal_ids: ['iab:483'], deliver_to: { deployments: [seat, { platform: 'dv360', account: 'x' }] } })
-      expect(before.signals[0]!.deployments[0]).toMatchObject({ is_live: false, decisioning_platform_segment_id: null, activation_key: { segment_id: first.activation.deal_id } })
+      const before = await call<SignalsOut>(client, 'get_signals', {
+        signal_ids: ['iab:483'],
+        deliver_to: { deployments: [seat, { platform: 'dv360', account: 'x' }] },
+      })
+      expect(before.signals[0]!.deployments[0]).toMatchObject({
+        is_live: false,
+        decisioning_platform_segment_id: null,
+        activation_key: { segment_id: first.activation.deal_id },
+      })
       expect(before.signals[0]!.deployments[1]).toMatchObject({ is_live: false, platform: 'dv360' })
       expect(before.signals[0]!.deployments[1]!.activation_key).toBeUndefined()
 
@@ -130,7 +145,11 @@ describeEachEngine('activate_signal', (getDb) => {
       })
       expect(again.replayed).toBe(true)
       expect(again.activation).toMatchObject({ activation_id: first.activation.activation_id, deal_id: first.activation.deal_id, status: 'deployed' })
-      const conflict = await failure({ signal_agent_segment_id: 'iab:483', deliver_to: { deployments: [{ platform: 'ttd', account: 'other' }] }, idempotency_key: 'key-marketplace-000001' })
+      const conflict = await failure({
+        signal_agent_segment_id: 'iab:483',
+        deliver_to: { deployments: [{ platform: 'ttd', account: 'other' }] },
+        idempotency_key: 'key-marketplace-000001',
+      })
       expect(conflict.adcp_error.code).toBe('IDEMPOTENCY_CONFLICT')
       const { rows } = await agent.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM activations')
       expect(rows[0]!.n).toBe(1)
@@ -153,7 +172,10 @@ describeEachEngine('activate_signal', (getDb) => {
     })
 
     it('takes the destinations of the context it names', async () => {
-      const found = await call<SignalsOut>(client, 'get_signals', { signal_spec: 'cooking recipes', deliver_to: { deployments: [{ platform: 'amazon', account: 'amzn-1' }] } })
+      const found = await call<SignalsOut>(client, 'get_signals', {
+        signal_spec: 'cooking recipes',
+        deliver_to: { deployments: [{ platform: 'amazon', account: 'amzn-1' }] },
+      })
       const food = found.signals.find((s) => s.signal_type === 'marketplace')!
       const a = await call<Activated>(client, 'activate_signal', { signal_agent_segment_id: food.signal_agent_segment_id, context_id: found.context_id })
       expect(a.context_id).toBe(found.context_id)
@@ -171,15 +193,24 @@ describeEachEngine('activate_signal', (getDb) => {
       [c.clientId],
     )
     const other = await mcpClient(agent.mcpUrl, bearer(c.key))
-    const r = (await other.callTool({ name: 'activate_signal', arguments: { signal_agent_segment_id: `segment:${rows[0]!.id}`, deliver_to: { deployments: [seat] } } })) as CallToolResult
+    const r = (await other.callTool({
+      name: 'activate_signal',
+      arguments: { signal_agent_segment_id: `segment:${rows[0]!.id}`, deliver_to: { deployments: [seat] } },
+    })) as CallToolResult
     expect(r.structuredContent).toMatchObject({ adcp_error: { code: 'INVALID_STATE' } })
-    const foreign = (await other.callTool({ name: 'activate_signal', arguments: { signal_agent_segment_id: `segment:${own}`, deliver_to: { deployments: [seat] } } })) as CallToolResult
+    const foreign = (await other.callTool({
+      name: 'activate_signal',
+      arguments: { signal_agent_segment_id: `segment:${own}`, deliver_to: { deployments: [seat] } },
+    })) as CallToolResult
     expect(foreign.structuredContent).toMatchObject({ adcp_error: { code: 'SIGNAL_NOT_FOUND' } })
     await other.close()
   })
 
   it('builds a custom signal on activation: a segment request for the spec, then its deal', async () => {
-    const found = await call<SignalsOut>(client, 'get_signals', { signal_spec: 'shares, stock markets and company earnings', filters: { catalog_types: ['custom'] } })
+    const found = await call<SignalsOut>(client, 'get_signals', {
+      signal_spec: 'shares, stock markets and company earnings',
+      filters: { catalog_types: ['custom'] },
+    })
     const custom = found.signals[0]!
     expect(custom.signal_agent_segment_id).toMatch(/^custom:\d+:[0-9a-f]{12}$/)
     const a = await call<Activated>(client, 'activate_signal', { signal_agent_segment_id: custom.signal_agent_segment_id, deliver_to: { deployments: [seat] } })
@@ -197,13 +228,23 @@ describeEachEngine('activate_signal', (getDb) => {
       const c = await slow.client()
       const sc = await mcpClient(slow.mcpUrl, bearer(c.key))
       const found = await call<SignalsOut>(sc, 'get_signals', { signal_spec: 'baking bread and cake recipes', filters: { catalog_types: ['custom'] } })
-      const a = await call<Activated>(sc, 'activate_signal', { signal_agent_segment_id: found.signals[0]!.signal_agent_segment_id, deliver_to: { deployments: [seat] } })
+      const a = await call<Activated>(sc, 'activate_signal', {
+        signal_agent_segment_id: found.signals[0]!.signal_agent_segment_id,
+        deliver_to: { deployments: [seat] },
+      })
       expect(a.activation).toMatchObject({ deal_id: null, activation_id: null, activation_status: 'waiting_for_segment_build', status: 'activating' })
       expect(a.activation.estimated_activation_duration_minutes).toBe(10 + 1)
-      await waitFor(async () => (await slow.ctx.db.query(`SELECT 1 FROM segment_requests WHERE id = $1 AND status = 'complete'`, [a.activation.segment_id])).rows.length > 0, 30_000)
+      await waitFor(
+        async () =>
+          (await slow.ctx.db.query(`SELECT 1 FROM segment_requests WHERE id = $1 AND status = 'complete'`, [a.activation.segment_id])).rows.length > 0,
+        30_000,
+      )
       expect(await settlePending(slow.ctx)).toBe(1)
       expect(await settlePending(slow.ctx)).toBe(0)
-      const { rows } = await slow.ctx.db.query<{ pending: boolean; destinations: { activation_id: number }[] }>('SELECT pending, destinations FROM adcp_activations WHERE segment_id = $1', [a.activation.segment_id])
+      const { rows } = await slow.ctx.db.query<{ pending: boolean; destinations: { activation_id: number }[] }>(
+        'SELECT pending, destinations FROM adcp_activations WHERE segment_id = $1',
+        [a.activation.segment_id],
+      )
       expect(rows[0]).toMatchObject({ pending: false, destinations: [{ activation_id: expect.any(Number) }] })
       await sc.close()
     } finally {
@@ -217,7 +258,12 @@ describeEachEngine('activate_signal', (getDb) => {
       destinations: [{ type: 'agent', agent_url: 'https://sales.example/mcp' }],
       idempotency_key: 'key-agent-destination-1',
     })
-    expect(a.deployments[0]).toMatchObject({ type: 'agent', agent_url: 'https://sales.example/mcp', is_live: true, activation_key: { type: 'key_value', key: 'curata_segment', value: String(a.activation.segment_id) } })
+    expect(a.deployments[0]).toMatchObject({
+      type: 'agent',
+      agent_url: 'https://sales.example/mcp',
+      is_live: true,
+      activation_key: { type: 'key_value', key: 'curata_segment', value: String(a.activation.segment_id) },
+    })
     expect(schemaProblems('activate-signal-response', a)).toEqual([])
     const listed = await callAdcp31<SignalsOut>(client, 'get_signals', {
       signal_ids: [{ source: 'catalog', data_provider_domain: '127.0.0.1', id: 'iab_52' }],
@@ -232,9 +278,15 @@ describeEachEngine('activate_signal', (getDb) => {
     expect((await failure({ ...base, deliver_to: { deployments: [{ platform: 'ttd' }] } })).adcp_error).toMatchObject({ field: 'destinations[0].account' })
     expect((await failure({ ...base, deliver_to: { deployments: [{ platform: 'meta', account: 'a' }] } })).adcp_error.message).toMatch(/not a supported DSP/)
     expect((await failure({ ...base, deliver_to: { deployments: [seat], countries: ['UK'] } })).adcp_error).toMatchObject({ field: 'countries' })
-    expect((await failure({ ...base, destinations: [{ type: 'platform', ...seat }], pricing_option_id: 'po_other' })).adcp_error).toMatchObject({ field: 'pricing_option_id' })
-    expect((await failure({ ...base, destinations: [{ type: 'platform', ...seat }], action: 'deactivate' })).adcp_error).toMatchObject({ code: 'UNSUPPORTED_FEATURE' })
-    expect((await failure({ signal_agent_segment_id: 'nonsense', destinations: [{ type: 'platform', ...seat }] })).adcp_error).toMatchObject({ code: 'SIGNAL_NOT_FOUND' })
+    expect((await failure({ ...base, destinations: [{ type: 'platform', ...seat }], pricing_option_id: 'po_other' })).adcp_error).toMatchObject({
+      field: 'pricing_option_id',
+    })
+    expect((await failure({ ...base, destinations: [{ type: 'platform', ...seat }], action: 'deactivate' })).adcp_error).toMatchObject({
+      code: 'UNSUPPORTED_FEATURE',
+    })
+    expect((await failure({ signal_agent_segment_id: 'nonsense', destinations: [{ type: 'platform', ...seat }] })).adcp_error).toMatchObject({
+      code: 'SIGNAL_NOT_FOUND',
+    })
     const rejected = await failure({ ...base, deliver_to: { deployments: [{ platform: 'ttd', account: 'sandbox-reject-1' }] } })
     expect(rejected.adcp_error).toMatchObject({ code: 'ACTIVATION_FAILED' })
     expect(rejected.adcp_error.message).toMatch(/sandbox SSP rejected/)

@@ -2,15 +2,16 @@
 // activateSignal with strict response validation, and the @adcp/sdk 6.11.0 compliance storyboards
 // (signals_baseline, security_baseline, signal_marketplace), which validate every response against
 // the AdCP 3.0 JSON schemas.
-import { ADCPMultiAgentClient } from '@adcp/client'
-import type { GetSignalsResponse } from '@adcp/client'
-import { getComplianceStoryboardById, runStoryboard } from '@adcp/sdk/testing'
-import type { StoryboardResult } from '@adcp/sdk/testing'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import type { GetSignalsResponse } from '@adcp/client'
+import { ADCPMultiAgentClient } from '@adcp/client'
+import type { StoryboardResult } from '@adcp/sdk/testing'
+import { getComplianceStoryboardById, runStoryboard } from '@adcp/sdk/testing'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { indexTopic } from '../curation/fixtures.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import type { Agent } from './helpers.ts'
-import { seedIndex, seedTaxonomyCatalog, startAgent } from './helpers.ts'
+import { seedIndex, startAgent } from './helpers.ts'
 import { schemaProblems } from './schemas.ts'
 
 /** The failing steps of a storyboard run, readable (empty when it passed). */
@@ -18,7 +19,13 @@ function failures(r: StoryboardResult): string[] {
   return r.phases.flatMap((phase) =>
     phase.steps
       .filter((s) => !s.passed)
-      .map((s) => `${phase.phase_id}.${s.step_id}: ${s.error ?? ''} ${s.validations.filter((v) => !v.passed).map((v) => `${v.check} ${v.error ?? ''}`).join('; ')}`),
+      .map(
+        (s) =>
+          `${phase.phase_id}.${s.step_id}: ${s.error ?? ''} ${s.validations
+            .filter((v) => !v.passed)
+            .map((v) => `${v.check} ${v.error ?? ''}`)
+            .join('; ')}`,
+      ),
   )
 }
 
@@ -27,8 +34,16 @@ describeEachEngine('AdCP clients', (getDb) => {
   let key: string
   beforeAll(async () => {
     agent = await startAgent(getDb().db, { latencySeconds: 300 })
+    // A real catalog, computed from a small index: every signal offered has pages behind it, so
+    // activating whichever one a storyboard picks builds a segment with URLs. The storyboards ask
+    // for "adults interested in electric vehicles": the index has such pages, as an agent's would.
+    await indexTopic(
+      getDb().db,
+      'autos',
+      ['https://ev.example.com/a', 'https://ev.example.com/b', 'https://cars.example.org/c', 'https://cars.example.org/d'],
+      60,
+    )
     await seedIndex(agent)
-    await seedTaxonomyCatalog(getDb().db)
     key = (await agent.client()).key
   })
   afterAll(async () => {
@@ -64,7 +79,9 @@ describeEachEngine('AdCP clients', (getDb) => {
       expect(activated.error).toBeUndefined()
       expect(activated).toMatchObject({ success: true, status: 'completed' })
       expect(activated.data).toMatchObject({
-        deployments: [{ type: 'platform', platform: 'the-trade-desk', is_live: false, estimated_activation_duration_minutes: 5, activation_key: { type: 'segment_id' } }],
+        deployments: [
+          { type: 'platform', platform: 'the-trade-desk', is_live: false, estimated_activation_duration_minutes: 5, activation_key: { type: 'segment_id' } },
+        ],
         activation: { status: 'activating', deal_id: expect.stringMatching(/^CUR-SBX-/) },
       })
     })
@@ -81,7 +98,10 @@ describeEachEngine('AdCP clients', (getDb) => {
     })
 
     it('sees a domain failure as a failed task with the readable message', async () => {
-      const r = await connect().activateSignal({ signal_agent_segment_id: 'iab:999999', destinations: [{ type: 'platform', platform: 'ttd', account: 'seat' }] })
+      const r = await connect().activateSignal({
+        signal_agent_segment_id: 'iab:999999',
+        destinations: [{ type: 'platform', platform: 'ttd', account: 'seat' }],
+      })
       expect(r.success).toBe(false)
       expect(r.error).toMatch(/iab:999999 does not exist/)
     })

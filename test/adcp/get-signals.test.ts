@@ -58,7 +58,13 @@ describeEachEngine('get_signals', (getDb) => {
 
   it('carries every field of spec 2.9 and 4.9 and what AdCP 3.1 requires', async () => {
     const r = await call<SignalsOut & Record<string, unknown>>(client, 'get_signals', { signal_spec: spec, deliver_to: { deployments: [seat] } })
-    expect(r).toMatchObject({ status: 'completed', adcp_version: '3.1', cache_scope: 'public', message: expect.stringContaining(spec), context_id: expect.stringMatching(/^ctx_/) })
+    expect(r).toMatchObject({
+      status: 'completed',
+      adcp_version: '3.1',
+      cache_scope: 'public',
+      message: expect.stringContaining(spec),
+      context_id: expect.stringMatching(/^ctx_/),
+    })
     const sports = r.signals.find((s) => s.signal_agent_segment_id === 'iab:483')!
     expect(sports).toMatchObject({
       name: 'Sports',
@@ -89,7 +95,12 @@ describeEachEngine('get_signals', (getDb) => {
     expect(custom.signal_agent_segment_id).toMatch(/^custom:483:[0-9a-f]{12}$/)
     expect(custom.deployments[0]!.estimated_activation_duration_minutes).toBe(10)
     expect(schemaProblems('get-signals-response', r)).toEqual([])
-    const r31 = await callAdcp31<SignalsOut>(client, 'get_signals', { signal_spec: spec, destinations: [{ type: 'platform', ...seat }], countries: ['US'], pagination: { max_results: 5 } })
+    const r31 = await callAdcp31<SignalsOut>(client, 'get_signals', {
+      signal_spec: spec,
+      destinations: [{ type: 'platform', ...seat }],
+      countries: ['US'],
+      pagination: { max_results: 5 },
+    })
     expect(schemaProblems('get-signals-response', r31)).toEqual([])
   })
 
@@ -97,7 +108,10 @@ describeEachEngine('get_signals', (getDb) => {
     const r = await call<SignalsOut>(client, 'get_signals', { signal_spec: spec, max_results: 50 })
     const res = await fetch(`${agent.url}/v1/curation/catalog?limit=1000`, { headers: bearer(key) })
     const catalog = new Map(
-      ((await res.json()) as { entries: { id: string; coverage: { percentage: number }; pricing: { cpm: number; currency: string } }[] }).entries.map((e) => [e.id, e]),
+      ((await res.json()) as { entries: { id: string; coverage: { percentage: number }; pricing: { cpm: number; currency: string } }[] }).entries.map((e) => [
+        e.id,
+        e,
+      ]),
     )
     const listed = r.signals.filter((s) => s.signal_type !== 'custom')
     expect(listed.map((s) => s.signal_type)).toEqual(expect.arrayContaining(['marketplace', 'owned']))
@@ -120,12 +134,21 @@ describeEachEngine('get_signals', (getDb) => {
     const thanksgiving = r.signals.find((s) => s.signal_agent_segment_id === 'seasonal:thanksgiving:2026')
     expect(thanksgiving, JSON.stringify(r.signals.map((s) => s.signal_agent_segment_id))).toMatchObject({ signal_type: 'marketplace', pricing: { cpm: 2.5 } })
     expect(r.signals.every((s) => s.signal_type === 'marketplace')).toBe(true)
-    const others = await call<SignalsOut>(client, 'get_signals', { signal_spec: 'Thanksgiving dinner recipes, turkey and family gatherings', filters: { catalog_types: ['owned', 'custom'] } })
+    const others = await call<SignalsOut>(client, 'get_signals', {
+      signal_spec: 'Thanksgiving dinner recipes, turkey and family gatherings',
+      filters: { catalog_types: ['owned', 'custom'] },
+    })
     expect(others.signals.map((s) => s.signal_agent_segment_id)).not.toContain('seasonal:thanksgiving:2026')
   })
 
   it('gives a destination without an account a platform-scoped deployment', async () => {
-    const r = await callAdcp31<SignalsOut>(client, 'get_signals', { signal_spec: spec, destinations: [{ type: 'platform', platform: 'ttd' }, { type: 'platform', ...seat }] })
+    const r = await callAdcp31<SignalsOut>(client, 'get_signals', {
+      signal_spec: spec,
+      destinations: [
+        { type: 'platform', platform: 'ttd' },
+        { type: 'platform', ...seat },
+      ],
+    })
     const sports = r.signals.find((s) => s.signal_agent_segment_id === 'iab:483')!
     expect(sports.deployments[0]).toMatchObject({ type: 'platform', platform: 'ttd', scope: 'platform', is_live: false })
     expect(sports.deployments[0]!.account).toBeUndefined()
@@ -177,7 +200,12 @@ describeEachEngine('get_signals', (getDb) => {
 
   it('looks signals up by signal_ids (objects or ids), skipping unknown ones', async () => {
     const r = await call<SignalsOut>(client, 'get_signals', {
-      signal_ids: [{ source: 'catalog', data_provider_domain: '127.0.0.1', id: 'iab_483' }, `segment:${owned}`, 'iab:99999', { scope: 'data_provider', signal_id: 'iab_52' }],
+      signal_ids: [
+        { source: 'catalog', data_provider_domain: '127.0.0.1', id: 'iab_483' },
+        `segment:${owned}`,
+        'iab:99999',
+        { scope: 'data_provider', signal_id: 'iab_52' },
+      ],
       deliver_to: { deployments: [seat] },
     })
     expect(r.signals.map((s) => s.signal_agent_segment_id)).toEqual(['iab:483', `segment:${owned}`, 'iab:52'])
@@ -227,7 +255,6 @@ describeEachEngine('get_signals', (getDb) => {
     expect(r.message).toMatch(/No signal matches|Found/)
   })
 })
-
 
 describe('AdCP 3.1 request checks (test/adcp/schemas.ts)', () => {
   const dest = [{ type: 'platform', platform: 'ttd', account: 'seat-1' }]

@@ -11,22 +11,18 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 
 import { activationJobs } from '../../src/activation/jobs.ts'
-import { setAdcpConfig } from '../../src/adcp/config.ts'
-import type { AdcpConfig } from '../../src/adcp/config.ts'
-import { buildJob } from '../../src/curation/build/build-segment.ts'
-import { refreshCatalog } from '../../src/curation/catalog/refresh.ts'
-import { setCurationConfig } from '../../src/curation/config.ts'
 import { allNodes } from '../../src/content/taxonomy/taxonomy.ts'
-import { ManualClock } from '../../src/platform/clock.ts'
-import type { Config } from '../../src/platform/config.ts'
+import { buildJob } from '../../src/curation/builder/build-segment.ts'
+import { refreshCatalog } from '../../src/curation/catalog/refresh.ts'
+import type { AdcpConfig, Config } from '../../src/platform/config.ts'
 import type { Db } from '../../src/platform/db/db.ts'
-import type { JobHandler } from '../../src/platform/jobs/handler.ts'
-import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
-import type { TestApp } from '../helpers/app.ts'
-import { createTestApp } from '../helpers/app.ts'
-import { waitFor } from '../helpers/wait.ts'
+import { createWorker } from '../../src/platform/jobs/worker.ts'
 import { indexTopic } from '../curation/fixtures.ts'
+import type { DeepPartial, TestApp } from '../helpers/app.ts'
+import { configure, createTestApp } from '../helpers/app.ts'
+import { ManualClock } from '../helpers/clock.ts'
+import { waitFor } from '../helpers/wait.ts'
 
 export interface Agent extends TestApp {
   url: string
@@ -35,22 +31,22 @@ export interface Agent extends TestApp {
   worker: Worker
 }
 
-export async function startAgent(
-  db: Db,
-  opts: { latencySeconds?: number; adcp?: Partial<AdcpConfig>; config?: Partial<Config> } = {},
-): Promise<Agent> {
+export async function startAgent(db: Db, opts: { latencySeconds?: number; adcp?: Partial<AdcpConfig>; config?: DeepPartial<Config> } = {}): Promise<Agent> {
   const clock = new ManualClock('2026-11-22T10:00:00Z')
   const seconds = opts.latencySeconds ?? 0
   const t = await createTestApp(db, {
     clock,
-    config: { rateLimitPerMinute: 100_000, activation: { connector: 'sandbox', sandboxKnownConnectionSeconds: seconds, sandboxNewConnectionSeconds: seconds }, ...opts.config },
+    config: {
+      rateLimitPerMinute: 100_000,
+      activation: { connector: 'sandbox', sandboxKnownConnectionSeconds: seconds, sandboxNewConnectionSeconds: seconds },
+      ...opts.config,
+    },
   })
-  setCurationConfig(t.ctx, { minWords: 60, catalog: { minPages: 3 } })
-  setAdcpConfig(t.ctx, { activationWaitMs: 5000, ...opts.adcp })
+  configure(t.ctx, { curation: { minWords: 60, catalog: { minPages: 3 } }, adcp: { activationWaitMs: 5000, ...opts.adcp } })
   const worker = createWorker({
     db,
     clock,
-    handlers: [...activationJobs(t.ctx).filter((h) => !h.everyMs), buildJob(t.ctx)] as JobHandler<never>[],
+    handlers: [...activationJobs(t.ctx).filter((h) => !h.everyMs), buildJob(t.ctx)],
     pollMs: 20,
     graceMs: 500,
   })
@@ -71,9 +67,24 @@ export async function startAgent(
 
 /** Sports, finance and cooking pages in the index, and the catalog built from them. */
 export async function seedIndex(agent: Agent): Promise<void> {
-  await indexTopic(agent.ctx.db, 'sports', ['https://sports.example.com/a', 'https://sports.example.com/b', 'https://football.example.org/c', 'https://football.example.org/d'])
-  await indexTopic(agent.ctx.db, 'finance', ['https://money.example.com/a', 'https://money.example.com/b', 'https://markets.example.net/c', 'https://markets.example.net/d'], 20)
-  await indexTopic(agent.ctx.db, 'cooking', ['https://food.example.com/a', 'https://food.example.com/b', 'https://recipes.example.net/c', 'https://recipes.example.net/d'], 40)
+  await indexTopic(agent.ctx.db, 'sports', [
+    'https://sports.example.com/a',
+    'https://sports.example.com/b',
+    'https://football.example.org/c',
+    'https://football.example.org/d',
+  ])
+  await indexTopic(
+    agent.ctx.db,
+    'finance',
+    ['https://money.example.com/a', 'https://money.example.com/b', 'https://markets.example.net/c', 'https://markets.example.net/d'],
+    20,
+  )
+  await indexTopic(
+    agent.ctx.db,
+    'cooking',
+    ['https://food.example.com/a', 'https://food.example.com/b', 'https://recipes.example.net/c', 'https://recipes.example.net/d'],
+    40,
+  )
   await refreshCatalog(agent.ctx)
 }
 
@@ -94,8 +105,22 @@ export async function seedTaxonomyCatalog(db: Db, now = new Date('2026-11-22T10:
   )
   const seasonal = [
     ['seasonal:super-bowl:2027', 'Super Bowl 2027', 'Super Bowl, NFL American football playoffs, game day parties and snacks', 483, '2027-01-16', '2027-02-14'],
-    ['seasonal:thanksgiving:2026', 'Thanksgiving 2026', 'Thanksgiving dinner recipes, turkey, cooking, family gatherings and holiday travel', 210, '2026-11-05', '2026-11-26'],
-    ['seasonal:black-friday-cyber-monday:2026', 'Black Friday & Cyber Monday 2026', 'Black Friday and Cyber Monday deals, shopping, discounts and gifts', 473, '2026-11-10', '2026-12-01'],
+    [
+      'seasonal:thanksgiving:2026',
+      'Thanksgiving 2026',
+      'Thanksgiving dinner recipes, turkey, cooking, family gatherings and holiday travel',
+      210,
+      '2026-11-05',
+      '2026-11-26',
+    ],
+    [
+      'seasonal:black-friday-cyber-monday:2026',
+      'Black Friday & Cyber Monday 2026',
+      'Black Friday and Cyber Monday deals, shopping, discounts and gifts',
+      473,
+      '2026-11-10',
+      '2026-12-01',
+    ],
   ] as const
   for (const [id, name, prompt, tid, start, end] of seasonal) {
     await db.query(
@@ -136,7 +161,8 @@ export function payload<T = Record<string, unknown>>(r: CallToolResult | Record<
   const res = r as CallToolResult
   if (!res.isError) {
     const text = res.content?.[0]
-    if (!text || text.type !== 'text' || JSON.stringify(res.structuredContent) !== text.text) throw new Error('the text content is not a JSON copy of structuredContent')
+    if (!text || text.type !== 'text' || JSON.stringify(res.structuredContent) !== text.text)
+      throw new Error('the text content is not a JSON copy of structuredContent')
   }
   return res.structuredContent as T
 }

@@ -3,8 +3,8 @@
 // structuredContent with a JSON text copy, domain failures as isError results, protocol misuse as
 // JSON-RPC errors.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { revokeKey } from '../../src/platform/keys/keys.ts'
@@ -13,7 +13,12 @@ import type { Agent } from './helpers.ts'
 import { bearer, mcpClient, payload, seedIndex, startAgent } from './helpers.ts'
 import { schemaProblems } from './schemas.ts'
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+}
 const listTools = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }
 
 function post(url: string, body: unknown, headers: Record<string, string> = {}) {
@@ -52,11 +57,22 @@ describeEachEngine('MCP over HTTP', (getDb) => {
 
     it('answers a real tools/call without a key with 401 and the challenge, and carries nothing out', async () => {
       await seedIndex(agent)
-      const count = async () => (await agent.ctx.db.query<{ n: number }>('SELECT (SELECT count(*) FROM adcp_contexts) + (SELECT count(*) FROM activations) AS n')).rows[0]!.n
+      const count = async () =>
+        (await agent.ctx.db.query<{ n: number }>('SELECT (SELECT count(*) FROM adcp_contexts) + (SELECT count(*) FROM activations) AS n')).rows[0]!.n
       const before = await count()
       const calls = [
-        { name: 'get_signals', arguments: { signal_spec: 'sports fans following games', destinations: [{ type: 'platform', platform: 'ttd', account: 'seat-1' }] } },
-        { name: 'activate_signal', arguments: { signal_agent_segment_id: 'iab:483', destinations: [{ type: 'platform', platform: 'ttd', account: 'seat-1' }], idempotency_key: 'unauthenticated-000001' } },
+        {
+          name: 'get_signals',
+          arguments: { signal_spec: 'sports fans following games', destinations: [{ type: 'platform', platform: 'ttd', account: 'seat-1' }] },
+        },
+        {
+          name: 'activate_signal',
+          arguments: {
+            signal_agent_segment_id: 'iab:483',
+            destinations: [{ type: 'platform', platform: 'ttd', account: 'seat-1' }],
+            idempotency_key: 'unauthenticated-000001',
+          },
+        },
       ]
       for (const [i, params] of calls.entries()) {
         for (const headers of [{}, { 'x-adcp-auth': '' }, { authorization: 'Bearer ' }] as Record<string, string>[]) {
@@ -102,7 +118,11 @@ describeEachEngine('MCP over HTTP', (getDb) => {
       const slash = await mcpClient(`${agent.url}/mcp/`, bearer(key))
       expect((await slash.listTools()).tools).toHaveLength(3)
       await slash.close()
-      const res = await fetch(agent.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...bearer(key) }, body: JSON.stringify(listTools) })
+      const res = await fetch(agent.mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...bearer(key) },
+        body: JSON.stringify(listTools),
+      })
       expect(res.status).toBe(200)
     })
 
@@ -146,7 +166,9 @@ describeEachEngine('MCP over HTTP', (getDb) => {
       )
       const as = tools.find((t) => t.name === 'activate_signal')!
       expect(as.inputSchema.required).toEqual(['signal_agent_segment_id'])
-      expect(Object.keys(as.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['deliver_to', 'destinations', 'idempotency_key', 'pricing_option_id']))
+      expect(Object.keys(as.inputSchema.properties ?? {})).toEqual(
+        expect.arrayContaining(['deliver_to', 'destinations', 'idempotency_key', 'pricing_option_id']),
+      )
     })
 
     it('answer in structuredContent with a JSON text copy', async () => {
@@ -172,7 +194,10 @@ describeEachEngine('MCP over HTTP', (getDb) => {
       expect(r.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/iab:999999 does not exist/) })
       expect(r.structuredContent).toMatchObject({ status: 'failed', adcp_error: { code: 'SIGNAL_NOT_FOUND', recovery: 'correctable' }, context: { n: 1 } })
 
-      const platform = (await client.callTool({ name: 'get_signals', arguments: { signal_spec: 'sports', deliver_to: { deployments: [{ platform: 'no-such-dsp', account: 'a' }] } } })) as CallToolResult
+      const platform = (await client.callTool({
+        name: 'get_signals',
+        arguments: { signal_spec: 'sports', deliver_to: { deployments: [{ platform: 'no-such-dsp', account: 'a' }] } },
+      })) as CallToolResult
       expect(platform.isError).toBe(true)
       expect(platform.structuredContent).toMatchObject({ adcp_error: { code: 'VALIDATION_ERROR', field: 'destinations[0].platform' } })
       expect(JSON.stringify(platform.content)).toMatch(/GET \/v1\/curation\/dsps/)

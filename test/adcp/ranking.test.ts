@@ -52,7 +52,10 @@ describeEachEngine('get_signals ranking', (getDb) => {
       const r = await call<SignalsOut>(client, 'get_signals', { signal_spec: prompt, max_results: 3, filters: { catalog_types: ['marketplace'] } })
       const top = r.signals.map((s) => s.signal_agent_segment_id)
       expect(top.length).toBeLessThanOrEqual(3)
-      expect(top.some((id) => wanted.some((w) => id === `iab:${w}`)), `${prompt} → ${top.join(', ')}`).toBe(true)
+      expect(
+        top.some((id) => wanted.some((w) => id === `iab:${w}`)),
+        `${prompt} → ${top.join(', ')}`,
+      ).toBe(true)
     },
   )
 
@@ -60,7 +63,10 @@ describeEachEngine('get_signals ranking', (getDb) => {
     for (const p of prompts) {
       const r = await call<SignalsOut>(client, 'get_signals', { signal_spec: p.prompt, max_results: 3 })
       const top = r.signals.map((s) => s.signal_agent_segment_id)
-      expect(top.some((id) => [...p.relevant_tier1, ...p.relevant_tier2].some((w) => id === `iab:${w}`)), `${p.prompt} → ${top.join(', ')}`).toBe(true)
+      expect(
+        top.some((id) => [...p.relevant_tier1, ...p.relevant_tier2].some((w) => id === `iab:${w}`)),
+        `${p.prompt} → ${top.join(', ')}`,
+      ).toBe(true)
       expect(r.signals.filter((s) => s.signal_type === 'custom')).toHaveLength(1)
     }
   })

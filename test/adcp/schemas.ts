@@ -8,8 +8,8 @@
  *    activate-signal-request, destination): neither package ships the 3.1 schemas.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { Ajv } from 'ajv'
 import type { ErrorObject, ValidateFunction } from 'ajv'
+import { Ajv } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 
 import { adcpSchema, call } from './helpers.ts'
@@ -37,14 +37,30 @@ const domain = { type: 'string', pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-
 
 const signalRef = {
   oneOf: [
-    { type: 'object', properties: { scope: { const: 'data_provider' }, data_provider_domain: domain, signal_id: wireId }, required: ['scope', 'data_provider_domain', 'signal_id'] },
-    { type: 'object', properties: { scope: { const: 'signal_source' }, signal_source_url: { type: 'string', format: 'uri' }, signal_id: wireId }, required: ['scope', 'signal_source_url', 'signal_id'] },
+    {
+      type: 'object',
+      properties: { scope: { const: 'data_provider' }, data_provider_domain: domain, signal_id: wireId },
+      required: ['scope', 'data_provider_domain', 'signal_id'],
+    },
+    {
+      type: 'object',
+      properties: { scope: { const: 'signal_source' }, signal_source_url: { type: 'string', format: 'uri' }, signal_id: wireId },
+      required: ['scope', 'signal_source_url', 'signal_id'],
+    },
   ],
 }
 const signalId = {
   oneOf: [
-    { type: 'object', properties: { source: { const: 'catalog' }, data_provider_domain: domain, id: wireId }, required: ['source', 'data_provider_domain', 'id'] },
-    { type: 'object', properties: { source: { const: 'agent' }, agent_url: { type: 'string', format: 'uri' }, id: wireId }, required: ['source', 'agent_url', 'id'] },
+    {
+      type: 'object',
+      properties: { source: { const: 'catalog' }, data_provider_domain: domain, id: wireId },
+      required: ['source', 'data_provider_domain', 'id'],
+    },
+    {
+      type: 'object',
+      properties: { source: { const: 'agent' }, agent_url: { type: 'string', format: 'uri' }, id: wireId },
+      required: ['source', 'agent_url', 'id'],
+    },
   ],
 }
 const activationKey = {
@@ -69,10 +85,19 @@ const deployment = {
 }
 const pricingOption = {
   type: 'object',
-  properties: { pricing_option_id: { type: 'string' }, model: { const: 'cpm' }, cpm: { type: 'number', minimum: 0 }, currency: { type: 'string', pattern: '^[A-Z]{3}$' } },
+  properties: {
+    pricing_option_id: { type: 'string' },
+    model: { const: 'cpm' },
+    cpm: { type: 'number', minimum: 0 },
+    currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+  },
   required: ['pricing_option_id', 'model', 'cpm', 'currency'],
 }
-const error = { type: 'object', properties: { code: { type: 'string', minLength: 1, maxLength: 64 }, message: { type: 'string' } }, required: ['code', 'message'] }
+const error = {
+  type: 'object',
+  properties: { code: { type: 'string', minLength: 1, maxLength: 64 }, message: { type: 'string' } },
+  required: ['code', 'message'],
+}
 
 const getSignals31 = {
   type: 'object',
@@ -104,7 +129,12 @@ const getSignals31 = {
       },
     },
     errors: { type: 'array', items: error },
-    pagination: { type: 'object', properties: { has_more: { type: 'boolean' }, cursor: { type: 'string' }, total_count: { type: 'integer', minimum: 0 } }, required: ['has_more'], additionalProperties: false },
+    pagination: {
+      type: 'object',
+      properties: { has_more: { type: 'boolean' }, cursor: { type: 'string' }, total_count: { type: 'integer', minimum: 0 } },
+      required: ['has_more'],
+      additionalProperties: false,
+    },
   },
   required: ['status'],
   if: { properties: { status: { const: 'failed' } }, required: ['status'] },
@@ -118,7 +148,11 @@ const activateSignal31 = {
   required: ['status'],
   oneOf: [
     { properties: { deployments: { type: 'array', items: deployment } }, required: ['deployments'], not: { required: ['errors'] } },
-    { properties: { errors: { type: 'array', items: error, minItems: 1 } }, required: ['errors'], not: { anyOf: [{ required: ['deployments'] }, { required: ['sandbox'] }] } },
+    {
+      properties: { errors: { type: 'array', items: error, minItems: 1 } },
+      required: ['errors'],
+      not: { anyOf: [{ required: ['deployments'] }, { required: ['sandbox'] }] },
+    },
   ],
 }
 
@@ -177,7 +211,12 @@ const activateSignalRequest31 = {
   required: ['signal_agent_segment_id', 'destinations', 'idempotency_key'],
 }
 
-export type SchemaName = 'get-signals-response' | 'activate-signal-response' | 'get-signals-request' | 'activate-signal-request' | 'get-adcp-capabilities-response'
+export type SchemaName =
+  | 'get-signals-response'
+  | 'activate-signal-response'
+  | 'get-signals-request'
+  | 'activate-signal-request'
+  | 'get-adcp-capabilities-response'
 
 const bundlePath: Record<SchemaName, string> = {
   'get-signals-response': 'bundled/signals/get-signals-response.json',
@@ -202,11 +241,17 @@ export function schemaProblems(name: SchemaName, value: unknown, versions: reado
   if (versions.includes('3.0')) checks.push([`3.0 ${name}`, validator(`3.0/${name}`, () => adcpSchema('3.0', bundlePath[name]))])
   const extra = additions31[name]
   if (extra && versions.includes('3.1')) checks.push([`3.1 ${name}`, validator(`3.1/${name}`, () => extra)])
-  return checks.flatMap(([label, v]) => (v(value) ? [] : (v.errors ?? []).map((e: ErrorObject) => `${label}: ${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`)))
+  return checks.flatMap(([label, v]) =>
+    v(value) ? [] : (v.errors ?? []).map((e: ErrorObject) => `${label}: ${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`),
+  )
 }
 
 /** Calls a tool with a request that must be valid AdCP 3.1 (checked first, so a test cannot drift from the spec's form). */
-export async function callAdcp31<T = Record<string, unknown>>(client: Client, name: 'get_signals' | 'activate_signal', args: Record<string, unknown>): Promise<T> {
+export async function callAdcp31<T = Record<string, unknown>>(
+  client: Client,
+  name: 'get_signals' | 'activate_signal',
+  args: Record<string, unknown>,
+): Promise<T> {
   const problems = schemaProblems(name === 'get_signals' ? 'get-signals-request' : 'activate-signal-request', args, ['3.1'])
   if (problems.length) throw new Error(`the ${name} request is not valid AdCP 3.1: ${problems.join('; ')}`)
   return call<T>(client, name, args)

@@ -2,7 +2,8 @@
 // `node bin/curata.js mcp` — on its own embedded data dir, relaying to a running `curata serve`
 // that holds the data dir, and on PostgreSQL next to a worker of another process. (Each spawn
 // costs seconds of start-up, so the checks that need no process run in this one.)
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -12,17 +13,16 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 import { activationJobs } from '../../src/activation/jobs.ts'
-import { runMcpStdio } from '../../src/adcp/stdio.ts'
-import { loadConfig } from '../../src/platform/config.ts'
+import { runMcpStdio } from '../../src/cli/mcp.ts'
 import { systemClock } from '../../src/platform/clock.ts'
+import { loadConfig } from '../../src/platform/config.ts'
 import { lockOwner } from '../../src/platform/db/data-dir-lock.ts'
 import { openPglite } from '../../src/platform/db/pglite.ts'
-import { createKey } from '../../src/platform/keys/keys.ts'
-import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
-import type { JobHandler } from '../../src/platform/jobs/handler.ts'
+import { createWorker } from '../../src/platform/jobs/worker.ts'
+import { createKey } from '../../src/platform/keys/keys.ts'
 import type { Served } from '../helpers/cli.ts'
-import { curataBin, serve } from '../helpers/cli.ts'
+import { curataBin, runCli, serve } from '../helpers/cli.ts'
 import type { TestDb } from '../helpers/db.ts'
 import { openTestDb, postgresAvailable } from '../helpers/db.ts'
 import type { Agent, SignalsOut } from './helpers.ts'
@@ -58,10 +58,10 @@ describe('curata mcp on the embedded data dir', () => {
 
   it('refuses to start without a key, or with a wrong one, and leaves the data dir free', async () => {
     const config = loadConfig({ DATA_DIR: dataDir })
-    await expect(runMcpStdio(config, {}, {})).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
-    await expect(runMcpStdio(config, { apiKey: '   ' }, { CURATA_API_KEY: '' })).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
-    await expect(runMcpStdio(config, { apiKey: `cur_${'y'.repeat(43)}` }, {})).rejects.toThrow(/invalid or revoked/)
-    await expect(runMcpStdio(config, {}, { CURATA_API_KEY: 'not-a-key' })).rejects.toThrow(/invalid or revoked/)
+    await expect(runMcpStdio(config, {})).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
+    await expect(runMcpStdio(loadConfig({ DATA_DIR: dataDir, CURATA_API_KEY: '' }), { apiKey: '   ' })).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
+    await expect(runMcpStdio(config, { apiKey: `cur_${'y'.repeat(43)}` })).rejects.toThrow(/invalid or revoked/)
+    await expect(runMcpStdio(loadConfig({ DATA_DIR: dataDir, CURATA_API_KEY: 'not-a-key' }), {})).rejects.toThrow(/invalid or revoked/)
     // The refused start closed the database: nothing holds the data dir (the next test opens it).
     expect(lockOwner(dataDir)).toBeNull()
   })
@@ -74,7 +74,10 @@ describe('curata mcp on the embedded data dir', () => {
       expect(caps.supported_protocols).toEqual(['signals'])
       const r = await call<SignalsOut>(client, 'get_signals', { discovery_mode: 'wholesale' })
       expect(r).toMatchObject({ status: 'completed', signals: [], message: expect.stringMatching(/catalog is empty/) })
-      const miss = (await client.callTool({ name: 'activate_signal', arguments: { signal_agent_segment_id: 'iab:483', deliver_to: { deployments: [{ platform: 'ttd', account: 's' }] } } })) as CallToolResult
+      const miss = (await client.callTool({
+        name: 'activate_signal',
+        arguments: { signal_agent_segment_id: 'iab:483', deliver_to: { deployments: [{ platform: 'ttd', account: 's' }] } },
+      })) as CallToolResult
       expect(miss.structuredContent).toMatchObject({ adcp_error: { code: 'SIGNAL_NOT_FOUND' } })
     } finally {
       await client.close()
@@ -95,6 +98,39 @@ describe('curata mcp on the embedded data dir', () => {
       await client.close()
     }
   })
+
+  it('ends with exit code 1 when the running server refuses the key', async () => {
+    const port = new URL(server!.url).port
+    const child = spawn(process.execPath, [curataBin, 'mcp'], {
+      env: { ...process.env, LOG_LEVEL: 'warn', DATA_DIR: dataDir, CURATA_API_KEY: `cur_${'z'.repeat(43)}`, PORT: port },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    }
+    child.stdin.write(`${JSON.stringify(initialize)}\n`)
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
+    expect(code).toBe(1)
+    expect(err).toMatch(/the API key is invalid or revoked/)
+    expect(JSON.parse(out.trim().split('\n')[0]!)).toMatchObject({ id: 1, error: { message: expect.stringMatching(/invalid or revoked/) } })
+  })
+
+  it('refuses, exit 1, to open a data dir that holds no database instead of creating an empty one', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'curata-empty-'))
+    for (const args of [['mcp'], ['keys', 'create', '--name', 'Stray']]) {
+      const r = await runCli(args, { DATA_DIR: empty, CURATA_API_KEY: key })
+      expect(r.code, args.join(' ')).toBe(1)
+      expect(r.stderr).toContain(`no Curata database in ${empty}`)
+    }
+    expect(existsSync(join(empty, 'pgdata'))).toBe(false)
+  })
 })
 
 describe.skipIf(!postgresAvailable())('curata mcp on PostgreSQL [postgres]', () => {
@@ -106,7 +142,7 @@ describe.skipIf(!postgresAvailable())('curata mcp on PostgreSQL [postgres]', () 
     agent = await startAgent(t.db)
     await seedIndex(agent)
     // Another process's worker issues the deals (the stdio process runs none on PostgreSQL).
-    worker = createWorker({ db: t.db, clock: systemClock, handlers: activationJobs(agent.ctx).filter((h) => !h.everyMs) as JobHandler<never>[], pollMs: 20 })
+    worker = createWorker({ db: t.db, clock: systemClock, handlers: activationJobs(agent.ctx).filter((h) => !h.everyMs), pollMs: 20 })
     await worker.start()
   })
   afterAll(async () => {
@@ -119,15 +155,18 @@ describe.skipIf(!postgresAvailable())('curata mcp on PostgreSQL [postgres]', () 
 
   it('refuses to start without a key, or with a wrong one', async () => {
     const config = loadConfig({ DATABASE_URL: url() })
-    await expect(runMcpStdio(config, {}, {})).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
-    await expect(runMcpStdio(config, { apiKey: `cur_${'y'.repeat(43)}` }, {})).rejects.toThrow(/invalid or revoked/)
+    await expect(runMcpStdio(config, {})).rejects.toThrow(/set CURATA_API_KEY or pass --api-key/)
+    await expect(runMcpStdio(config, { apiKey: `cur_${'y'.repeat(43)}` })).rejects.toThrow(/invalid or revoked/)
   })
 
   it('finds and activates a signal over stdio', async () => {
     const { key } = await agent.client()
     const { client } = await stdioClient({ DATABASE_URL: url(), CURATA_API_KEY: key })
     try {
-      const found = await call<SignalsOut>(client, 'get_signals', { signal_spec: 'sports fans following games', deliver_to: { deployments: [{ platform: 'ttd', account: 'stdio-seat' }] } })
+      const found = await call<SignalsOut>(client, 'get_signals', {
+        signal_spec: 'sports fans following games',
+        deliver_to: { deployments: [{ platform: 'ttd', account: 'stdio-seat' }] },
+      })
       expect(found.signals[0]!.signal_agent_segment_id).toBe('iab:483')
       const a = await call<{ activation: { deal_id: string | null; status: string } }>(client, 'activate_signal', {
         signal_agent_segment_id: 'iab:483',

@@ -29,7 +29,10 @@ const listed = (r: CliResult) => {
 /** `keys list` as a table: the header row and the data rows, split into columns. */
 function table(r: CliResult): { header: string[]; rows: string[][] } {
   expect(r.code, r.stderr).toBe(0)
-  const [header, ...rows] = r.stdout.trim().split('\n').map((l) => l.split('\t'))
+  const [header, ...rows] = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'))
   return { header: header!, rows }
 }
 
@@ -114,6 +117,25 @@ describe('curata CLI on the embedded data dir', () => {
     server.child.kill('SIGTERM')
     expect(await server.exited).toBe(0)
     server = null
+  })
+
+  it('catalog refresh moves the catalog job to now, through the running server or on the database', async () => {
+    server = await serve([], env)
+    // At start the worker runs the catalog once and schedules the next run; from then on it can be moved.
+    let r = await runCli(['catalog', 'refresh'], env)
+    for (let i = 0; i < 30 && !/runs now/.test(r.stdout); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      r = await runCli(['catalog', 'refresh'], env)
+    }
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/catalog refresh: the catalog job runs now/)
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    server = null
+    // Without a server it moves the waiting run on the database itself.
+    const direct = await runCli(['catalog', 'refresh'], env)
+    expect(direct.code, direct.stderr).toBe(0)
+    expect(direct.stdout).toMatch(/^catalog refresh: /)
   })
 
   it('rejects bad arguments and bad configuration with a message', async () => {

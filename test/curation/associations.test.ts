@@ -1,7 +1,7 @@
 // Term associations learned from the index: words found on the same pages expand prompt words the
 // topic model never saw.
 import { describe, expect, it } from 'vitest'
-import { expansionsFor, learnAssociations, refreshAssociations } from '../../src/curation/build/associations.ts'
+import { expansionsFor, learnAssociations, refreshAssociations } from '../../src/curation/builder/associations.ts'
 import { readPrompt } from '../../src/curation/segments/repository.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 
@@ -30,10 +30,13 @@ describeEachEngine('term associations in the index', (getDb) => {
     const now = new Date('2026-11-22T10:00:00Z')
     for (let i = 0; i < 12; i++) {
       const terms = i < 8 ? page('zorbix', 'container', 'cluster', `f${i}`) : page('recipe', 'oven', `g${i}`)
-      await db.query(
-        `INSERT INTO pages (url, host, tld, state, requested_at, embedding) VALUES ($1, $2, $3, 'done', $4, $5::jsonb)`,
-        [`https://a${i}.example.com/p`, `a${i}.example.com`, `a${i}.example.com`, now, JSON.stringify({ concepts: [], terms, confidence: 0.5 })],
-      )
+      await db.query(`INSERT INTO pages (url, host, tld, state, requested_at, embedding) VALUES ($1, $2, $3, 'done', $4, $5::jsonb)`, [
+        `https://a${i}.example.com/p`,
+        `a${i}.example.com`,
+        `a${i}.example.com`,
+        now,
+        JSON.stringify({ concepts: [], terms, confidence: 0.5 }),
+      ])
     }
     const n = await refreshAssociations(db, (fn) => db.transaction(fn))
     expect(n).toBeGreaterThan(0)

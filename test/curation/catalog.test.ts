@@ -3,12 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { currentWindows, easter, nthWeekday, seasonalMoments, thanksgiving } from '../../src/curation/catalog/calendar.ts'
 import { catalogSegmentUrls, listCatalog } from '../../src/curation/catalog/list.ts'
 import { catalogJob, refreshCatalog } from '../../src/curation/catalog/refresh.ts'
-import { curationConfigFor, loadCurationConfig, setCurationConfig } from '../../src/curation/config.ts'
-import type { ManualClock } from '../../src/platform/clock.ts'
-import { ConfigError } from '../../src/platform/config.ts'
-import type { JobHandler } from '../../src/platform/jobs/handler.ts'
+import { ConfigError, loadConfig } from '../../src/platform/config.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
-import { json } from '../helpers/app.ts'
+import { configure, json } from '../helpers/app.ts'
+import type { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import { indexTopic } from './fixtures.ts'
@@ -40,12 +38,12 @@ describe('seasonal calendar', () => {
 
 describe('catalog configuration', () => {
   it('reads prices and thresholds from the environment, refusing bad values', () => {
-    const cfg = loadCurationConfig({ CATALOG_CPM_SEASONAL: '4.25', CATALOG_MIN_PAGES: '10', CATALOG_CURRENCY: 'EUR' })
+    const cfg = loadConfig({ CATALOG_CPM_SEASONAL: '4.25', CATALOG_MIN_PAGES: '10', CATALOG_CURRENCY: 'EUR' }).curation
     expect(cfg.catalog.pricing).toMatchObject({ seasonal: 4.25, iabTier1: 1, iabTier2: 1.5, personal: 3, currency: 'EUR' })
     expect(cfg.catalog.minPages).toBe(10)
-    expect(() => loadCurationConfig({ CATALOG_CPM_SEASONAL: 'cheap' })).toThrow(ConfigError)
-    expect(() => loadCurationConfig({ CATALOG_CURRENCY: 'dollars' })).toThrow(ConfigError)
-    expect(() => loadCurationConfig({ CURATION_NEAR_DUPLICATE_BITS: '5' })).toThrow(ConfigError)
+    expect(() => loadConfig({ CATALOG_CPM_SEASONAL: 'cheap' })).toThrow(ConfigError)
+    expect(() => loadConfig({ CATALOG_CURRENCY: 'dollars' })).toThrow(ConfigError)
+    expect(() => loadConfig({ CURATION_NEAR_DUPLICATE_BITS: '5' })).toThrow(ConfigError)
   })
 })
 
@@ -57,13 +55,28 @@ describeEachEngine('catalogs', (getDb) => {
 
   beforeAll(async () => {
     t = await createCurationApp(getDb().db)
-    setCurationConfig(t.ctx, { catalog: { minPages: 3 } })
+    configure(t.ctx, { curation: { catalog: { minPages: 3 } } })
     a = await t.client()
     b = await t.client()
     const db = getDb().db
-    await indexTopic(db, 'sports', Array.from({ length: 6 }, (_, i) => `https://www.score${i}.example/${i}`), 1000)
-    await indexTopic(db, 'cooking', Array.from({ length: 5 }, (_, i) => `https://www.cook${i}.example/${i}`), 1010)
-    await indexTopic(db, 'finance', Array.from({ length: 2 }, (_, i) => `https://www.money${i}.example/${i}`), 1020)
+    await indexTopic(
+      db,
+      'sports',
+      Array.from({ length: 6 }, (_, i) => `https://www.score${i}.example/${i}`),
+      1000,
+    )
+    await indexTopic(
+      db,
+      'cooking',
+      Array.from({ length: 5 }, (_, i) => `https://www.cook${i}.example/${i}`),
+      1010,
+    )
+    await indexTopic(
+      db,
+      'finance',
+      Array.from({ length: 2 }, (_, i) => `https://www.money${i}.example/${i}`),
+      1020,
+    )
     mine = await t.build(a.headers, { name: 'My sports fans', prompt: 'sports fans following games, results and transfer news' })
     await t.build(b.headers, { name: 'Their cooks', prompt: 'cooking recipes' })
   })
@@ -71,8 +84,8 @@ describeEachEngine('catalogs', (getDb) => {
 
   it('runs as a scheduled job: public IAB entries with enough pages, and the open seasonal windows', async () => {
     const job = catalogJob(t.ctx)
-    expect(job.everyMs).toBe(curationConfigFor(t.ctx).catalog.refreshMs)
-    const worker = createWorker({ db: getDb().db, clock: t.ctx.clock, handlers: [job] as JobHandler<never>[], pollMs: 20 })
+    expect(job.everyMs).toBe(t.ctx.config.curation.catalog.refreshMs)
+    const worker = createWorker({ db: getDb().db, clock: t.ctx.clock, handlers: [job], pollMs: 20 })
     await worker.start()
     await waitFor(
       async () => (await getDb().db.query(`SELECT 1 FROM jobs WHERE kind = 'curation.catalog' AND status = 'done'`)).rows.length > 0,
@@ -84,30 +97,41 @@ describeEachEngine('catalogs', (getDb) => {
     const { rows } = await getDb().db.query<{ run_at: Date }>(`SELECT run_at FROM jobs WHERE kind = 'curation.catalog' AND status = 'queued'`)
     expect(rows[0]?.run_at.getTime()).toBe(t.ctx.clock.now().getTime() + job.everyMs!)
 
-    const { entries } = await listCatalog(getDb().db, a.clientId, { now: t.ctx.clock.now(), config: curationConfigFor(t.ctx) })
+    const { entries } = await listCatalog(getDb().db, a.clientId, { now: t.ctx.clock.now(), config: t.ctx.config.curation })
     const ids = entries.map((e) => e.id)
     expect(ids).toEqual(expect.arrayContaining(['iab:483', 'iab:210', 'seasonal:thanksgiving:2026', 'seasonal:christmas:2026', `segment:${mine.id}`]))
     expect(ids).not.toContain('iab:52') // two finance pages: under the threshold
     const sports = entries.find((e) => e.id === 'iab:483')!
     const total = 13
-    expect(sports).toMatchObject({ type: 'public', name: 'Sports', taxonomy_id: 483, level1_name: 'Sports', page_count: 6, pricing: { cpm: 1, currency: 'USD' }, window: null })
+    expect(sports).toMatchObject({
+      type: 'public',
+      name: 'Sports',
+      taxonomy_id: 483,
+      level1_name: 'Sports',
+      page_count: 6,
+      pricing: { cpm: 1, currency: 'USD' },
+      window: null,
+    })
     expect(sports.coverage.share_of_index).toBeCloseTo(6 / total, 3)
     expect(sports.coverage.by_language.en).toBeCloseTo(6 / total, 3)
     const thanks = entries.find((e) => e.id === 'seasonal:thanksgiving:2026')!
     expect(thanks).toMatchObject({ type: 'seasonal', window: { start: '2026-11-05', end: '2026-11-26', active: true }, pricing: { cpm: 2.5 } })
     expect(thanks.page_count).toBeGreaterThanOrEqual(5)
-    const urls = await catalogSegmentUrls(getDb().db, a.clientId, thanks.id, { limit: 100, offset: 0, config: curationConfigFor(t.ctx) })
+    const urls = await catalogSegmentUrls(getDb().db, a.clientId, thanks.id, { limit: 100, offset: 0, config: t.ctx.config.curation })
     expect(urls!.every((u) => u.url.includes('cook'))).toBe(true)
-    const iabUrls = await catalogSegmentUrls(getDb().db, a.clientId, 'iab:483', { limit: 100, offset: 0, config: curationConfigFor(t.ctx) })
+    const iabUrls = await catalogSegmentUrls(getDb().db, a.clientId, 'iab:483', { limit: 100, offset: 0, config: t.ctx.config.curation })
     expect(iabUrls).toHaveLength(6)
-    expect(await catalogSegmentUrls(getDb().db, a.clientId, 'iab:52', { limit: 10, offset: 0, config: curationConfigFor(t.ctx) })).toBeNull()
-    expect(await catalogSegmentUrls(getDb().db, b.clientId, `segment:${mine.id}`, { limit: 10, offset: 0, config: curationConfigFor(t.ctx) })).toBeNull()
+    expect(await catalogSegmentUrls(getDb().db, a.clientId, 'iab:52', { limit: 10, offset: 0, config: t.ctx.config.curation })).toBeNull()
+    expect(await catalogSegmentUrls(getDb().db, b.clientId, `segment:${mine.id}`, { limit: 10, offset: 0, config: t.ctx.config.curation })).toBeNull()
   })
 
   it("lists the personalized catalog: the client's own segments only", async () => {
     const res = await t.get(a.headers, '/v1/curation/catalog?type=personal')
     expect(res.statusCode).toBe(200)
-    const body = json<{ total: number; entries: { id: string; name: string; pricing: { cpm: number }; coverage: { share_of_index: number }; page_count: number }[] }>(res)
+    const body = json<{
+      total: number
+      entries: { id: string; name: string; pricing: { cpm: number }; coverage: { share_of_index: number }; page_count: number }[]
+    }>(res)
     expect(body.entries.map((e) => e.id)).toEqual([`segment:${mine.id}`])
     expect(body.entries[0]).toMatchObject({ name: 'My sports fans', pricing: { cpm: 3 }, page_count: mine.url_count })
     expect(body.entries[0]!.coverage.share_of_index).toBeCloseTo(mine.url_count! / 13, 3)
@@ -128,7 +152,7 @@ describeEachEngine('catalogs', (getDb) => {
     clock.set('2027-02-01T00:00:00Z')
     try {
       await refreshCatalog(t.ctx)
-      const { entries } = await listCatalog(getDb().db, a.clientId, { type: 'seasonal', now: clock.now(), config: curationConfigFor(t.ctx) })
+      const { entries } = await listCatalog(getDb().db, a.clientId, { type: 'seasonal', now: clock.now(), config: t.ctx.config.curation })
       const ids = entries.map((e) => e.id)
       expect(ids).toContain('seasonal:super-bowl:2027')
       expect(ids).not.toContain('seasonal:thanksgiving:2026')
@@ -154,26 +178,44 @@ describeEachEngine('catalog: tier-2 entries and configured prices', (getDb) => {
   let t: CurationTestApp
   let a: { headers: Record<string, string>; clientId: number }
   let mine: SegmentRecord
-  type Entry = { id: string; type: string; taxonomy_id: number | null; level1_name: string | null; level2_name: string | null; page_count: number; pricing: { cpm: number; currency: string } }
+  type Entry = {
+    id: string
+    type: string
+    taxonomy_id: number | null
+    level1_name: string | null
+    level2_name: string | null
+    page_count: number
+    pricing: { cpm: number; currency: string }
+  }
   const listing = async (query = '') => json<{ entries: Entry[] }>(await t.get(a.headers, `/v1/curation/catalog?limit=1000${query}`)).entries
 
   beforeAll(async () => {
     t = await createCurationApp(getDb().db)
     // Prices as an operator sets them: read from the environment like the service does.
-    const fromEnv = loadCurationConfig({
+    const fromEnv = loadConfig({
       CATALOG_CPM_IAB_TIER1: '1.25',
       CATALOG_CPM_IAB_TIER2: '2.75',
       CATALOG_CPM_SEASONAL: '4.5',
       CATALOG_CPM_PERSONAL: '6',
       CATALOG_CURRENCY: 'EUR',
       CATALOG_MIN_PAGES: '3',
-    })
-    setCurationConfig(t.ctx, { ...fromEnv, minWords: 120 })
+    }).curation
+    configure(t.ctx, { curation: { ...fromEnv, minWords: 120 } })
     a = await t.client()
     // Finance fixture pages score Business and Finance (52) and its tier-2 node Economy (80, ~0.4)
     // on every page; cooking pages score Food & Drink (210) and Cooking (216, ~0.2–0.26).
-    await indexTopic(getDb().db, 'finance', Array.from({ length: 5 }, (_, i) => `https://www.ledger${i}.example/${i}`), 1000)
-    await indexTopic(getDb().db, 'cooking', Array.from({ length: 4 }, (_, i) => `https://www.stove${i}.example/${i}`), 1000)
+    await indexTopic(
+      getDb().db,
+      'finance',
+      Array.from({ length: 5 }, (_, i) => `https://www.ledger${i}.example/${i}`),
+      1000,
+    )
+    await indexTopic(
+      getDb().db,
+      'cooking',
+      Array.from({ length: 4 }, (_, i) => `https://www.stove${i}.example/${i}`),
+      1000,
+    )
     mine = await t.build(a.headers, { name: 'Markets readers', prompt: 'stock market investors reading about earnings and interest rates' })
     await refreshCatalog(t.ctx)
   })
@@ -190,12 +232,16 @@ describeEachEngine('catalog: tier-2 entries and configured prices', (getDb) => {
       page_count: 5,
       pricing: { cpm: 2.75, currency: 'EUR' },
     })
-    expect(entries.find((e) => e.id === 'iab:52')).toMatchObject({ level1_name: 'Business and Finance', level2_name: null, pricing: { cpm: 1.25, currency: 'EUR' } })
+    expect(entries.find((e) => e.id === 'iab:52')).toMatchObject({
+      level1_name: 'Business and Finance',
+      level2_name: null,
+      pricing: { cpm: 1.25, currency: 'EUR' },
+    })
     // Every public entry is priced by its tier.
     for (const e of entries.filter((x) => x.type === 'public')) {
       expect(e.pricing.cpm, e.id).toBe(e.level2_name === null ? 1.25 : 2.75)
     }
-    const urls = await catalogSegmentUrls(getDb().db, a.clientId, 'iab:80', { limit: 100, offset: 0, config: curationConfigFor(t.ctx) })
+    const urls = await catalogSegmentUrls(getDb().db, a.clientId, 'iab:80', { limit: 100, offset: 0, config: t.ctx.config.curation })
     expect(urls!.map((u) => u.url).sort()).toEqual(Array.from({ length: 5 }, (_, i) => `https://www.ledger${i}.example/${i}`))
   })
 

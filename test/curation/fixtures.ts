@@ -3,10 +3,11 @@
  * so no two are near-duplicates by accident), analyzed by the real extractor and classifier and
  * stored in the index without HTTP — the way test/scraping/index/pages.test.ts does.
  */
+
+import { isNormalizeError, normalizeUrl } from '../../src/content/urls/normalize-url.ts'
 import type { Db } from '../../src/platform/db/db.ts'
 import type { FetchOutcome } from '../../src/scraping/fetch/fetcher.ts'
 import { analyzePage } from '../../src/scraping/index/analyze-page.ts'
-import { isNormalizeError, normalizeUrl } from '../../src/content/urls/normalize-url.ts'
 import { queuePages, savePage } from '../../src/scraping/index/pages-repository.ts'
 
 export const pools = {
@@ -58,6 +59,22 @@ export const pools = {
     'The cookbook collects family recipes for stews, pies and holiday cookies.',
     'Chop the herbs finely and mix them with yogurt to make a cooling sauce for the kebabs.',
   ],
+  autos: [
+    'The new electric car charges from ten to eighty percent in eighteen minutes at a fast charger.',
+    'Reviewers praised the electric SUV for its range of four hundred miles and its quiet cabin.',
+    'The carmaker will build its next electric vehicle on a platform shared with its sedans.',
+    'Battery prices fell again this year, making electric vehicles cheaper to produce.',
+    'The hybrid hatchback pairs a small petrol engine with an electric motor for city driving.',
+    'Drivers of electric vehicles can now use thousands of new public charging stations.',
+    'The test drive showed strong acceleration, precise steering and regenerative braking.',
+    'Automakers are racing to cut the weight of battery packs to extend driving range.',
+    'The pickup truck comes with all-wheel drive, a towing package and an electric option.',
+    'Dealers reported strong demand for used electric cars as fuel prices rose.',
+    'The motor show revealed concept cars with autonomous driving features and solar roofs.',
+    'Owners can schedule home charging overnight, when electricity is cheapest.',
+    'The compact crossover earned a five-star safety rating in the latest crash tests.',
+    'Tax credits for buying an electric vehicle were extended for another two years.',
+  ],
 } as const
 export type Topic = keyof typeof pools
 
@@ -108,6 +125,7 @@ export function topicPage(topic: Topic, seed: number, extra: Partial<PageSpec> =
     sports: 'League match report: the club wins the championship game',
     finance: 'Markets: shares rise as earnings beat expectations',
     cooking: 'Easy dinner recipe: bake, roast and simmer at home',
+    autos: 'Electric vehicles: the new car reviewed, range and charging tested',
   }
   return articleHtml({ title: `${titles[topic]} (${seed})`, paragraphs: topicParagraphs(topic, seed), ...extra })
 }

@@ -1,20 +1,17 @@
-import type { Interpretation } from '../../src/content/topics/interpret-prompt.ts'
 import type { LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
+import type { Interpretation } from '../../src/content/topics/interpret-prompt.ts'
 
-import { buildJob } from '../../src/curation/build/build-segment.ts'
-import type { CurationConfig } from '../../src/curation/config.ts'
-import { setCurationConfig } from '../../src/curation/config.ts'
+import { buildJob } from '../../src/curation/builder/build-segment.ts'
 import { optimizeJob } from '../../src/curation/optimizations/apply.ts'
-import type { Db } from '../../src/platform/db/db.ts'
-import type { JobHandler } from '../../src/platform/jobs/handler.ts'
-import { enqueue } from '../../src/platform/jobs/queue.ts'
-import { closeScraper, configureScraper } from '../../src/scraping/scraper.ts'
-import { createWorker } from '../../src/platform/jobs/worker.ts'
 import { buildKind } from '../../src/curation/segments/repository.ts'
+import type { CurationConfig } from '../../src/platform/config.ts'
+import type { Db } from '../../src/platform/db/db.ts'
+import { enqueue } from '../../src/platform/jobs/queue.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
-import type { TestApp } from '../helpers/app.ts'
-import { createTestApp, json, testConfig } from '../helpers/app.ts'
+import { createWorker } from '../../src/platform/jobs/worker.ts'
+import type { DeepPartial, TestApp } from '../helpers/app.ts'
+import { configure, createTestApp, json, useScraper } from '../helpers/app.ts'
 import { waitFor } from '../helpers/wait.ts'
 
 export interface CurationTestApp extends TestApp {
@@ -57,13 +54,12 @@ export interface ExclusionEntry {
 }
 
 /** A test app with curation settings for small indexes and a worker running builds and optimizations. */
-export async function createCurationApp(db: Db, curation: Partial<CurationConfig> = {}): Promise<CurationTestApp> {
-  const base = testConfig()
-  const t = await createTestApp(db, { config: { rateLimitPerMinute: 100_000, scrape: { ...base.scrape, perHostDelayMs: 0, timeoutMs: 5000 } } })
-  setCurationConfig(t.ctx, { minWords: 120, ...curation })
+export async function createCurationApp(db: Db, curation: DeepPartial<CurationConfig> = {}): Promise<CurationTestApp> {
+  const t = await createTestApp(db, { config: { rateLimitPerMinute: 100_000, scrape: { perHostDelayMs: 0, timeoutMs: 5000 } } })
+  configure(t.ctx, { curation: { minWords: 120, ...curation } })
   // Tests talk only to loopback: no DNS (fixture servers are reached by IP), no retries, and the
   // scraper's ads.txt look-ups go to a closed loopback port.
-  await configureScraper(t.ctx, {
+  await useScraper(t.ctx, {
     fetcher: {
       retries: 0,
       resolver: async (host) => {
@@ -75,7 +71,7 @@ export async function createCurationApp(db: Db, curation: Partial<CurationConfig
   const worker = createWorker({
     db,
     clock: t.ctx.clock,
-    handlers: [buildJob(t.ctx), optimizeJob(t.ctx)] as JobHandler<never>[],
+    handlers: [buildJob(t.ctx), optimizeJob(t.ctx)],
     pollMs: 20,
     graceMs: 500,
   })
@@ -125,7 +121,6 @@ export async function createCurationApp(db: Db, curation: Partial<CurationConfig
     },
     async close() {
       await worker.stop()
-      await closeScraper(t.ctx)
       await t.close()
     },
   }

@@ -4,9 +4,8 @@
  * last attempt.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-
-import type { ManualClock } from '../../src/platform/clock.ts'
 import { json } from '../helpers/app.ts'
+import type { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import { indexTopic } from './fixtures.ts'

@@ -20,6 +20,7 @@ interface OptimizationRecord {
   estimated_propagation_hours: number
   created_date: string
   applied_date: string | null
+  result: { expand_seeds_indexed?: number; expand_seeds_unusable?: { url: string; errors: string[] }[] } | null
 }
 
 describeEachEngine('optimizations', (getDb) => {
@@ -32,10 +33,14 @@ describeEachEngine('optimizations', (getDb) => {
 
   const applied = async (headers: Record<string, string>, id: number): Promise<OptimizationRecord> => {
     let rec: OptimizationRecord | null = null
-    await waitFor(async () => {
-      rec = json<OptimizationRecord>(await t.get(headers, `${path}/${id}`))
-      return rec.applied_date !== null
-    }, 30_000, `optimization ${id}`)
+    await waitFor(
+      async () => {
+        rec = json<OptimizationRecord>(await t.get(headers, `${path}/${id}`))
+        return rec.applied_date !== null
+      },
+      30_000,
+      `optimization ${id}`,
+    )
     return rec!
   }
   const urlsOf = async (id: number) => (await t.urls(a.headers, id)).map((u) => u.url)
@@ -46,7 +51,12 @@ describeEachEngine('optimizations', (getDb) => {
     b = await t.client()
     web = await startRoutes({ '/new-recipe': html(topicPage('cooking', 901)) })
     const db = getDb().db
-    await indexTopic(db, 'sports', ['https://www.arena.example/1', 'https://www.arena.example/2', 'https://www.goal.example/1', 'https://sub.goal.example/2', 'https://www.pitch.example/1'], 800)
+    await indexTopic(
+      db,
+      'sports',
+      ['https://www.arena.example/1', 'https://www.arena.example/2', 'https://www.goal.example/1', 'https://sub.goal.example/2', 'https://www.pitch.example/1'],
+      800,
+    )
     await indexHtml(
       db,
       'https://www.oddsboard.example/1',
@@ -68,7 +78,9 @@ describeEachEngine('optimizations', (getDb) => {
   })
 
   it('blocks URLs, domains (with subdomains) and keywords: 201 accepted, applied by a job', async () => {
-    expect(await urlsOf(seg.id)).toEqual(expect.arrayContaining(['https://www.arena.example/1', 'https://sub.goal.example/2', 'https://www.oddsboard.example/1']))
+    expect(await urlsOf(seg.id)).toEqual(
+      expect.arrayContaining(['https://www.arena.example/1', 'https://sub.goal.example/2', 'https://www.oddsboard.example/1']),
+    )
     const res = await t.post(a.headers, path, {
       segment_id: seg.id,
       block: { urls: ['https://www.arena.example/1'], domains: ['goal.example'], keywords: ['Betting Tips'] },
@@ -116,11 +128,22 @@ describeEachEngine('optimizations', (getDb) => {
     await applied(a.headers, json<{ id: number }>(res).id)
     const urls = await t.urls(a.headers, seg.id)
     const expanded = urls.filter((u) => u.source === 'expand').map((u) => u.url)
-    expect(expanded).toEqual(expect.arrayContaining([web.url('/new-recipe'), 'https://www.homecooks.example/', 'https://www.pantry.example/1', 'https://www.oven.example/1']))
+    expect(expanded).toEqual(
+      expect.arrayContaining([web.url('/new-recipe'), 'https://www.homecooks.example/', 'https://www.pantry.example/1', 'https://www.oven.example/1']),
+    )
     expect(web.hits.some((h) => h.path === '/new-recipe')).toBe(true)
     expect(urls.map((u) => u.rank)).toEqual(urls.map((_u, i) => i + 1))
     // Blocks stay in force.
     expect(urls.map((u) => u.url)).not.toContain('https://www.arena.example/1')
+  })
+
+  it('expands a domain from the home page the index knows (http, www.), not only https://domain/', async () => {
+    await indexHtml(getDb().db, 'http://www.kitchenlab.example/', topicPage('cooking', 850))
+    const res = await t.post(a.headers, path, { segment_id: seg.id, expand: { domains: ['kitchenlab.example'] } })
+    expect(res.statusCode).toBe(201)
+    const rec = await applied(a.headers, json<{ id: number }>(res).id)
+    expect(rec.result).toMatchObject({ expand_seeds_indexed: 1, expand_seeds_unusable: [] })
+    expect((await t.urls(a.headers, seg.id)).map((u) => u.url)).toContain('http://www.kitchenlab.example/')
   })
 
   it('keeps blocks and expansions through a rebuild', async () => {
@@ -155,10 +178,21 @@ describeEachEngine('optimizations', (getDb) => {
       ['block not an object', () => ({ segment_id: seg.id, block: ['x'] }), 400, 'invalid_request'],
       ['an unknown segment', () => ({ segment_id: 987654, block: { keywords: ['x'] } }), 404, 'not_found'],
       ['a segment still building', () => ({ segment_id: pendingId, block: { keywords: ['x'] } }), 422, 'validation_failed', 'body.segment_id'],
-      ['a malformed block URL', () => ({ segment_id: seg.id, block: { urls: ['https://ok.example/', 'nope'] } }), 422, 'validation_failed', 'body.block.urls.1'],
+      [
+        'a malformed block URL',
+        () => ({ segment_id: seg.id, block: { urls: ['https://ok.example/', 'nope'] } }),
+        422,
+        'validation_failed',
+        'body.block.urls.1',
+      ],
       ['a malformed expand domain', () => ({ segment_id: seg.id, expand: { domains: ['bad domain'] } }), 422, 'validation_failed', 'body.expand.domains.0'],
       ['a blank keyword', () => ({ segment_id: seg.id, block: { keywords: ['  '] } }), 422, 'validation_failed', 'body.block.keywords.0'],
-      ['too many expand URLs', () => ({ segment_id: seg.id, expand: { urls: Array.from({ length: 101 }, (_, i) => `https://x.example/${i}`) } }), 422, 'validation_failed'],
+      [
+        'too many expand URLs',
+        () => ({ segment_id: seg.id, expand: { urls: Array.from({ length: 101 }, (_, i) => `https://x.example/${i}`) } }),
+        422,
+        'validation_failed',
+      ],
     ]
     for (const [name, payload, status, code, field] of cases) {
       it(`${name} → ${status} ${code}`, async () => {

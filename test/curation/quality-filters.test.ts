@@ -133,7 +133,10 @@ describeEachEngine('quality filters in a build', (getDb) => {
   })
 
   it('excludes a bot-heavy domain with enough loads', () => {
-    expect(reasonOf('https://www.bots.example/a')).toMatchObject({ reason: 'bot_traffic', detail: { domain: 'bots.example', loads: 5000, non_human_share: 0.8 } })
+    expect(reasonOf('https://www.bots.example/a')).toMatchObject({
+      reason: 'bot_traffic',
+      detail: { domain: 'bots.example', loads: 5000, non_human_share: 0.8 },
+    })
   })
 
   it('excludes thin content', () => {
@@ -155,7 +158,7 @@ describeEachEngine('quality filters in a build', (getDb) => {
   })
 
   it('counts exclusions by reason and filters the listing by reason', async () => {
-    const res = await t.get(a.headers, `/v1/curation/segment-requests/${urls.length ? (await latestId()) : 0}/exclusions?reason=mfa`)
+    const res = await t.get(a.headers, `/v1/curation/segment-requests/${urls.length ? await latestId() : 0}/exclusions?reason=mfa`)
     const body = JSON.parse(res.body) as { total: number; by_reason: Record<string, number>; exclusions: ExclusionEntry[] }
     expect(body.total).toBe(3)
     expect(body.exclusions.every((e) => e.reason === 'mfa')).toBe(true)

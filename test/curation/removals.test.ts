@@ -23,7 +23,12 @@ describeEachEngine('removing a domain from an audience', (getDb) => {
     a = await t.client()
     b = await t.client()
     const db = getDb().db
-    await indexTopic(db, 'sports', ['https://www.fanzone.example/1', 'https://live.fanzone.example/2', 'https://www.stadium.example/1', 'https://www.stadium.example/2'], 700)
+    await indexTopic(
+      db,
+      'sports',
+      ['https://www.fanzone.example/1', 'https://live.fanzone.example/2', 'https://www.stadium.example/1', 'https://www.stadium.example/2'],
+      700,
+    )
     await indexTopic(db, 'cooking', ['https://www.fanzone.example/recipes/1', 'https://www.bakery.example/1', 'https://www.bakery.example/2'], 710)
     sportsA = await t.build(a.headers, { prompt: 'sports fans following games, results and transfer news' })
     cookingA = await t.build(a.headers, { prompt: 'home cooking recipes, baking and dinner ideas', taxonomy_id: 210 })
@@ -35,9 +40,20 @@ describeEachEngine('removing a domain from an audience', (getDb) => {
   it("removes the domain's URLs (all its hosts) from the client's segments of that audience, and nothing else", async () => {
     const before = await urlsOf(a.headers, sportsA)
     expect(before).toEqual(expect.arrayContaining(['https://www.fanzone.example/1', 'https://live.fanzone.example/2']))
+    const reach = {
+      deleted_count: 2,
+      tld: 'fanzone.example',
+      result_taxonomy_leaf_id: 483,
+      segments: [{ segment_id: sportsA.id, name: null, via: 'segment_taxonomy', deleted_count: 2 }],
+    }
+    // A dry run says what the removal reaches and changes nothing.
+    const dry = await del(t, a.headers, 'tld=WWW.FanZone.example&result_taxonomy_leaf_id=483&dry_run=true')
+    expect(dry.statusCode).toBe(200)
+    expect(json(dry)).toEqual({ ...reach, dry_run: true })
+    expect(await urlsOf(a.headers, sportsA)).toEqual(before)
     const res = await del(t, a.headers, 'tld=WWW.FanZone.example&result_taxonomy_leaf_id=483')
     expect(res.statusCode).toBe(200)
-    expect(json(res)).toEqual({ deleted_count: 2 })
+    expect(json(res)).toEqual({ ...reach, dry_run: false })
     const after = await urlsOf(a.headers, sportsA)
     expect(after.filter((u) => u.includes('fanzone'))).toEqual([])
     expect(after).toEqual(expect.arrayContaining(['https://www.stadium.example/1', 'https://www.stadium.example/2']))
@@ -46,7 +62,12 @@ describeEachEngine('removing a domain from an audience', (getDb) => {
     expect(await urlsOf(a.headers, cookingA)).toContain('https://www.fanzone.example/recipes/1')
     expect(await urlsOf(b.headers, sportsB)).toEqual(expect.arrayContaining(['https://www.fanzone.example/1', 'https://live.fanzone.example/2']))
     const exclusions = await t.exclusions(a.headers, sportsA.id)
-    expect(exclusions.filter((e) => e.reason === 'removed_by_tld').map((e) => e.url).sort()).toEqual(['https://live.fanzone.example/2', 'https://www.fanzone.example/1'])
+    expect(
+      exclusions
+        .filter((e) => e.reason === 'removed_by_tld')
+        .map((e) => e.url)
+        .sort(),
+    ).toEqual(['https://live.fanzone.example/2', 'https://www.fanzone.example/1'])
     const { rows } = await getDb().db.query<{ kind: string }>('SELECT kind FROM segment_changes WHERE segment_id = $1 ORDER BY id', [sportsA.id])
     expect(rows.map((r) => r.kind)).toEqual(['build', 'tld_removal'])
   })
@@ -58,7 +79,8 @@ describeEachEngine('removing a domain from an audience', (getDb) => {
     const leaf = bakery[0]!.taxonomy_id!
     expect(leaf).not.toBe(cookingA.taxonomy_id)
     const res = await del(t, a.headers, `tld=bakery.example&result_taxonomy_leaf_id=${leaf}`)
-    expect(json(res)).toEqual({ deleted_count: bakery.filter((u) => u.taxonomy_id === leaf).length })
+    const n = bakery.filter((u) => u.taxonomy_id === leaf).length
+    expect(json(res)).toMatchObject({ deleted_count: n, segments: [{ segment_id: cookingA.id, via: 'url_classification', deleted_count: n }] })
   })
 
   it('is remembered: a rebuild keeps the domain out', async () => {
@@ -67,7 +89,7 @@ describeEachEngine('removing a domain from an audience', (getDb) => {
     expect(urls.filter((u) => u.includes('fanzone'))).toEqual([])
     expect(urls).toContain('https://www.stadium.example/1')
     const again = await del(t, a.headers, 'tld=fanzone.example&result_taxonomy_leaf_id=483')
-    expect(json(again)).toEqual({ deleted_count: 0 })
+    expect(json(again)).toMatchObject({ deleted_count: 0, segments: [] })
   })
 
   describe('bad input', () => {
@@ -84,6 +106,7 @@ describeEachEngine('removing a domain from an audience', (getDb) => {
       ['a blank tld', 'tld=%20%20&result_taxonomy_leaf_id=483', 400],
       ['an empty leaf id', 'tld=fanzone.example&result_taxonomy_leaf_id=', 400],
       ['both empty', 'tld=&result_taxonomy_leaf_id=', 400],
+      ['a dry_run that is not a boolean', 'tld=fanzone.example&result_taxonomy_leaf_id=483&dry_run=maybe', 400],
     ]
     for (const [name, query, status] of cases) {
       it(`${name} → ${status}`, async () => {

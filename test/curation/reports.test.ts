@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { SegmentReport } from '../../src/curation/reports/schemas.ts'
-import { ManualClock } from '../../src/platform/clock.ts'
 import { seedSegment } from '../activation/seed.ts'
+import { json } from '../helpers/app.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { AttributionApp } from '../pixel/attribution-app.ts'
@@ -135,6 +136,20 @@ describeEachEngine('segment performance reports', (getDb) => {
     expect(r.data).toBeNull()
   })
 
+  it('lists the client’s reports newest first, paged, and no one else’s (an addition to the spec)', async () => {
+    const first = await run({ segment_ids: [s1], ...range })
+    const second = await run({ segment_ids: [s1], ...range, dimensions: ['date'] })
+    const list = async (query: string, h = a.headers) => t.get(h, `/v1/curation/reports${query}`)
+    const all = json<{ id: number }[]>(await list(''))
+    expect(all.slice(0, 2).map((r) => r.id)).toEqual([second.id, first.id])
+    expect(all[0]).toEqual(second)
+    expect(json<{ id: number }[]>(await list('?limit=1&offset=1')).map((r) => r.id)).toEqual([all[1]!.id])
+    const other = await t.client()
+    expect(json(await list('', other.headers))).toEqual([])
+    for (const q of ['?limit=0', '?limit=101', '?offset=-1']) expect((await list(q)).statusCode, q).toBe(422)
+    expect((await list('?limit=abc')).statusCode).toBe(400)
+  })
+
   it('breaks down by date and domain', async () => {
     const r = await run({ segment_ids: [s1], ...range, dimensions: ['domain', 'date'] })
     expect(r.dimensions).toEqual(['domain', 'date'])
@@ -242,7 +257,12 @@ describeEachEngine('segment performance reports', (getDb) => {
     }
 
     it('a body that is not JSON → 400', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/curation/reports', headers: { ...a.headers, 'content-type': 'application/json' }, payload: '{' })
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/curation/reports',
+        headers: { ...a.headers, 'content-type': 'application/json' },
+        payload: '{',
+      })
       expect(res.statusCode).toBe(400)
       expect(JSON.parse(res.body).error).toBe('invalid_json')
     })

@@ -1,10 +1,8 @@
 import type { ServerResponse } from 'node:http'
 
 import { afterAll, beforeAll, expect, it } from 'vitest'
-
-import type { ManualClock } from '../../src/platform/clock.ts'
-
 import { json } from '../helpers/app.ts'
+import type { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { WebServer } from '../scraping/fixtures/web-server.ts'
@@ -35,8 +33,18 @@ describeEachEngine('segment builds', (getDb) => {
     })
     origin = web.origin
     // The index already holds other pages: cooking ones the examples should pull in, and others.
-    await indexTopic(getDb().db, 'cooking', Array.from({ length: 8 }, (_, i) => `https://www.kitchen${i}.example.org/recipe/${i}`), 300)
-    await indexTopic(getDb().db, 'finance', Array.from({ length: 8 }, (_, i) => `https://www.markets${i}.example.org/story/${i}`), 400)
+    await indexTopic(
+      getDb().db,
+      'cooking',
+      Array.from({ length: 8 }, (_, i) => `https://www.kitchen${i}.example.org/recipe/${i}`),
+      300,
+    )
+    await indexTopic(
+      getDb().db,
+      'finance',
+      Array.from({ length: 8 }, (_, i) => `https://www.markets${i}.example.org/story/${i}`),
+      400,
+    )
   })
   afterAll(async () => {
     for (const r of held) r.end()
@@ -47,9 +55,7 @@ describeEachEngine('segment builds', (getDb) => {
   it('scrapes example URLs, ranks similar index pages, and warns about an inaccessible example with its E-code', async () => {
     const seg = await t.build(a.headers, { example_urls: [web.url('/seed-1'), web.url('/seed-2'), web.url('/gone')] })
     expect(seg.processing_errors).toBeNull()
-    expect(seg.processing_warnings).toEqual([
-      { code: 'E002', message: expect.stringContaining('not accessible'), url: web.url('/gone'), index: 2 },
-    ])
+    expect(seg.processing_warnings).toEqual([{ code: 'E002', message: expect.stringContaining('not accessible'), url: web.url('/gone'), index: 2 }])
     expect(seg.taxonomy_id).toBe(210) // Food & Drink, derived from the examples
     const urls = await t.urls(a.headers, seg.id)
     const bySource = (s: string) => urls.filter((u) => u.source === s).map((u) => u.url)

@@ -17,8 +17,18 @@ describeEachEngine('segment requests API', (getDb) => {
     t = await createCurationApp(getDb().db)
     a = await t.client('Acme')
     b = await t.client('Other')
-    await indexTopic(getDb().db, 'sports', Array.from({ length: 12 }, (_, i) => `https://www.sports${i}.example.com/match/${i}`), 100)
-    await indexTopic(getDb().db, 'cooking', Array.from({ length: 6 }, (_, i) => `https://www.recipes${i}.example.com/dish/${i}`), 200)
+    await indexTopic(
+      getDb().db,
+      'sports',
+      Array.from({ length: 12 }, (_, i) => `https://www.sports${i}.example.com/match/${i}`),
+      100,
+    )
+    await indexTopic(
+      getDb().db,
+      'cooking',
+      Array.from({ length: 6 }, (_, i) => `https://www.recipes${i}.example.com/dish/${i}`),
+      200,
+    )
     built = await t.build(a.headers, { name: 'Sports fans', prompt: 'sports fans following games, results and transfer news' })
   })
   afterAll(() => t.close())
@@ -94,7 +104,9 @@ describeEachEngine('segment requests API', (getDb) => {
   })
 
   it('gives every URL its reasons: matched categories with the page score, and prompt words', async () => {
-    const urls = json<{ urls: { reasons: { categories?: { name: string; score: number }[]; terms?: string[] } }[] }>(await t.get(a.headers, `${path}/${built.id}/urls?limit=3`))
+    const urls = json<{ urls: { reasons: { categories?: { name: string; score: number }[]; terms?: string[] } }[] }>(
+      await t.get(a.headers, `${path}/${built.id}/urls?limit=3`),
+    )
     for (const u of urls.urls) {
       expect(u.reasons.categories?.[0]?.name).toBe('Sports')
       expect(u.reasons.categories?.[0]?.score).toBeGreaterThan(0)
@@ -155,7 +167,11 @@ describeEachEngine('segment requests API', (getDb) => {
     expect(lines[0]).toBe('rank,url,tld,score,taxonomy_id,level1_name,level2_name,level3_name,source,reasons')
     expect(lines).toHaveLength(4)
     expect(lines[1]!.startsWith(`1,${all[0]!.url},`)).toBe(true)
-    const jsonWins = await t.app.inject({ method: 'GET', url: `${path}/${built.id}/urls?limit=1`, headers: { ...a.headers, accept: 'application/json, text/csv;q=0.5' } })
+    const jsonWins = await t.app.inject({
+      method: 'GET',
+      url: `${path}/${built.id}/urls?limit=1`,
+      headers: { ...a.headers, accept: 'application/json, text/csv;q=0.5' },
+    })
     expect(jsonWins.headers['content-type']).toMatch(/json/)
   })
 
@@ -190,14 +206,18 @@ describeEachEngine('segment requests API', (getDb) => {
     expect(all.total).toBeGreaterThan(3)
     const paged: { url: string }[] = []
     for (let offset = 0; offset < all.total; offset += 2) {
-      const page = json<{ total: number; limit: number; offset: number; exclusions: { url: string }[] }>(await t.get(a.headers, `${path}/${seg.id}/exclusions?limit=2&offset=${offset}`))
+      const page = json<{ total: number; limit: number; offset: number; exclusions: { url: string }[] }>(
+        await t.get(a.headers, `${path}/${seg.id}/exclusions?limit=2&offset=${offset}`),
+      )
       expect(page).toMatchObject({ total: all.total, limit: 2, offset })
       paged.push(...page.exclusions)
     }
     expect(paged.map((e) => e.url)).toEqual(all.exclusions.map((e) => e.url))
     const past = json<{ total: number; exclusions: unknown[] }>(await t.get(a.headers, `${path}/${seg.id}/exclusions?offset=1000`))
     expect(past).toMatchObject({ total: all.total, exclusions: [] })
-    const tlds = json<{ total: number; exclusions: { url: string; reason: string }[] }>(await t.get(a.headers, `${path}/${seg.id}/exclusions?reason=blocked_tld&limit=2`))
+    const tlds = json<{ total: number; exclusions: { url: string; reason: string }[] }>(
+      await t.get(a.headers, `${path}/${seg.id}/exclusions?reason=blocked_tld&limit=2`),
+    )
     expect(tlds.total).toBe(3)
     expect(tlds.exclusions).toHaveLength(2)
     expect(tlds.exclusions.every((e) => e.reason === 'blocked_tld')).toBe(true)

@@ -4,23 +4,21 @@ import type { LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
 
 import { activationJobs } from '../../src/activation/jobs.ts'
+import type { ServiceContext } from '../../src/context.ts'
 import { segmentReportJob } from '../../src/curation/reports/job.ts'
 import { apiFeatures } from '../../src/features.ts'
-import type { ManualClock } from '../../src/platform/clock.ts'
-import type { AppContext } from '../../src/platform/context.ts'
-import { createContext } from '../../src/platform/context.ts'
+import { collectorFeature } from '../../src/pixel/collector/feature.ts'
 import type { Db } from '../../src/platform/db/db.ts'
 import type { App } from '../../src/platform/http/app.ts'
 import { buildApp } from '../../src/platform/http/app.ts'
-import type { JobHandler } from '../../src/platform/jobs/handler.ts'
-import { createWorker } from '../../src/platform/jobs/worker.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
+import { createWorker } from '../../src/platform/jobs/worker.ts'
 import { createKey } from '../../src/platform/keys/keys.ts'
-import { collectorFeature } from '../../src/pixel/collector/feature.ts'
-import { testConfig } from '../helpers/app.ts'
+import { testContext } from '../helpers/app.ts'
+import type { ManualClock } from '../helpers/clock.ts'
 import { waitFor } from '../helpers/wait.ts'
-import { send } from './helpers.ts'
 import type { RawResponse } from './helpers.ts'
+import { send } from './helpers.ts'
 import { UA } from './log-lines.ts'
 
 type Headers = Record<string, string>
@@ -28,7 +26,7 @@ export type Act = Record<string, unknown> & { id: number; status: string; deal_i
 
 export interface AttributionApp {
   app: App
-  ctx: AppContext
+  ctx: ServiceContext
   url: string
   worker: Worker
   client(): Promise<{ clientId: number; headers: Headers }>
@@ -47,17 +45,17 @@ export interface AttributionApp {
 }
 
 export async function startAttributionApp(db: Db, clock: ManualClock): Promise<AttributionApp> {
-  const ctx = createContext(
-    db,
+  const ctx = await testContext(db, {
     clock,
-    testConfig({
+    config: {
       rateLimitPerMinute: 1_000_000,
-      activation: { ...testConfig().activation, connector: 'sandbox', sandboxKnownConnectionSeconds: 5, sandboxNewConnectionSeconds: 30 },
-    }),
-  )
-  const app = await buildApp(ctx, { features: [...apiFeatures(), collectorFeature({ flushMs: 20, ipRatePerSec: 0 })] })
+      activation: { connector: 'sandbox', sandboxKnownConnectionSeconds: 5, sandboxNewConnectionSeconds: 30 },
+      pixel: { flushMs: 20, ipRatePerSec: 0 },
+    },
+  })
+  const app = await buildApp(ctx, { features: [...apiFeatures(), collectorFeature] })
   const url = await app.listen({ port: 0, host: '127.0.0.1' })
-  const handlers = [...activationJobs(ctx).filter((h) => !h.everyMs), segmentReportJob(ctx)] as JobHandler<never>[]
+  const handlers = [...activationJobs(ctx).filter((h) => !h.everyMs), segmentReportJob(ctx)]
   const worker = createWorker({ db, clock, handlers, pollMs: 20, graceMs: 500 })
   await worker.start()
   const post = (headers: Headers, path: string, payload: unknown, extra: Headers = {}) =>

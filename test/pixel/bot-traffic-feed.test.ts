@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-
-import { describeEachEngine } from '../helpers/db.ts'
 import { indexHtml, topicPage } from '../curation/fixtures.ts'
 import type { CurationTestApp, ExclusionEntry, UrlEntry } from '../curation/helpers.ts'
 import { createCurationApp } from '../curation/helpers.ts'
+import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import { send } from './helpers.ts'
 import { UA } from './log-lines.ts'

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-
-import { ManualClock } from '../../src/platform/clock.ts'
 import type { TestApp } from '../helpers/app.ts'
 import { createTestApp, json } from '../helpers/app.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 
 interface Campaign {
@@ -73,7 +72,12 @@ describeEachEngine('pixel campaigns', (getDb) => {
     expect(u).toMatchObject({ id: c.id, name: 'New', use_case: 'other', description: 'keep me', created_date: c.created_date })
     expect(u.last_updated_date).toBe('2026-11-22T10:01:00.000Z')
     const cleared = json<Campaign>(
-      await t.app.inject({ method: 'PUT', url: `/v1/pixel/campaigns/${c.id}`, headers: a.headers, payload: { description: null, use_case: 'publisher_agent_targeting' } }),
+      await t.app.inject({
+        method: 'PUT',
+        url: `/v1/pixel/campaigns/${c.id}`,
+        headers: a.headers,
+        payload: { description: null, use_case: 'publisher_agent_targeting' },
+      }),
     )
     expect(cleared).toMatchObject({ name: 'New', use_case: 'publisher_agent_targeting', description: null })
     const again = json<Campaign>(await t.app.inject({ method: 'GET', url: `/v1/pixel/campaigns/${c.id}`, headers: a.headers }))

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { clickDestination, clickSigner } from '../../src/pixel/clicks/signing.ts'
-import { ManualClock } from '../../src/platform/clock.ts'
 import { seedSegment } from '../activation/seed.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { Act, AttributionApp } from './attribution-app.ts'
@@ -137,7 +137,7 @@ describeEachEngine('click redirect', (getDb) => {
     const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).body) as { paths: Record<string, Record<string, unknown>> }
     expect(Object.keys(doc.paths['/click/{id}']!)).toContain('get')
     expect(Object.keys(doc.paths['/v1/pixel/campaigns/{id}/click-url']!)).toEqual(['post'])
-    expect(Object.keys(doc.paths['/v1/curation/reports']!)).toEqual(['post'])
+    expect(Object.keys(doc.paths['/v1/curation/reports']!).sort()).toEqual(['get', 'post'])
     expect(Object.keys(doc.paths['/v1/curation/reports/{id}']!)).toEqual(['get'])
   })
 

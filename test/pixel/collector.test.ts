@@ -1,18 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-
-import { ManualClock } from '../../src/platform/clock.ts'
 import { GIF } from '../../src/pixel/collector/gif.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
-import {
-  HEADLESS_UAS,
-  HUMAN_UAS,
-  LIBRARY_UAS,
-  LLM_RETRIEVAL_UAS,
-  LLM_TRAINING_UAS,
-  SCRAPER_UAS,
-  SEARCH_UAS,
-} from './agents/fixtures.ts'
 import { waitFor } from '../helpers/wait.ts'
+import { HEADLESS_UAS, HUMAN_UAS, LIBRARY_UAS, LLM_RETRIEVAL_UAS, LLM_TRAINING_UAS, SCRAPER_UAS, SEARCH_UAS } from './agents/fixtures.ts'
 import type { PixelApp } from './helpers.ts'
 import { events, send, startPixelApp } from './helpers.ts'
 
@@ -65,9 +56,45 @@ describeEachEngine('pixel collector', (getDb) => {
     expect(del.status).toBe(405)
   })
 
+  it('records hits of a deleted campaign as unknown_campaign from the deletion on (an addition to the spec)', async () => {
+    const own = await p.client()
+    const other = await p.client()
+    const doomed = await p.campaign(own.headers)
+    const del = (headers: Record<string, string>) => p.app.inject({ method: 'DELETE', url: `/v1/pixel/campaigns/${doomed}`, headers })
+    clock.set('2026-11-22T10:30:00Z')
+    await send(`${p.url}/px/${doomed}.gif`, { headers: browser })
+    await waitFor(async () => (await count('received_at = $1', ['2026-11-22T10:30:00Z'])) === 1)
+    expect((await del(other.headers)).statusCode).toBe(404) // another client's campaign is not found
+    const res = await del(own.headers)
+    expect(res.statusCode).toBe(204)
+    expect(res.body).toBe('')
+    expect((await del(own.headers)).statusCode).toBe(404)
+    expect((await p.app.inject({ method: 'GET', url: `/v1/pixel/campaigns/${doomed}`, headers: own.headers })).statusCode).toBe(404)
+    const list = JSON.parse((await p.app.inject({ method: 'GET', url: '/v1/pixel/campaigns', headers: own.headers })).body) as { id: number }[]
+    expect(list.map((c) => c.id)).not.toContain(doomed)
+    clock.set('2026-11-22T10:31:00Z')
+    // The collector learns of the deletion through NOTIFY; until then a hit would still count.
+    await waitFor(async () => {
+      await send(`${p.url}/px/${doomed}.gif`, { headers: browser })
+      return (await count(`received_at >= $1 AND invalid_reason = 'unknown_campaign' AND campaign_ref = $2`, ['2026-11-22T10:31:00Z', String(doomed)])) > 0
+    })
+    // What it recorded before stays.
+    expect(await count('received_at = $1 AND campaign_id = $2 AND invalid_reason IS NULL', ['2026-11-22T10:30:00Z', doomed])).toBe(1)
+    expect((await p.app.inject({ method: 'DELETE', url: '/v1/pixel/campaigns/abc', headers: own.headers })).statusCode).toBe(400)
+    expect((await p.app.inject({ method: 'DELETE', url: '/v1/pixel/campaigns/0', headers: own.headers })).statusCode).toBe(422)
+  })
+
   it('records time, campaign, domain, page, user agent, client hints, language and the DSP macros', async () => {
     clock.set('2026-11-22T11:00:00Z')
-    const q = new URLSearchParams({ u: 'https://news.example/world/story?id=7&email=a@b.c', d: 'news.example', deal: 'D-42', price: '1.25', cb: '8812', imp: 'imp-1', dsp: 'xandr' })
+    const q = new URLSearchParams({
+      u: 'https://news.example/world/story?id=7&email=a@b.c',
+      d: 'news.example',
+      deal: 'D-42',
+      price: '1.25',
+      cb: '8812',
+      imp: 'imp-1',
+      dsp: 'xandr',
+    })
     await send(`${p.url}/px/${campaign}.gif?${q}`, {
       headers: { ...browser, 'sec-ch-ua': '"Chromium";v="124"', 'sec-ch-ua-mobile': '?0', 'sec-ch-ua-platform': '"Windows"' },
     })
@@ -224,7 +251,10 @@ describeEachEngine('pixel collector', (getDb) => {
       await send(`${p.url}/px/${campaign}.gif?wd=1&u=https://ua.example/ok`, { headers: browser })
       // Bytespider ignores robots.txt: high risk, declared.
       await send(`${p.url}/px/${campaign}.gif?u=https://ua.example/bs`, {
-        headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)' },
+        headers: {
+          'user-agent':
+            'Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)',
+        },
       })
       await waitFor(async () => (await count('received_at = $1', ['2026-11-22T12:01:00Z'])) === 3)
       const stored = await events(db(), 'received_at = $1', ['2026-11-22T12:01:00Z'])

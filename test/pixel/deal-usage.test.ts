@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { runLifecycle } from '../../src/activation/lifecycle.ts'
 import { cpmPrice, currencyOf, realDealId } from '../../src/pixel/rollups.ts'
-import { ManualClock } from '../../src/platform/clock.ts'
 import { seedSegment } from '../activation/seed.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import type { Act, AttributionApp } from './attribution-app.ts'
 import { startAttributionApp } from './attribution-app.ts'
@@ -95,7 +95,9 @@ describeEachEngine('deal usage and domain stats from the pixel', (getDb) => {
     await t.written(sent)
     const after = await usage(used.deal_id!)
     expect(after.find((r) => r.day === today)!.impressions).toBe(before.find((r) => r.day === today)!.impressions + 1)
-    const { rows } = await getDb().db.query<{ deal_id: string }>('SELECT DISTINCT deal_id FROM deal_usage UNION SELECT DISTINCT deal_id FROM deal_delivery_daily')
+    const { rows } = await getDb().db.query<{ deal_id: string }>(
+      'SELECT DISTINCT deal_id FROM deal_usage UNION SELECT DISTINCT deal_id FROM deal_delivery_daily',
+    )
     expect(rows.map((r) => r.deal_id)).toEqual([used.deal_id])
   })
 

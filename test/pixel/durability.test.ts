@@ -32,15 +32,19 @@ function hammer(url: string, connections: number): Load {
   const acks: number[] = []
   const once = () =>
     new Promise<boolean>((resolve) => {
-      const req = request(url, { agent, headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0', 'accept-language': 'en' } }, (res) => {
-        const ok = res.statusCode === 200
-        res.resume()
-        res.on('end', () => {
-          if (ok) acks.push(performance.now())
-          resolve(true)
-        })
-        res.on('error', () => resolve(false))
-      })
+      const req = request(
+        url,
+        { agent, headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0', 'accept-language': 'en' } },
+        (res) => {
+          const ok = res.statusCode === 200
+          res.resume()
+          res.on('end', () => {
+            if (ok) acks.push(performance.now())
+            resolve(true)
+          })
+          res.on('error', () => resolve(false))
+        },
+      )
       req.on('error', () => resolve(false))
       req.end()
     })
@@ -117,14 +121,20 @@ describe('collector loss bounds, curata serve as a process [pglite]', () => {
   it('SIGTERM: every acknowledged hit is stored', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'curata-px-'))
     const env = { DATA_DIR: dataDir }
-    const r = await runUntil('SIGTERM', 'api,collector', env, (s) => createCampaign(s, env), async (id) => {
-      const db = await openPglite({ dataDir: join(dataDir, 'pgdata') })
-      try {
-        return (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pixel_events WHERE campaign_id = $1', [id])).rows[0]!.n
-      } finally {
-        await db.close()
-      }
-    })
+    const r = await runUntil(
+      'SIGTERM',
+      'api,collector',
+      env,
+      (s) => createCampaign(s, env),
+      async (id) => {
+        const db = await openPglite({ dataDir: join(dataDir, 'pgdata') })
+        try {
+          return (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pixel_events WHERE campaign_id = $1', [id])).rows[0]!.n
+        } finally {
+          await db.close()
+        }
+      },
+    )
     expect(r.code).toBe(0)
     expect(r.acked).toBeGreaterThan(100)
     expect(r.stored).toBe(r.acked)
@@ -138,8 +148,7 @@ describe.skipIf(!postgresAvailable())('collector loss bounds, curata serve as a 
   })
   afterAll(() => t?.close())
   const env = () => ({ DATABASE_URL: `${t.url}?options=${encodeURIComponent(`-c search_path=${t.schema}`)}` })
-  const count = async (id: number) =>
-    (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM pixel_events WHERE campaign_id = $1', [id])).rows[0]!.n
+  const count = async (id: number) => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM pixel_events WHERE campaign_id = $1', [id])).rows[0]!.n
   // The collector role alone: the campaign is created beforehand, and picked up at start.
   const campaign = async () => {
     const k = await createKey(t.db, { name: 'durability', now: new Date() })

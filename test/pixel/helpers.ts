@@ -1,22 +1,20 @@
 import { request } from 'node:http'
-
-import { ManualClock } from '../../src/platform/clock.ts'
+import type { ServiceContext } from '../../src/context.ts'
+import { collectorFeature } from '../../src/pixel/collector/feature.ts'
+import { pixelFeature } from '../../src/pixel/routes.ts'
 import type { Clock } from '../../src/platform/clock.ts'
-import type { Config } from '../../src/platform/config.ts'
-import type { AppContext } from '../../src/platform/context.ts'
-import { createContext } from '../../src/platform/context.ts'
+import type { Config, PixelConfig } from '../../src/platform/config.ts'
 import type { Db } from '../../src/platform/db/db.ts'
 import type { App } from '../../src/platform/http/app.ts'
 import { buildApp } from '../../src/platform/http/app.ts'
 import { createKey } from '../../src/platform/keys/keys.ts'
-import type { PixelConfig } from '../../src/pixel/config.ts'
-import { collectorFeature } from '../../src/pixel/collector/feature.ts'
-import { pixelFeature } from '../../src/pixel/routes.ts'
-import { testConfig } from '../helpers/app.ts'
+import type { DeepPartial } from '../helpers/app.ts'
+import { testContext } from '../helpers/app.ts'
+import { ManualClock } from '../helpers/clock.ts'
 
 export interface PixelApp {
   app: App
-  ctx: AppContext
+  ctx: ServiceContext
   /** http://127.0.0.1:port — the real server, so requests pass through the collector's raw handler. */
   url: string
   client(name?: string): Promise<{ clientId: number; headers: Record<string, string> }>
@@ -26,12 +24,12 @@ export interface PixelApp {
 }
 
 /** The pixel API and the collector on a listening server (loopback, free port). */
-export async function startPixelApp(
-  db: Db,
-  opts: { clock?: Clock; pixel?: Partial<PixelConfig>; config?: Partial<Config> } = {},
-): Promise<PixelApp> {
-  const ctx = createContext(db, opts.clock ?? new ManualClock('2026-11-22T10:00:00Z'), testConfig({ rateLimitPerMinute: 1_000_000, ...opts.config }))
-  const app = await buildApp(ctx, { features: [pixelFeature, collectorFeature({ flushMs: 20, ipRatePerSec: 0, ...opts.pixel })] })
+export async function startPixelApp(db: Db, opts: { clock?: Clock; pixel?: Partial<PixelConfig>; config?: DeepPartial<Config> } = {}): Promise<PixelApp> {
+  const ctx = await testContext(db, {
+    clock: opts.clock ?? new ManualClock('2026-11-22T10:00:00Z'),
+    config: { rateLimitPerMinute: 1_000_000, ...opts.config, pixel: { flushMs: 20, ipRatePerSec: 0, ...opts.pixel } },
+  })
+  const app = await buildApp(ctx, { features: [pixelFeature, collectorFeature] })
   const url = await app.listen({ port: 0, host: '127.0.0.1' })
   let n = 0
   return {

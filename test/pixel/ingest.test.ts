@@ -2,15 +2,15 @@ import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 
 import rangesDoc from '../../src/pixel/agents/ip-ranges.json' with { type: 'json' }
-import { loadOperatorRanges } from '../../src/pixel/agents/verify.ts'
 import type { RangesDocument } from '../../src/pixel/agents/verify.ts'
+import { loadOperatorRanges } from '../../src/pixel/agents/verify.ts'
 import { createTokenBucket } from '../../src/pixel/collector/token-bucket.ts'
 import { isPageLoad, parseLogLine, pathOf } from '../../src/pixel/ingest/access-log.ts'
 import { aiReferrer } from '../../src/pixel/ingest/ai-referrers.ts'
-import { buildEvent } from '../../src/pixel/ingest/event.ts'
 import type { Observation } from '../../src/pixel/ingest/event.ts'
+import { buildEvent } from '../../src/pixel/ingest/event.ts'
 import { abuseKey, ipPrefix } from '../../src/pixel/ingest/ip-prefix.ts'
-import { parsePixelParams, PIXEL_PARAMS, readBeaconBody } from '../../src/pixel/ingest/params.ts'
+import { PIXEL_PARAMS, parsePixelParams, readBeaconBody } from '../../src/pixel/ingest/params.ts'
 import { parseHttpUrl, readQuery } from '../../src/pixel/ingest/url.ts'
 import { decodeEventLine, eventLine } from '../../src/pixel/ingest/writer.ts'
 
@@ -131,7 +131,15 @@ describe('access-log lines', () => {
 
   it('reads JSON lines and their time formats', () => {
     const t = '2026-11-21T09:00:00.000Z'
-    for (const time of [t, '2026-11-21 09:00:00Z', Date.parse(t) / 1000, Date.parse(t), Date.parse(t) * 1000, String(Date.parse(t) / 1000), '21/Nov/2026:09:00:00 +0000']) {
+    for (const time of [
+      t,
+      '2026-11-21 09:00:00Z',
+      Date.parse(t) / 1000,
+      Date.parse(t),
+      Date.parse(t) * 1000,
+      String(Date.parse(t) / 1000),
+      '21/Nov/2026:09:00:00 +0000',
+    ]) {
       expect([time, parseLogLine(JSON.stringify({ time, path: '/' }))?.time.toISOString()]).toEqual([time, t])
     }
     expect(parseLogLine('{"time":"2026-11-21","path":"/"}')).toBeNull()
@@ -150,7 +158,8 @@ describe('access-log lines', () => {
     expect(line('POST', '/story', 200)).toBe(false)
     expect(line('GET', '/story', 301)).toBe(false)
     expect(line('GET', '/story', 404)).toBe(false)
-    for (const asset of ['/a.css', '/b.JS', '/robots.txt', '/sitemap.xml', '/i.webp?v=2', '/favicon.ico', '/feed.rss']) expect(line('GET', asset, 200)).toBe(false)
+    for (const asset of ['/a.css', '/b.JS', '/robots.txt', '/sitemap.xml', '/i.webp?v=2', '/favicon.ico', '/feed.rss'])
+      expect(line('GET', asset, 200)).toBe(false)
     expect(pathOf('https://h.example')).toBe('/')
     expect(pathOf('/a?b#c')).toBe('/a')
   })
@@ -212,7 +221,17 @@ describe('events', () => {
 
   it('classifies, keeps the UTC day, and verifies declared crawlers', () => {
     const e = buildEvent(base)
-    expect(e).toMatchObject({ day: '2026-11-22', agent: 'Googlebot', agentType: 'search', highRisk: false, verified: true, domain: 'news.example', pageUrl: 'https://news.example/a', urlPath: '/a', aiReferrer: null })
+    expect(e).toMatchObject({
+      day: '2026-11-22',
+      agent: 'Googlebot',
+      agentType: 'search',
+      highRisk: false,
+      verified: true,
+      domain: 'news.example',
+      pageUrl: 'https://news.example/a',
+      urlPath: '/a',
+      aiReferrer: null,
+    })
     expect(e.flags).toEqual(['verified'])
   })
 
@@ -239,10 +258,16 @@ describe('events', () => {
     // Any text, COPY's special characters and array quoting included.
     const text = fc.string({ unit: 'grapheme', maxLength: 40 }).map((v) => v.replaceAll('\u0000', ''))
     fc.assert(
-      fc.property(text, text, fc.array(text, { maxLength: 3 }), fc.option(fc.dictionary(fc.constantFrom('deal', 'price', 'cb'), text), { nil: null }), (ua, path, flags, macros) => {
-        const e = { ...buildEvent({ ...human, userAgent: ua, macros }), urlPath: path, flags: flags.map((f) => `p:${f}`) }
-        expect(decodeEventLine(eventLine(e))).toEqual({ ...e, riskReasons: [], verified: null, aiReferrer: null })
-      }),
+      fc.property(
+        text,
+        text,
+        fc.array(text, { maxLength: 3 }),
+        fc.option(fc.dictionary(fc.constantFrom('deal', 'price', 'cb'), text), { nil: null }),
+        (ua, path, flags, macros) => {
+          const e = { ...buildEvent({ ...human, userAgent: ua, macros }), urlPath: path, flags: flags.map((f) => `p:${f}`) }
+          expect(decodeEventLine(eventLine(e))).toEqual({ ...e, riskReasons: [], verified: null, aiReferrer: null })
+        },
+      ),
     )
   })
 

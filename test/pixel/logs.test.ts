@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
-import { ManualClock } from '../../src/platform/clock.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { PixelApp } from './helpers.ts'
@@ -39,7 +39,17 @@ describeEachEngine('server-log ingest', (getDb) => {
     ]
     const res = await upload(id, lines.join('\r\n') + '\n')
     expect(res.statusCode).toBe(200)
-    expect(JSON.parse(res.body)).toEqual({ accepted: 3, invalid: 3, duplicates: 0, skipped: 4 })
+    expect(JSON.parse(res.body)).toEqual({
+      accepted: 3,
+      invalid: 3,
+      invalid_lines: [
+        { line: 8, reason: 'not an access-log line (Combined or Common Log Format, or a JSON object with the usual fields)' },
+        { line: 9, reason: 'not an access-log line (Combined or Common Log Format, or a JSON object with the usual fields)' },
+        { line: 11, reason: 'its time 2026-11-23T12:00:00.000Z is more than a day ahead of the server clock' },
+      ],
+      duplicates: 0,
+      skipped: 4,
+    })
     const rows = await events(db(), 'campaign_id = $1', [id])
     expect(rows.map((r) => [r.received_at.toISOString(), r.source, r.url_path, r.agent, r.agent_type, r.flags])).toEqual([
       ['2026-11-21T08:00:00.000Z', 'log', '/news/a', 'GPTBot', 'llm_training', ['verified']], // inside OpenAI's published GPTBot range
@@ -52,10 +62,7 @@ describeEachEngine('server-log ingest', (getDb) => {
       [id],
     )
     expect(rollup).toEqual([{ day: '2026-11-21', agent_type: 'llm_training', agent: 'GPTBot', url_path: '/news/a', loads: 1 }])
-    const { rows: paths } = await db().query(
-      `SELECT day, url_path, loads, bot_loads FROM pixel_rollup_paths WHERE campaign_id = $1 ORDER BY url_path`,
-      [id],
-    )
+    const { rows: paths } = await db().query(`SELECT day, url_path, loads, bot_loads FROM pixel_rollup_paths WHERE campaign_id = $1 ORDER BY url_path`, [id])
     expect(paths).toEqual([
       { day: '2026-11-21', url_path: '/news/a', loads: 1, bot_loads: 1 },
       { day: '2026-11-21', url_path: '/news/b', loads: 1, bot_loads: 0 },
@@ -66,14 +73,38 @@ describeEachEngine('server-log ingest', (getDb) => {
   it('reads JSON lines with common field names (nginx JSON, Cloudflare Logpush)', async () => {
     const id = await p.campaign(headers)
     const lines = [
-      { time: '2026-11-21T09:00:00Z', remote_addr: '66.249.66.1', request: 'GET /a HTTP/1.1', status: 200, http_user_agent: UA.googlebot, host: 'news.example' },
-      { ClientIP: '2001:db8:1:2::5', ClientRequestMethod: 'GET', ClientRequestURI: '/b?x=1', ClientRequestHost: 'news.example', EdgeResponseStatus: 200, ClientRequestUserAgent: UA.curl, EdgeStartTimestamp: Date.parse('2026-11-21T09:00:01Z') * 1e6 },
+      {
+        time: '2026-11-21T09:00:00Z',
+        remote_addr: '66.249.66.1',
+        request: 'GET /a HTTP/1.1',
+        status: 200,
+        http_user_agent: UA.googlebot,
+        host: 'news.example',
+      },
+      {
+        ClientIP: '2001:db8:1:2::5',
+        ClientRequestMethod: 'GET',
+        ClientRequestURI: '/b?x=1',
+        ClientRequestHost: 'news.example',
+        EdgeResponseStatus: 200,
+        ClientRequestUserAgent: UA.curl,
+        EdgeStartTimestamp: Date.parse('2026-11-21T09:00:01Z') * 1e6,
+      },
       { timestamp: 1795251602, ip: '198.51.100.1', method: 'GET', path: '/c', status: 200, user_agent: UA.chrome, referer: 'https://claude.ai/chat' },
       { time: 'not a time', path: '/d' },
       [1, 2],
     ]
     const res = await upload(id, lines.map((l) => JSON.stringify(l)).join('\n'), 'application/x-ndjson')
-    expect(JSON.parse(res.body)).toEqual({ accepted: 3, invalid: 2, duplicates: 0, skipped: 0 })
+    expect(JSON.parse(res.body)).toEqual({
+      accepted: 3,
+      invalid: 2,
+      invalid_lines: [
+        { line: 4, reason: 'not an access-log line (Combined or Common Log Format, or a JSON object with the usual fields)' },
+        { line: 5, reason: 'not an access-log line (Combined or Common Log Format, or a JSON object with the usual fields)' },
+      ],
+      duplicates: 0,
+      skipped: 0,
+    })
     const rows = await events(db(), 'campaign_id = $1', [id])
     expect(rows.map((r) => [r.received_at.toISOString(), r.url_path, r.domain, r.page_url, r.agent, r.ip_prefix, r.flags])).toEqual([
       ['2026-11-21T09:00:00.000Z', '/a', 'news.example', 'https://news.example/a', 'Googlebot', '66.249.66.0/24', ['verified']],
@@ -98,12 +129,12 @@ describeEachEngine('server-log ingest', (getDb) => {
       combined({ ip: '127.0.0.1', time: '2026-11-22T09:29:58Z', path: '/other', ua: UA.chrome }),
       combined({ ip: '127.0.0.1', time: '2026-11-22T09:29:58Z', path: '/story', ua: UA.gptbot }),
     ].join('\n')
-    expect(JSON.parse((await upload(id, log)).body)).toEqual({ accepted: 4, invalid: 0, duplicates: 1, skipped: 0 })
+    expect(JSON.parse((await upload(id, log)).body)).toEqual({ accepted: 4, invalid: 0, invalid_lines: [], duplicates: 1, skipped: 0 })
     // The same upload again: every line is already there.
-    expect(JSON.parse((await upload(id, log)).body)).toEqual({ accepted: 0, invalid: 0, duplicates: 5, skipped: 0 })
+    expect(JSON.parse((await upload(id, log)).body)).toEqual({ accepted: 0, invalid: 0, invalid_lines: [], duplicates: 5, skipped: 0 })
     // A line repeated inside one upload counts once.
     const twice = combined({ ip: '192.0.2.1', time: '2026-11-22T09:40:00Z', path: '/x', ua: UA.chrome })
-    expect(JSON.parse((await upload(id, `${twice}\n${twice}`)).body)).toEqual({ accepted: 1, invalid: 0, duplicates: 1, skipped: 0 })
+    expect(JSON.parse((await upload(id, `${twice}\n${twice}`)).body)).toEqual({ accepted: 1, invalid: 0, invalid_lines: [], duplicates: 1, skipped: 0 })
     const { rows } = await db().query<{ n: number }>(`SELECT sum(loads)::int AS n FROM pixel_rollup_paths WHERE campaign_id = $1`, [id])
     expect(rows[0]!.n).toBe(1 + 4 + 1)
   })
@@ -121,7 +152,7 @@ describeEachEngine('server-log ingest', (getDb) => {
       expect(JSON.parse(res.body)).toMatchObject({ error: 'unsupported_media_type' })
       expect(JSON.parse(res.body).message).toContain('text/plain')
     }
-    expect(JSON.parse((await upload(id, '')).body)).toEqual({ accepted: 0, invalid: 0, duplicates: 0, skipped: 0 })
+    expect(JSON.parse((await upload(id, '')).body)).toEqual({ accepted: 0, invalid: 0, invalid_lines: [], duplicates: 0, skipped: 0 })
     const huge = await upload(id, 'x'.repeat(50 * 1024 * 1024 + 1))
     expect(huge.statusCode).toBe(413)
     expect(JSON.parse(huge.body).error).toBe('payload_too_large')

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-
-import { ManualClock } from '../../src/platform/clock.ts'
-import { createWorker } from '../../src/platform/jobs/worker.ts'
-import type { Worker } from '../../src/platform/jobs/worker.ts'
 import { retentionJob } from '../../src/pixel/jobs.ts'
 import { publisherReportJob } from '../../src/pixel/reports/job.ts'
 import type { PublisherReport } from '../../src/pixel/schemas.ts'
+import type { Worker } from '../../src/platform/jobs/worker.ts'
+import { createWorker } from '../../src/platform/jobs/worker.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { PixelApp } from './helpers.ts'
@@ -60,15 +59,14 @@ describeEachEngine('publisher reports', (getDb) => {
       headers: { ...headers, 'content-type': 'text/plain' },
       payload: fixture(),
     })
-    expect(JSON.parse(res.body)).toEqual({ accepted: 27, invalid: 0, duplicates: 0, skipped: 0 })
+    expect(JSON.parse(res.body)).toEqual({ accepted: 27, invalid: 0, invalid_lines: [], duplicates: 0, skipped: 0 })
   })
   afterAll(async () => {
     await worker?.stop()
     await p?.close()
   })
 
-  const post = (payload: Record<string, unknown>, h = headers) =>
-    p.app.inject({ method: 'POST', url: '/v1/pixel/reports/publisher', headers: h, payload })
+  const post = (payload: Record<string, unknown>, h = headers) => p.app.inject({ method: 'POST', url: '/v1/pixel/reports/publisher', headers: h, payload })
 
   async function run(payload: Record<string, unknown>): Promise<PublisherReport> {
     const res = await post({ campaign_id: campaign, start_date: '2026-11-20', end_date: '2026-11-22', ...payload })
@@ -101,6 +99,20 @@ describeEachEngine('publisher reports', (getDb) => {
       ai_referrals: null,
       failure_reason: null,
     })
+  })
+
+  it('lists the client’s reports newest first, paged, and no one else’s (an addition to the spec)', async () => {
+    const first = await run({})
+    const second = await run({ dimensions: ['date'] })
+    const list = async (query: string, h = headers) => p.app.inject({ method: 'GET', url: `/v1/pixel/reports/publisher${query}`, headers: h })
+    const all = JSON.parse((await list('')).body) as PublisherReport[]
+    expect(all.slice(0, 2).map((r) => r.id)).toEqual([second.id, first.id])
+    expect(all[0]).toEqual(second)
+    expect((JSON.parse((await list('?limit=1&offset=1')).body) as PublisherReport[]).map((r) => r.id)).toEqual([all[1]!.id])
+    const other = (await p.client()).headers
+    expect(JSON.parse((await list('', other)).body)).toEqual([])
+    for (const q of ['?limit=0', '?limit=101', '?offset=-1']) expect((await list(q)).statusCode, q).toBe(422)
+    expect((await list('?limit=abc')).statusCode).toBe(400)
   })
 
   it('computes summary, agents, hot spots and AI referrals as counted by hand', async () => {

@@ -56,7 +56,9 @@ describeEachEngine('pixel tag code', (getDb) => {
     try {
       const h = (await other.client()).headers
       const c = await other.campaign(h)
-      const t = JSON.parse((await other.app.inject({ method: 'GET', url: `/v1/pixel/campaigns/${c}/tag`, headers: { ...h, host: 'collector.example:8080' } })).body) as PixelTag
+      const t = JSON.parse(
+        (await other.app.inject({ method: 'GET', url: `/v1/pixel/campaigns/${c}/tag`, headers: { ...h, host: 'collector.example:8080' } })).body,
+      ) as PixelTag
       expect(t.base_url).toBe('http://collector.example:8080')
     } finally {
       await other.close()
@@ -73,8 +75,8 @@ describeEachEngine('pixel tag code', (getDb) => {
 
   it('a hit on a TTD impression URL, as the DSP expands it, records deal, domain, page and cachebuster', async () => {
     const t = JSON.parse((await tag()).body) as PixelTag
-    const expanded = t.impression_urls.the_trade_desk!
-      .replace('https://px.curata.example', p.url)
+    const expanded = t.impression_urls
+      .the_trade_desk!.replace('https://px.curata.example', p.url)
       .replace('%%TTD_DEALID%%', 'TTD-DEAL-9')
       .replace('%%TTD_SITE%%', 'news.example')
       .replace('%%TTD_SITE_WITH_PATH%%', encodeURIComponent('https://news.example/sport/match'))

@@ -58,7 +58,11 @@ for (const engine of ['pglite', 'postgres'] as const) {
       const metrics = async () => (await fetch(`${service.url}/metrics`)).text()
       expect(await metrics()).toContain('job_queue_depth{kind="test.nobody-handles-this",status="queued"} 1')
       // The periodic maintenance job runs as soon as a worker starts.
-      await waitFor(async () => /job_duration_seconds_count\{kind="platform.maintenance",outcome="done"\} 1/.test(await metrics()), 30_000, 'the maintenance job to be measured')
+      await waitFor(
+        async () => /job_duration_seconds_count\{kind="platform.maintenance",outcome="done"\} 1/.test(await metrics()),
+        30_000,
+        'the maintenance job to be measured',
+      )
     })
   })
 }

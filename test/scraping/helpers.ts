@@ -3,16 +3,16 @@
  * to 127.0.0.1 by the fetcher's test resolver, never by real DNS), a scraper configured for it, and
  * an in-process worker that runs the scraping jobs.
  */
-import type { AppContext } from '../../src/platform/context.ts'
+import type { ServiceContext } from '../../src/context.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
-import type { FetcherConfig } from '../../src/scraping/fetch/config.ts'
-import type { HttpClientInternals } from '../../src/scraping/fetch/client.ts'
-import type { Resolver } from '../../src/scraping/fetch/ssrf-guard.ts'
 import { scrapingJobs } from '../../src/scraping/feature.ts'
-import { configureScraper } from '../../src/scraping/scraper.ts'
+import type { HttpClientInternals } from '../../src/scraping/fetch/client.ts'
+import type { FetcherConfig } from '../../src/scraping/fetch/config.ts'
+import type { Resolver } from '../../src/scraping/fetch/ssrf-guard.ts'
+import { useScraper } from '../helpers/app.ts'
 import { waitFor } from '../helpers/wait.ts'
-import { closedPort, startServer } from './fixtures/web-server.ts'
 import type { Handler, WebServer } from './fixtures/web-server.ts'
+import { closedPort, startServer } from './fixtures/web-server.ts'
 
 export interface Web extends WebServer {
   /** Handlers by `host/path` (exact), then by `path`, then by `host`. */
@@ -51,11 +51,11 @@ export function resolverFor(address: string, names: Record<string, string> = {})
 
 /** Points the context's scraper at a test web: short timeouts, no politeness delay, ads.txt on its port. */
 export async function useTestWeb(
-  ctx: AppContext,
+  ctx: ServiceContext,
   web: { port: number; address?: string },
   opts: { fetcher?: Partial<FetcherConfig>; internals?: HttpClientInternals } = {},
 ): Promise<void> {
-  await configureScraper(ctx, {
+  await useScraper(ctx, {
     fetcher: {
       allowPrivate: true,
       connectTimeoutMs: 1_000,
@@ -75,7 +75,7 @@ export async function useTestWeb(
 }
 
 /** Runs the scraping jobs in this process until `done()` holds (or the timeout passes). */
-export async function runJobsUntil(ctx: AppContext, done: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+export async function runJobsUntil(ctx: ServiceContext, done: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const worker = createWorker({ db: ctx.db, clock: ctx.clock, handlers: scrapingJobs(ctx), pollMs: 20, concurrency: 4, leaseMs: 30_000 })
   await worker.start()
   try {

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-
-import { ManualClock } from '../../src/platform/clock.ts'
-import { closeScraper } from '../../src/scraping/scraper.ts'
 import type { TestApp } from '../helpers/app.ts'
 import { createTestApp, json } from '../helpers/app.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { html, reply } from './fixtures/web-server.ts'
 import type { Web } from './helpers.ts'
@@ -27,7 +25,7 @@ describeEachEngine('GET and POST /v1/scraping/search', (getDb) => {
     headers = (await t.client()).headers
   })
   afterAll(async () => {
-    await closeScraper(t.ctx)
+    await t.ctx.scraper.close()
     await t.close()
     await web.close()
   })
@@ -79,6 +77,7 @@ describeEachEngine('GET and POST /v1/scraping/search', (getDb) => {
         author: 'Ada Cook',
         meta_description: 'About Pasta night',
         robots: null,
+        date_evidence: { published: { value: expect.stringMatching(/^2026-03-04/) }, last_updated: null, rejected: [] },
       },
       ads_txt: {
         status: 'found',
@@ -91,7 +90,17 @@ describeEachEngine('GET and POST /v1/scraping/search', (getDb) => {
     })
     expect(Object.keys(body.content as object)).toEqual(['title', 'full_text', 'language', 'word_count'])
     expect(Object.keys(body.metadata as object)).toEqual([
-      'http_status', 'content_type', 'canonical_url', 'og_title', 'og_description', 'og_image', 'og_type', 'author', 'meta_description', 'robots',
+      'http_status',
+      'content_type',
+      'canonical_url',
+      'og_title',
+      'og_description',
+      'og_image',
+      'og_type',
+      'author',
+      'meta_description',
+      'robots',
+      'date_evidence',
     ])
     // POST of a fetched URL answers the same, without submitting it again.
     expect(json(await post({ url: web.at('news.site.test', '/story') }))).toEqual(body)
@@ -145,7 +154,12 @@ describeEachEngine('GET and POST /v1/scraping/search', (getDb) => {
   })
 
   it('POST with broken JSON or another content type is 400 / 415; no key is 401', async () => {
-    const broken = await t.app.inject({ method: 'POST', url: '/v1/scraping/search', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"url":' })
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/v1/scraping/search',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: '{"url":',
+    })
     expect(broken.statusCode).toBe(400)
     const form = await t.app.inject({ method: 'POST', url: '/v1/scraping/search', headers: { ...headers, 'content-type': 'text/plain' }, payload: 'url=x' })
     expect(form.statusCode).toBe(415)

@@ -37,9 +37,7 @@ describeEachEngine('snowball campaigns', (getDb) => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/snowball/campaigns', headers: a.headers })
     expect(res.statusCode).toBe(200)
     expect(json<{ description: string }[]>(res).map((c) => c.description)).toEqual(['one', 'two'])
-    const other = json<{ client_id: number }[]>(
-      await t.app.inject({ method: 'GET', url: '/v1/snowball/campaigns', headers: b.headers }),
-    )
+    const other = json<{ client_id: number }[]>(await t.app.inject({ method: 'GET', url: '/v1/snowball/campaigns', headers: b.headers }))
     expect(other.map((c) => c.client_id)).toEqual([b.clientId])
   })
 
@@ -60,6 +58,68 @@ describeEachEngine('snowball campaigns', (getDb) => {
     expect(bad.statusCode).toBe(400)
     const zero = await t.app.inject({ method: 'GET', url: '/v1/snowball/campaigns/0', headers: a.headers })
     expect(zero.statusCode).toBe(422)
+  })
+
+  describe('update and delete (additions to the spec)', () => {
+    const create = async (headers: Record<string, string>, description: string) =>
+      json<{ id: number }>(await t.app.inject({ method: 'POST', url: '/v1/snowball/campaigns', headers, payload: { description } })).id
+
+    it('changes the description and last_updated_date, not created_date', async () => {
+      const a = await t.client()
+      const id = await create(a.headers, 'draft')
+      const res = await t.app.inject({ method: 'PATCH', url: `/v1/snowball/campaigns/${id}`, headers: a.headers, payload: { description: 'final' } })
+      expect(res.statusCode).toBe(200)
+      expect(json(res)).toMatchObject({ id, description: 'final', created_date: '2026-11-22T10:00:00.000Z', deleted: false })
+      expect(json(await t.app.inject({ method: 'GET', url: `/v1/snowball/campaigns/${id}`, headers: a.headers }))).toMatchObject({ description: 'final' })
+    })
+
+    it('soft-deletes: answers the record with deleted true, then 404 and gone from the list', async () => {
+      const a = await t.client()
+      const id = await create(a.headers, 'to go')
+      const kept = await create(a.headers, 'to keep')
+      const res = await t.app.inject({ method: 'DELETE', url: `/v1/snowball/campaigns/${id}`, headers: a.headers })
+      expect(res.statusCode).toBe(200)
+      expect(json(res)).toMatchObject({ id, deleted: true })
+      expect((await t.app.inject({ method: 'GET', url: `/v1/snowball/campaigns/${id}`, headers: a.headers })).statusCode).toBe(404)
+      expect((await t.app.inject({ method: 'DELETE', url: `/v1/snowball/campaigns/${id}`, headers: a.headers })).statusCode).toBe(404)
+      expect((await t.app.inject({ method: 'PATCH', url: `/v1/snowball/campaigns/${id}`, headers: a.headers, payload: { description: 'x' } })).statusCode).toBe(
+        404,
+      )
+      const list = json<{ id: number }[]>(await t.app.inject({ method: 'GET', url: '/v1/snowball/campaigns', headers: a.headers }))
+      expect(list.map((c) => c.id)).toEqual([kept])
+      const { rows } = await getDb().db.query<{ deleted: boolean }>('SELECT deleted FROM snowball_campaigns WHERE id = $1', [id])
+      expect(rows).toEqual([{ deleted: true }])
+    })
+
+    it('answers another client’s campaign 404 and leaves it alone', async () => {
+      const a = await t.client()
+      const b = await t.client()
+      const id = await create(a.headers, 'mine')
+      for (const [method, payload] of [
+        ['PATCH', { description: 'theirs' }],
+        ['DELETE', undefined],
+      ] as const) {
+        const res = await t.app.inject({ method, url: `/v1/snowball/campaigns/${id}`, headers: b.headers, ...(payload ? { payload } : {}) })
+        expect(res.statusCode).toBe(404)
+      }
+      expect(json(await t.app.inject({ method: 'GET', url: `/v1/snowball/campaigns/${id}`, headers: a.headers }))).toMatchObject({
+        description: 'mine',
+        deleted: false,
+      })
+    })
+
+    it.each([
+      ['an empty description', { description: '' }, 422],
+      ['a description of the wrong type', { description: 7 }, 400],
+      ['no description', {}, 400],
+      ['an unknown field', { description: 'x', deleted: true }, 400],
+    ])('refuses %s', async (_name, payload, status) => {
+      const a = await t.client()
+      const id = await create(a.headers, 'x')
+      const res = await t.app.inject({ method: 'PATCH', url: `/v1/snowball/campaigns/${id}`, headers: a.headers, payload })
+      expect(res.statusCode).toBe(status)
+      expect(json(res)).toMatchObject({ error: expect.any(String), message: expect.any(String) })
+    })
   })
 
   it('accepts Authorization: Bearer as well as X-API-Key', async () => {

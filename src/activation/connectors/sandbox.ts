@@ -36,11 +36,7 @@ export function sandboxDealId(): string {
 export function createSandboxConnector(db: Queryable, latency: SandboxLatency): SspConnector {
   const flakyAttempts = new Map<number, number>()
   const dealOf = async (activationId: number) =>
-    (
-      await db.query<{ deal_id: string; created_at: Date }>('SELECT deal_id, created_at FROM sandbox_deals WHERE activation_id = $1', [
-        activationId,
-      ])
-    ).rows[0]
+    (await db.query<{ deal_id: string; created_at: Date }>('SELECT deal_id, created_at FROM sandbox_deals WHERE activation_id = $1', [activationId])).rows[0]
   return {
     name: 'sandbox',
     sandbox: true,
@@ -76,10 +72,11 @@ export function createSandboxConnector(db: Queryable, latency: SandboxLatency): 
       return issued(rows[0] ?? (await dealOf(req.activationId))!)
     },
     async updateDeal(dealId: string, targeting: DealTargeting, now: Date): Promise<void> {
-      await db.query(
-        `UPDATE sandbox_deals SET targeting = $2, update_count = update_count + 1, updated_at = $3 WHERE deal_id = $1`,
-        [dealId, JSON.stringify(targeting), now],
-      )
+      await db.query(`UPDATE sandbox_deals SET targeting = $2, update_count = update_count + 1, updated_at = $3 WHERE deal_id = $1`, [
+        dealId,
+        JSON.stringify(targeting),
+        now,
+      ])
     },
     async deactivateDeal(dealId: string, _reason: string, now: Date): Promise<void> {
       await db.query(`UPDATE sandbox_deals SET status = 'inactive', updated_at = $2 WHERE deal_id = $1`, [dealId, now])

@@ -8,16 +8,14 @@ import { createHash } from 'node:crypto'
 
 import { Value } from '@sinclair/typebox/value'
 
-import { segmentStatuses } from '../../activation/repository.ts'
+import { segmentStates } from '../../activation/repository.ts'
 import { CreateActivationBody } from '../../activation/schemas.ts'
 import { validateActivation } from '../../activation/validate.ts'
 import { listCatalog } from '../../curation/catalog/list.ts'
-import { curationConfigFor } from '../../curation/config.ts'
-import type { AppContext } from '../../platform/context.ts'
 import { ApiError } from '../../platform/http/errors.ts'
 import type { AgentDeps } from '../agent.ts'
 import { negotiateVersion } from '../agent.ts'
-import { adcpConfigFor } from '../config.ts'
+import type { AdcpContext } from '../context.ts'
 import { loadContext, newContextId, saveContext, touchContext } from '../context-store.ts'
 import { customSegment } from '../custom.ts'
 import type { StoredDestination } from '../deployments.ts'
@@ -25,47 +23,69 @@ import type { Target } from '../destinations.ts'
 import { checkCountries, requestedDestinations, resolveTargets } from '../destinations.ts'
 import { materializeCatalogSignal } from '../materialize.ts'
 import { DomainError, fromApiError } from '../results.ts'
-import type { ActivationRecord } from './activation-result.ts'
-import { render } from './activation-result.ts'
 import type { ActivateSignalInput } from '../schemas.ts'
 import { createDeals, settlePending } from '../settle.ts'
 import type { ParsedSignalId } from '../signal-ids.ts'
 import { parseSignalId, pricingOptionId } from '../signal-ids.ts'
+import type { ActivationRecord } from './activation-result.ts'
+import { render } from './activation-result.ts'
 
 const columns = 'id, idempotency_key, request_hash, signal_id, segment_id, context_id, destinations, geo, pending, created_at'
 
 const notFound = (id: string) =>
-  new DomainError('SIGNAL_NOT_FOUND', `signal ${id} does not exist (for this client); take a signal_agent_segment_id from get_signals`, 'correctable', 'signal_agent_segment_id')
+  new DomainError(
+    'SIGNAL_NOT_FOUND',
+    `signal ${id} does not exist (for this client); take a signal_agent_segment_id from get_signals`,
+    'correctable',
+    'signal_agent_segment_id',
+  )
 
 /** The client-owned segment behind a signal (made on first activation for marketplace and custom signals). */
-async function segmentFor(ctx: AppContext, clientId: number, parsed: ParsedSignalId): Promise<{ segmentId: number; name: string }> {
+async function segmentFor(ctx: AdcpContext, clientId: number, parsed: ParsedSignalId): Promise<{ segmentId: number; name: string }> {
   if (parsed.kind === 'segment') {
-    const status = (await segmentStatuses(ctx.db, clientId, [parsed.segmentId])).get(parsed.segmentId)
-    if (!status) throw notFound(parsed.id)
-    if (status !== 'complete') {
-      throw new DomainError('INVALID_STATE', `segment ${parsed.segmentId} is still ${status}; activate it once it is complete (processed_date set)`, 'transient', 'signal_agent_segment_id')
+    const state = (await segmentStates(ctx.db, clientId, [parsed.segmentId])).get(parsed.segmentId)
+    if (!state) throw notFound(parsed.id)
+    if (state.status !== 'complete') {
+      throw new DomainError(
+        'INVALID_STATE',
+        `segment ${parsed.segmentId} is still ${state.status}; activate it once it is complete (processed_date set)`,
+        'transient',
+        'signal_agent_segment_id',
+      )
     }
-    const { rows } = await ctx.db.query<{ name: string | null; prompt: string | null }>('SELECT name, prompt FROM segment_requests WHERE id = $1 AND client_id = $2', [parsed.segmentId, clientId])
+    const { rows } = await ctx.db.query<{ name: string | null; prompt: string | null }>(
+      'SELECT name, prompt FROM segment_requests WHERE id = $1 AND client_id = $2',
+      [parsed.segmentId, clientId],
+    )
     return { segmentId: parsed.segmentId, name: rows[0]?.name ?? rows[0]?.prompt?.slice(0, 80) ?? `Segment ${parsed.segmentId}` }
   }
   if (parsed.kind === 'custom') {
     const { segmentId, row } = await customSegment(ctx, clientId, parsed)
     return { segmentId, name: row.name }
   }
-  const { entries } = await listCatalog(ctx.db, clientId, { type: parsed.kind === 'iab' ? 'public' : 'seasonal', now: ctx.clock.now(), config: curationConfigFor(ctx) })
+  const { entries } = await listCatalog(ctx.db, clientId, {
+    type: parsed.kind === 'iab' ? 'public' : 'seasonal',
+    now: ctx.clock.now(),
+    config: ctx.config.curation,
+  })
   const entry = entries.find((e) => e.id === parsed.id)
   if (!entry) throw notFound(parsed.id)
   return { segmentId: await materializeCatalogSignal(ctx, clientId, entry), name: entry.name }
 }
 
 /** Checks each platform destination with the activation module's own rules before anything is created. */
-function checkDeal(ctx: AppContext, targets: Target[], geo: string[] | null): void {
+function checkDeal(ctx: AdcpContext, targets: Target[], geo: string[] | null): void {
   const today = ctx.clock.now().toISOString().slice(0, 10)
   targets.forEach((t, i) => {
     if (t.type !== 'platform') return
     const body = { segment_ids: [1], dsp: t.dsp.slug, buyer_seat: t.account!, ...(geo?.length ? { geo } : {}) }
     if (!Value.Check(CreateActivationBody, body)) {
-      throw new DomainError('VALIDATION_ERROR', `destinations[${i}].account "${t.account}" is not a usable buyer seat (1 to 200 printable characters)`, 'correctable', `destinations[${i}].account`)
+      throw new DomainError(
+        'VALIDATION_ERROR',
+        `destinations[${i}].account "${t.account}" is not a usable buyer seat (1 to 200 printable characters)`,
+        'correctable',
+        `destinations[${i}].account`,
+      )
     }
     try {
       validateActivation(body, today)
@@ -84,7 +104,7 @@ async function waitUntil(done: () => Promise<boolean>, ms: number): Promise<void
   while (!(await done()) && Date.now() < deadline) await pause(50)
 }
 
-async function loadRecord(ctx: AppContext, clientId: number, where: { id: number } | { key: string }): Promise<ActivationRecord | null> {
+async function loadRecord(ctx: AdcpContext, clientId: number, where: { id: number } | { key: string }): Promise<ActivationRecord | null> {
   const { rows } =
     'id' in where
       ? await ctx.db.query<ActivationRecord>(`SELECT ${columns} FROM adcp_activations WHERE id = $1 AND client_id = $2`, [where.id, clientId])
@@ -142,7 +162,12 @@ export async function activateSignal(deps: AgentDeps, input: ActivateSignalInput
   const contextId = earlier?.id ?? newContextId()
   const replay = async (record: ActivationRecord) => {
     if (record.request_hash !== hash) {
-      throw new DomainError('IDEMPOTENCY_CONFLICT', `idempotency_key ${key} was already used for a different activation request; use a new key`, 'correctable', 'idempotency_key')
+      throw new DomainError(
+        'IDEMPOTENCY_CONFLICT',
+        `idempotency_key ${key} was already used for a different activation request; use a new key`,
+        'correctable',
+        'idempotency_key',
+      )
     }
     return render(deps, clientId, record, version, { replayed: true, context: input.context })
   }
@@ -152,7 +177,7 @@ export async function activateSignal(deps: AgentDeps, input: ActivateSignalInput
   }
 
   const { segmentId, name } = await segmentFor(ctx, clientId, parsed)
-  const complete = (await segmentStatuses(ctx.db, clientId, [segmentId])).get(segmentId) === 'complete'
+  const complete = (await segmentStates(ctx.db, clientId, [segmentId])).get(segmentId)?.status === 'complete'
   const { rows } = await ctx.db.query<ActivationRecord>(
     `INSERT INTO adcp_activations (client_id, idempotency_key, request_hash, signal_id, segment_id, context_id, destinations, geo, pending, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10)
@@ -170,14 +195,14 @@ export async function activateSignal(deps: AgentDeps, input: ActivateSignalInput
   if (earlier) await touchContext(ctx.db, clientId, earlier.id, now)
   else await saveContext(ctx.db, clientId, { id: contextId, request: { signal_spec: null, destinations, countries: geo }, signal_ids: [parsed.id] }, now)
 
-  const wait = adcpConfigFor(ctx).activationWaitMs
+  const wait = ctx.config.adcp.activationWaitMs
   if (complete) {
     const made = await createDeals(ctx, clientId, segmentId, stored, geo)
     await ctx.db.query(`UPDATE adcp_activations SET destinations = $2::jsonb WHERE id = $1`, [record.id, JSON.stringify(made)])
     record = { ...record, destinations: made }
   } else {
     // A custom segment being built: give a quick build the chance to finish within this call.
-    await waitUntil(async () => (await segmentStatuses(ctx.db, clientId, [segmentId])).get(segmentId) === 'complete', wait)
+    await waitUntil(async () => (await segmentStates(ctx.db, clientId, [segmentId])).get(segmentId)?.status === 'complete', wait)
     await settlePending(ctx, { id: record.id })
     record = (await loadRecord(ctx, clientId, { id: record.id }))!
   }

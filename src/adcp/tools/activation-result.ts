@@ -3,11 +3,9 @@
  * with the current state of the same activations): per destination the deployment (3.x) and the
  * spec's activation object (Deal ID, status activating / deployed / failed, estimate).
  */
-import { connectorFor } from '../../activation/connectors/index.ts'
 import { resolveDsp } from '../../activation/registry.ts'
-import { segmentStatuses } from '../../activation/repository.ts'
+import { segmentStates } from '../../activation/repository.ts'
 import type { AgentDeps } from '../agent.ts'
-import { adcpConfigFor } from '../config.ts'
 import { newContextId } from '../context-store.ts'
 import type { ActivationState, Deployment, StoredDestination } from '../deployments.ts'
 import { agentDeployment, platformDeployment } from '../deployments.ts'
@@ -36,7 +34,7 @@ interface RenderExtra {
 export async function render(deps: AgentDeps, clientId: number, record: ActivationRecord, version: string, extra: RenderExtra) {
   const { ctx } = deps
   const now = ctx.clock.now()
-  const connector = connectorFor(ctx)
+  const connector = ctx.connector
   const ids = record.destinations.flatMap((d) => (d.activation_id === null ? [] : [d.activation_id]))
   const [acts, known, statuses] = await Promise.all([
     ctx.db.query<ActivationState & { failure_reason: string | null }>(
@@ -44,17 +42,24 @@ export async function render(deps: AgentDeps, clientId: number, record: Activati
          FROM activations WHERE client_id = $1 AND id = ANY($2::bigint[])`,
       [clientId, ids],
     ),
-    ctx.db.query<{ dsp: string; buyer_seat: string }>(`SELECT dsp, buyer_seat FROM ssp_connections WHERE client_id = $1 AND connector = $2`, [clientId, connector.name]),
-    segmentStatuses(ctx.db, clientId, [record.segment_id]),
+    ctx.db.query<{ dsp: string; buyer_seat: string }>(`SELECT dsp, buyer_seat FROM ssp_connections WHERE client_id = $1 AND connector = $2`, [
+      clientId,
+      connector.name,
+    ]),
+    segmentStates(ctx.db, clientId, [record.segment_id]),
   ])
   const byId = new Map(acts.rows.map((a) => [a.id, a]))
-  const complete = statuses.get(record.segment_id) === 'complete'
-  const build = complete ? 0 : adcpConfigFor(ctx).customBuildMinutes
+  const complete = statuses.get(record.segment_id)?.status === 'complete'
+  const build = complete ? 0 : ctx.config.adcp.customBuildMinutes
   const latency = ctx.config.activation
   const deployments: Deployment[] = []
   const activations = record.destinations.map((d) => {
     if (d.type === 'agent') {
-      const dep = agentDeployment(complete || !record.pending ? { complete, segmentId: record.segment_id, at: record.created_at } : null, { type: 'agent', agent_url: d.agent_url!, account: d.account }, build)
+      const dep = agentDeployment(
+        complete || !record.pending ? { complete, segmentId: record.segment_id, at: record.created_at } : null,
+        { type: 'agent', agent_url: d.agent_url!, account: d.account },
+        build,
+      )
       deployments.push(dep)
       return {
         signal_agent_segment_id: record.signal_id,
@@ -91,12 +96,18 @@ export async function render(deps: AgentDeps, clientId: number, record: Activati
   })
   const failed = activations.filter((a) => a.status === 'failed')
   if (failed.length === activations.length) {
-    throw new DomainError('ACTIVATION_FAILED', `activation of ${record.signal_id} failed: ${failed.map((f) => `${f.platform}: ${'failure_reason' in f ? f.failure_reason : ''}`).join('; ')}`, 'correctable', 'destinations')
+    throw new DomainError(
+      'ACTIVATION_FAILED',
+      `activation of ${record.signal_id} failed: ${failed.map((f) => `${f.platform}: ${'failure_reason' in f ? f.failure_reason : ''}`).join('; ')}`,
+      'correctable',
+      'destinations',
+    )
   }
   return {
     status: 'completed',
     adcp_version: version,
-    message: describe(record, activations, extra.name) + (connector.sandbox ? ' The sandbox SSP connector issued the deals: they do not serve impressions.' : ''),
+    message:
+      describe(record, activations, extra.name) + (connector.sandbox ? ' The sandbox SSP connector issued the deals: they do not serve impressions.' : ''),
     context_id: extra.contextId ?? record.context_id ?? newContextId(),
     deployments,
     activation: activations[0]!,
@@ -107,7 +118,11 @@ export async function render(deps: AgentDeps, clientId: number, record: Activati
   }
 }
 
-function describe(record: ActivationRecord, activations: { platform: string; account: string | null; status: string; deal_id: string | null; estimated_activation_duration_minutes: number }[], name?: string): string {
+function describe(
+  record: ActivationRecord,
+  activations: { platform: string; account: string | null; status: string; deal_id: string | null; estimated_activation_duration_minutes: number }[],
+  name?: string,
+): string {
   const what = name ? `${name} (${record.signal_id})` : record.signal_id
   const parts = activations.map((a) => {
     const where = `${a.platform}${a.account ? ` for ${a.account}` : ''}`

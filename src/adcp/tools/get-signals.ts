@@ -3,22 +3,21 @@
  * signal_ids / signal_refs, or — with neither — the whole catalog (AdCP 3.1 "wholesale" discovery).
  * Each signal carries one deployment per requested destination (deployments.ts).
  */
-import { connectorFor } from '../../activation/connectors/index.ts'
 import type { AgentDeps } from '../agent.ts'
 import { dataProviderName, negotiateVersion } from '../agent.ts'
-import { loadContext, newContextId, saveContext } from '../context-store.ts'
 import type { StoredRequest } from '../context-store.ts'
+import { loadContext, newContextId, saveContext } from '../context-store.ts'
 import { customProposal, saveProposal } from '../custom.ts'
 import { describeDeployments, loadDeploymentState } from '../deployments.ts'
 import { checkCountries, requestedDestinations, resolveTargets } from '../destinations.ts'
 import { minRelevance, rankSignals } from '../ranking.ts'
 import { identity, renderSignal } from '../render.ts'
+import { DomainError } from '../results.ts'
 import type { GetSignalsInput, SignalRef } from '../schemas.ts'
 import { settlePending } from '../settle.ts'
 import { parseSignalId } from '../signal-ids.ts'
 import type { SignalCandidate, SignalUniverse } from '../signals.ts'
 import { agentSignals, customCandidate, loadSignals } from '../signals.ts'
-import { DomainError } from '../results.ts'
 
 const briefDefault = 10
 const wholesaleDefault = 50
@@ -71,7 +70,8 @@ export async function getSignals(deps: AgentDeps, input: GetSignalsInput) {
   const earlier = input.context_id ? await loadContext(ctx.db, clientId, input.context_id, now) : null
   const asked = requestedDestinations(input)
   const request: StoredRequest = {
-    signal_spec: input.signal_spec || (input.signal_ids || input.signal_refs || input.discovery_mode === 'wholesale' ? null : (earlier?.request.signal_spec ?? null)),
+    signal_spec:
+      input.signal_spec || (input.signal_ids || input.signal_refs || input.discovery_mode === 'wholesale' ? null : (earlier?.request.signal_spec ?? null)),
     destinations: asked.destinations ?? earlier?.request.destinations ?? null,
     countries: checkCountries(asked.countries, 'countries') ?? earlier?.request.countries ?? null,
   }
@@ -104,7 +104,10 @@ export async function getSignals(deps: AgentDeps, input: GetSignalsInput) {
   }
   list = applyFilters(list, input.filters, who.domain)
 
-  const pageSize = Math.min(pageMax, input.pagination?.max_results ?? input.max_results ?? (refs.length ? Math.max(briefDefault, refs.length) : spec ? briefDefault : wholesaleDefault))
+  const pageSize = Math.min(
+    pageMax,
+    input.pagination?.max_results ?? input.max_results ?? (refs.length ? Math.max(briefDefault, refs.length) : spec ? briefDefault : wholesaleDefault),
+  )
   const offset = decodeCursor(input.pagination?.cursor)
   const page = list.slice(offset, offset + pageSize)
   const hasMore = offset + pageSize < list.length
@@ -125,7 +128,7 @@ export async function getSignals(deps: AgentDeps, input: GetSignalsInput) {
     cache_scope: input.account === undefined ? 'public' : 'account',
     signals,
     pagination: { has_more: hasMore, ...(hasMore ? { cursor: encodeCursor(offset + pageSize) } : {}), total_count: list.length },
-    sandbox: connectorFor(ctx).sandbox,
+    sandbox: ctx.connector.sandbox,
     ...(input.context ? { context: input.context } : {}),
   }
 }

@@ -1,6 +1,6 @@
 // Turns text fields into keyword evidence per taxonomy node, plus a term-frequency profile.
 import { topicLogits } from '../topics/topic-model.ts'
-import { model, type KeywordModel } from './model.ts'
+import { type KeywordModel, model } from './model.ts'
 import { contentTokens, isGeneric, urlTokens } from './text.ts'
 
 export interface TextFields {
@@ -64,10 +64,7 @@ function eachTerm(tokens: readonly string[], m: KeywordModel, visit: (key: strin
 function strengthFor(bodyLength: number): (o: Occurrence) => number {
   const norm = K1 * (1 - B + (B * bodyLength) / TYPICAL_LENGTH)
   return (o) =>
-    (o.body > 0 ? ((K1 + 1) * o.body) / (o.body + norm) : 0) +
-    (o.title ? TITLE_BONUS : 0) +
-    (o.description ? DESCRIPTION_BONUS : 0) +
-    (o.url ? URL_BONUS : 0)
+    (o.body > 0 ? ((K1 + 1) * o.body) / (o.body + norm) : 0) + (o.title ? TITLE_BONUS : 0) + (o.description ? DESCRIPTION_BONUS : 0) + (o.url ? URL_BONUS : 0)
 }
 
 /** `withTerms: false` skips the term profile, which only embeddings need. */
@@ -103,7 +100,14 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
   }
 
   const terms = new Map<string, number>()
-  const base = { tokenCount: body.length + title.length + description.length, matchedTerms: occ.size, nodeScores, terms, topicLogits: topics.logits, topicFeatures: topics.known }
+  const base = {
+    tokenCount: body.length + title.length + description.length,
+    matchedTerms: occ.size,
+    nodeScores,
+    terms,
+    topicLogits: topics.logits,
+    topicFeatures: topics.known,
+  }
   if (!withTerms) return base
   const tf = new Map<string, Occurrence>()
   const tfGet = (t: string): Occurrence => {

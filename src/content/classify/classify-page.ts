@@ -1,7 +1,7 @@
 // Page classifier: keyword evidence → IAB Content Taxonomy 3.1 categories with scores in 0..1.
 import { children, getNode } from '../taxonomy/taxonomy.ts'
-import { analyze, type Analysis } from './analyze.ts'
 import { softmax, topicModel } from '../topics/topic-model.ts'
+import { type Analysis, analyze } from './analyze.ts'
 import { model } from './model.ts'
 
 export interface PageInput {

@@ -3,8 +3,17 @@
 // "terms" (sub-linear weights of stemmed words). Both come from the same keyword analysis as the
 // classifier, so a prompt and a page meet in the taxonomy even when they share no word.
 import { getNode } from '../taxonomy/taxonomy.ts'
-import { analyze, type Analysis } from './analyze.ts'
-import { categoryScores, classifyAnalysis, languageOptions, readPage, tier1Probabilities, type PageClassification, type PageInput, type ScoredCategory } from './classify-page.ts'
+import { type Analysis, analyze } from './analyze.ts'
+import {
+  categoryScores,
+  classifyAnalysis,
+  languageOptions,
+  type PageClassification,
+  type PageInput,
+  readPage,
+  type ScoredCategory,
+  tier1Probabilities,
+} from './classify-page.ts'
 import { model } from './model.ts'
 
 export interface Embedding {

@@ -1,2 +1,20 @@
-export { classifyPage, classifyAnalysis, primaryLeaf, type ClassifyOptions, type PageClassification, type PageInput, type ScoredCategory } from './classify-page.ts'
-export { categoriesForPrompt, classifyAndEmbed, embedPage, embedQuery, promptRelevance, representQuery, similarity, type Embedding, type QueryRepresentation } from './embed.ts'
+export {
+  type ClassifyOptions,
+  classifyAnalysis,
+  classifyPage,
+  type PageClassification,
+  type PageInput,
+  primaryLeaf,
+  type ScoredCategory,
+} from './classify-page.ts'
+export {
+  categoriesForPrompt,
+  classifyAndEmbed,
+  type Embedding,
+  embedPage,
+  embedQuery,
+  promptRelevance,
+  type QueryRepresentation,
+  representQuery,
+  similarity,
+} from './embed.ts'

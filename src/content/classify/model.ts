@@ -87,7 +87,11 @@ export function buildModel(): KeywordModel {
       maxPhraseLength = Math.max(maxPhraseLength, parts.length)
     }
   }
-  const topicalRoots = new Set(allNodes().filter((n) => n.tier === 1 && n.id !== genres.id && n.id !== sensitive.id).map((n) => n.id))
+  const topicalRoots = new Set(
+    allNodes()
+      .filter((n) => n.tier === 1 && n.id !== genres.id && n.id !== sensitive.id)
+      .map((n) => n.id),
+  )
   return { postings, phraseStarts, maxPhraseLength, topicalRoots, sensitiveRoot: sensitive.id }
 }
 

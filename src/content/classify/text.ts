@@ -2,7 +2,24 @@
 // the same functions, so the stemmer only has to be consistent, not linguistically exact.
 import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from './stopwords.ts'
 
-const NO_PLURAL = new Set(['news', 'series', 'species', 'gas', 'bus', 'plus', 'chaos', 'lens', 'atlas', 'texas', 'kansas', 'paris', 'always', 'perhaps', 'thus', 'whereas'])
+const NO_PLURAL = new Set([
+  'news',
+  'series',
+  'species',
+  'gas',
+  'bus',
+  'plus',
+  'chaos',
+  'lens',
+  'atlas',
+  'texas',
+  'kansas',
+  'paris',
+  'always',
+  'perhaps',
+  'thus',
+  'whereas',
+])
 const stemCache = new Map<string, string>()
 const STEM_CACHE_MAX = 200_000
 
@@ -71,7 +88,10 @@ export function urlTokens(url: string | undefined): string[] {
   } catch {
     return []
   }
-  const labels = u.hostname.split('.').slice(0, -2).filter((l) => l !== 'www' && l !== 'm')
+  const labels = u.hostname
+    .split('.')
+    .slice(0, -2)
+    .filter((l) => l !== 'www' && l !== 'm')
   const path = decodeSafe(u.pathname).replace(/\.[a-z0-9]{2,5}$/i, '')
   return contentTokens(`${labels.join(' ')} ${path.replace(/[-_/.+]/g, ' ')}`).filter((t) => t.length <= 20 && !/\d/.test(t) && !isGeneric(t))
 }

@@ -29,7 +29,10 @@ const byPath = new Map<string, TaxonomyNode>()
 const childrenOf = new Map<number | null, TaxonomyNode[]>()
 
 const pathKey = (names: readonly (string | null | undefined)[]): string =>
-  names.filter((n): n is string => typeof n === 'string' && n.trim() !== '').map((n) => n.trim().toLowerCase()).join('\u0000')
+  names
+    .filter((n): n is string => typeof n === 'string' && n.trim() !== '')
+    .map((n) => n.trim().toLowerCase())
+    .join('\u0000')
 
 for (const n of nodes) {
   byId.set(n.id, n)

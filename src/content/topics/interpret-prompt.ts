@@ -3,7 +3,7 @@
 // the geography ("in Germany", "US") — and what it excludes ("not politics"). The result is returned
 // to the buyer as the segment's `interpretation` (docs/curation.md).
 import { analyze } from '../classify/analyze.ts'
-import { classifyAnalysis, tier1Probabilities, type ScoredCategory } from '../classify/classify-page.ts'
+import { classifyAnalysis, type ScoredCategory, tier1Probabilities } from '../classify/classify-page.ts'
 import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { stem, words } from '../classify/text.ts'
 import { getNode } from '../taxonomy/taxonomy.ts'
@@ -63,13 +63,64 @@ const AUDIENCE = new Set(
 
 // Countries buyers name most, by name and common code (lower-cased surface forms).
 const COUNTRIES: Record<string, string> = {
-  us: 'US', usa: 'US', america: 'US', 'united states': 'US', uk: 'GB', britain: 'GB', 'great britain': 'GB', 'united kingdom': 'GB', england: 'GB',
-  scotland: 'GB', wales: 'GB', ireland: 'IE', germany: 'DE', deutschland: 'DE', france: 'FR', spain: 'ES', italy: 'IT', portugal: 'PT',
-  netherlands: 'NL', belgium: 'BE', austria: 'AT', switzerland: 'CH', sweden: 'SE', norway: 'NO', denmark: 'DK', finland: 'FI',
-  poland: 'PL', greece: 'GR', turkey: 'TR', russia: 'RU', ukraine: 'UA', canada: 'CA', mexico: 'MX', brazil: 'BR', argentina: 'AR',
-  chile: 'CL', colombia: 'CO', australia: 'AU', 'new zealand': 'NZ', japan: 'JP', china: 'CN', india: 'IN', korea: 'KR',
-  'south korea': 'KR', singapore: 'SG', indonesia: 'ID', philippines: 'PH', vietnam: 'VN', thailand: 'TH', malaysia: 'MY',
-  'south africa': 'ZA', nigeria: 'NG', kenya: 'KE', egypt: 'EG', israel: 'IL', 'saudi arabia': 'SA', uae: 'AE', 'united arab emirates': 'AE',
+  us: 'US',
+  usa: 'US',
+  america: 'US',
+  'united states': 'US',
+  uk: 'GB',
+  britain: 'GB',
+  'great britain': 'GB',
+  'united kingdom': 'GB',
+  england: 'GB',
+  scotland: 'GB',
+  wales: 'GB',
+  ireland: 'IE',
+  germany: 'DE',
+  deutschland: 'DE',
+  france: 'FR',
+  spain: 'ES',
+  italy: 'IT',
+  portugal: 'PT',
+  netherlands: 'NL',
+  belgium: 'BE',
+  austria: 'AT',
+  switzerland: 'CH',
+  sweden: 'SE',
+  norway: 'NO',
+  denmark: 'DK',
+  finland: 'FI',
+  poland: 'PL',
+  greece: 'GR',
+  turkey: 'TR',
+  russia: 'RU',
+  ukraine: 'UA',
+  canada: 'CA',
+  mexico: 'MX',
+  brazil: 'BR',
+  argentina: 'AR',
+  chile: 'CL',
+  colombia: 'CO',
+  australia: 'AU',
+  'new zealand': 'NZ',
+  japan: 'JP',
+  china: 'CN',
+  india: 'IN',
+  korea: 'KR',
+  'south korea': 'KR',
+  singapore: 'SG',
+  indonesia: 'ID',
+  philippines: 'PH',
+  vietnam: 'VN',
+  thailand: 'TH',
+  malaysia: 'MY',
+  'south africa': 'ZA',
+  nigeria: 'NG',
+  kenya: 'KE',
+  egypt: 'EG',
+  israel: 'IL',
+  'saudi arabia': 'SA',
+  uae: 'AE',
+  'united arab emirates': 'AE',
 }
 const GEO_PREPOSITION = /^(?:in|from|across|throughout|within|based)$/
 const NEGATION = /\b(?:not|no|excluding|exclude|excludes|except|without|avoid|avoiding|minus|never)\b\s+(?:about\s+|any\s+|on\s+)?([^,.;:!?()]+)/giu
@@ -89,7 +140,7 @@ export const UNKNOWN_WORD_WEIGHT = 1.5
 
 /**
  * What the prompt asks for; pure, so the same prompt always reads the same way. `expansions`:
- * stemmed terms the index associates with the prompt's unknown words (curation/build/associations.ts).
+ * stemmed terms the index associates with the prompt's unknown words (curation/builder/associations.ts).
  */
 export function interpretPrompt(prompt: string, expansions: readonly string[] = []): PromptIntent {
   const ignored: IgnoredWord[] = []
@@ -113,7 +164,8 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
       blockTerms.push(ws.join(' '))
       const a = analyze({ body: ws.join(' ') }, false)
       const best = tier1Probabilities(a)[0]
-      if (best && best.score >= BLOCK_MIN_PROBABILITY && a.topicFeatures + a.matchedTerms > 0) blockCategories.set(best.id, Math.max(blockCategories.get(best.id) ?? 0, best.score))
+      if (best && best.score >= BLOCK_MIN_PROBABILITY && a.topicFeatures + a.matchedTerms > 0)
+        blockCategories.set(best.id, Math.max(blockCategories.get(best.id) ?? 0, best.score))
     }
     return ' '
   })

@@ -37,11 +37,6 @@ export function registrableDomain(host: string): string {
   return rootDomain(host) ?? host.replace(/^\[|\]$/g, '')
 }
 
-/** True when the URL's host is the domain or one of its subdomains ("example.com" matches "www.example.com"). */
-export function hostMatches(host: string, domain: string): boolean {
-  return host === domain || host.endsWith(`.${domain}`)
-}
-
 /** A matcher over a block list: one Set look-up per suffix of the host. */
 export function domainMatcher(domains: Iterable<string>): (host: string) => string | null {
   const set = new Set(domains)

@@ -47,13 +47,19 @@ export function easter(year: number): Date {
 
 export const thanksgiving = (year: number): Date => nthWeekday(year, 11, 4, 4)
 
-const around = (day: (y: number) => Date | null, before: number, after = 0) => (y: number) => {
-  const d = day(y)
-  return d ? { start: addDays(d, -before), end: addDays(d, after) } : null
-}
+const around =
+  (day: (y: number) => Date | null, before: number, after = 0) =>
+  (y: number) => {
+    const d = day(y)
+    return d ? { start: addDays(d, -before), end: addDays(d, after) } : null
+  }
 const fixed = (m1: number, d1: number, m2: number, d2: number) => (y: number) => ({ start: utc(y, m1, d1), end: utc(y, m2, d2) })
-const table = (dates: Record<number, string>) => (y: number): Date | null => (dates[y] ? new Date(`${dates[y]}T00:00:00Z`) : null)
-const once = (year: number, start: string, end: string) => (y: number) => (y === year ? { start: new Date(`${start}T00:00:00Z`), end: new Date(`${end}T00:00:00Z`) } : null)
+const table =
+  (dates: Record<number, string>) =>
+  (y: number): Date | null =>
+    dates[y] ? new Date(`${dates[y]}T00:00:00Z`) : null
+const once = (year: number, start: string, end: string) => (y: number) =>
+  y === year ? { start: new Date(`${start}T00:00:00Z`), end: new Date(`${end}T00:00:00Z`) } : null
 
 export const seasonalMoments: readonly SeasonalMoment[] = [
   {
@@ -62,32 +68,112 @@ export const seasonalMoments: readonly SeasonalMoment[] = [
     prompt: 'New Year resolutions, fitness goals, healthy eating, diet and personal finance budgeting',
     window: (y) => ({ start: utc(y - 1, 12, 26), end: utc(y, 1, 31) }),
   },
-  { slug: 'lunar-new-year', name: 'Lunar New Year', prompt: 'Lunar New Year celebrations, Chinese New Year food, family traditions and travel', window: around(table({ 2025: '2025-01-29', 2026: '2026-02-17', 2027: '2027-02-06' }), 21, 7) },
-  { slug: 'super-bowl', name: 'Super Bowl', prompt: 'Super Bowl, NFL American football playoffs, game day parties and snacks', window: around((y) => nthWeekday(y, 2, 0, 2), 28) },
-  { slug: 'valentines-day', name: "Valentine's Day", prompt: "Valentine's Day gifts, romantic dinners, dating, weddings, flowers and jewelry", window: fixed(1, 20, 2, 14) },
-  { slug: 'winter-olympics-2026', name: 'Winter Olympics 2026', prompt: 'Winter Olympics, skiing, snowboarding, figure skating, ice hockey and Olympic medals', window: once(2026, '2026-01-16', '2026-02-22') },
+  {
+    slug: 'lunar-new-year',
+    name: 'Lunar New Year',
+    prompt: 'Lunar New Year celebrations, Chinese New Year food, family traditions and travel',
+    window: around(table({ 2025: '2025-01-29', 2026: '2026-02-17', 2027: '2027-02-06' }), 21, 7),
+  },
+  {
+    slug: 'super-bowl',
+    name: 'Super Bowl',
+    prompt: 'Super Bowl, NFL American football playoffs, game day parties and snacks',
+    window: around((y) => nthWeekday(y, 2, 0, 2), 28),
+  },
+  {
+    slug: 'valentines-day',
+    name: "Valentine's Day",
+    prompt: "Valentine's Day gifts, romantic dinners, dating, weddings, flowers and jewelry",
+    window: fixed(1, 20, 2, 14),
+  },
+  {
+    slug: 'winter-olympics-2026',
+    name: 'Winter Olympics 2026',
+    prompt: 'Winter Olympics, skiing, snowboarding, figure skating, ice hockey and Olympic medals',
+    window: once(2026, '2026-01-16', '2026-02-22'),
+  },
   { slug: 'st-patricks-day', name: "St. Patrick's Day", prompt: "St. Patrick's Day parties, Irish culture, beer and pubs", window: fixed(3, 1, 3, 17) },
   { slug: 'march-madness', name: 'March Madness', prompt: 'NCAA college basketball tournament, March Madness brackets and games', window: fixed(3, 10, 4, 8) },
   { slug: 'easter', name: 'Easter', prompt: 'Easter holiday, spring celebrations, family brunch recipes, chocolate and egg hunts', window: around(easter, 21) },
-  { slug: 'tax-season', name: 'Tax season', prompt: 'tax season, filing income taxes, tax refunds, accounting and personal finance', window: fixed(2, 1, 4, 15) },
-  { slug: 'mothers-day', name: "Mother's Day", prompt: "Mother's Day gifts, flowers, family celebrations, fashion and beauty", window: around((y) => nthWeekday(y, 5, 0, 2), 21) },
-  { slug: 'memorial-day', name: 'Memorial Day', prompt: 'Memorial Day sales, summer kickoff, grilling, barbecue and road trips', window: around((y) => nthWeekday(y, 5, 1, -1), 14) },
-  { slug: 'graduation-season', name: 'Graduation & prom season', prompt: 'graduation, prom, college admissions, gifts for graduates and first jobs', window: fixed(4, 15, 6, 30) },
-  { slug: 'fathers-day', name: "Father's Day", prompt: "Father's Day gifts, grilling, sports, tools and gadgets for dads", window: around((y) => nthWeekday(y, 6, 0, 3), 21) },
-  { slug: 'fifa-world-cup-2026', name: 'FIFA World Cup 2026', prompt: 'FIFA World Cup soccer football tournament, national teams, matches and fans', window: once(2026, '2026-05-21', '2026-07-19') },
-  { slug: 'independence-day', name: 'Independence Day (US)', prompt: 'Fourth of July, grilling, barbecue, fireworks, summer travel and outdoor parties', window: fixed(6, 20, 7, 4) },
-  { slug: 'back-to-school', name: 'Back to school', prompt: 'back to school supplies, students, teachers, education, school shopping and college', window: fixed(7, 15, 9, 7) },
-  { slug: 'labor-day', name: 'Labor Day', prompt: 'Labor Day sales, end of summer travel, barbecue and outdoor activities', window: around((y) => nthWeekday(y, 9, 1, 1), 14) },
+  {
+    slug: 'tax-season',
+    name: 'Tax season',
+    prompt: 'tax season, filing income taxes, tax refunds, accounting and personal finance',
+    window: fixed(2, 1, 4, 15),
+  },
+  {
+    slug: 'mothers-day',
+    name: "Mother's Day",
+    prompt: "Mother's Day gifts, flowers, family celebrations, fashion and beauty",
+    window: around((y) => nthWeekday(y, 5, 0, 2), 21),
+  },
+  {
+    slug: 'memorial-day',
+    name: 'Memorial Day',
+    prompt: 'Memorial Day sales, summer kickoff, grilling, barbecue and road trips',
+    window: around((y) => nthWeekday(y, 5, 1, -1), 14),
+  },
+  {
+    slug: 'graduation-season',
+    name: 'Graduation & prom season',
+    prompt: 'graduation, prom, college admissions, gifts for graduates and first jobs',
+    window: fixed(4, 15, 6, 30),
+  },
+  {
+    slug: 'fathers-day',
+    name: "Father's Day",
+    prompt: "Father's Day gifts, grilling, sports, tools and gadgets for dads",
+    window: around((y) => nthWeekday(y, 6, 0, 3), 21),
+  },
+  {
+    slug: 'fifa-world-cup-2026',
+    name: 'FIFA World Cup 2026',
+    prompt: 'FIFA World Cup soccer football tournament, national teams, matches and fans',
+    window: once(2026, '2026-05-21', '2026-07-19'),
+  },
+  {
+    slug: 'independence-day',
+    name: 'Independence Day (US)',
+    prompt: 'Fourth of July, grilling, barbecue, fireworks, summer travel and outdoor parties',
+    window: fixed(6, 20, 7, 4),
+  },
+  {
+    slug: 'back-to-school',
+    name: 'Back to school',
+    prompt: 'back to school supplies, students, teachers, education, school shopping and college',
+    window: fixed(7, 15, 9, 7),
+  },
+  {
+    slug: 'labor-day',
+    name: 'Labor Day',
+    prompt: 'Labor Day sales, end of summer travel, barbecue and outdoor activities',
+    window: around((y) => nthWeekday(y, 9, 1, 1), 14),
+  },
   { slug: 'halloween', name: 'Halloween', prompt: 'Halloween costumes, candy, horror movies, decorations and parties', window: fixed(9, 15, 10, 31) },
-  { slug: 'diwali', name: 'Diwali', prompt: 'Diwali festival of lights, Indian celebrations, sweets, gifts and family', window: around(table({ 2025: '2025-10-20', 2026: '2026-11-08', 2027: '2027-10-29' }), 21, 3) },
-  { slug: 'thanksgiving', name: 'Thanksgiving', prompt: 'Thanksgiving dinner recipes, turkey, cooking, family gatherings and holiday travel', window: around(thanksgiving, 21) },
+  {
+    slug: 'diwali',
+    name: 'Diwali',
+    prompt: 'Diwali festival of lights, Indian celebrations, sweets, gifts and family',
+    window: around(table({ 2025: '2025-10-20', 2026: '2026-11-08', 2027: '2027-10-29' }), 21, 3),
+  },
+  {
+    slug: 'thanksgiving',
+    name: 'Thanksgiving',
+    prompt: 'Thanksgiving dinner recipes, turkey, cooking, family gatherings and holiday travel',
+    window: around(thanksgiving, 21),
+  },
   {
     slug: 'black-friday-cyber-monday',
     name: 'Black Friday & Cyber Monday',
     prompt: 'Black Friday and Cyber Monday deals, holiday shopping, discounts, sales, coupons and gift ideas',
     window: (y) => ({ start: utc(y, 11, 1), end: addDays(thanksgiving(y), 4) }),
   },
-  { slug: 'christmas', name: 'Christmas & holiday season', prompt: 'Christmas gifts, holiday shopping, decorations, recipes, toys and family celebrations', window: fixed(11, 15, 12, 25) },
+  {
+    slug: 'christmas',
+    name: 'Christmas & holiday season',
+    prompt: 'Christmas gifts, holiday shopping, decorations, recipes, toys and family celebrations',
+    window: fixed(11, 15, 12, 25),
+  },
 ]
 
 export interface SeasonalWindow {

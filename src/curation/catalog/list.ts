@@ -6,9 +6,10 @@
  * Coverage is the segment's share of the indexed pages (all, and per page language); prices come from
  * configuration (CATALOG_CPM_*).
  */
-import type { Queryable } from '../../platform/db/db.ts'
-import type { CurationConfig } from '../config.ts'
+
 import { getNode } from '../../content/taxonomy/taxonomy.ts'
+import type { CurationConfig } from '../../platform/config.ts'
+import type { Queryable } from '../../platform/db/db.ts'
 
 export type CatalogType = 'public' | 'seasonal' | 'personal'
 
@@ -90,7 +91,7 @@ export async function listCatalog(db: Queryable, clientId: number, opts: ListCat
   if (opts.type !== 'personal') {
     const { rows } = await db.query<CatalogRow>(
       `SELECT id, type, name, description, taxonomy_id, window_start, window_end, page_count, share_of_index, by_language, built_at
-         FROM catalog_segments WHERE ($1::text IS NULL OR type = $1) ORDER BY type, page_count DESC, id`,
+         FROM catalog_segments WHERE ($1::text IS NULL OR type = $1) AND page_count > 0 ORDER BY type, page_count DESC, id`,
       [opts.type ?? null],
     )
     for (const r of rows) {
@@ -107,8 +108,7 @@ export async function listCatalog(db: Queryable, clientId: number, opts: ListCat
         page_count: r.page_count,
         coverage: { share_of_index: round(r.share_of_index), percentage: round(r.share_of_index * 100, 2), by_language: r.by_language },
         pricing: { cpm, currency: pricing.currency },
-        window:
-          r.window_start && r.window_end ? { start: r.window_start, end: r.window_end, active: r.window_start <= today && today <= r.window_end } : null,
+        window: r.window_start && r.window_end ? { start: r.window_start, end: r.window_end, active: r.window_start <= today && today <= r.window_end } : null,
         updated_at: r.built_at.toISOString(),
       })
     }

@@ -3,17 +3,29 @@
  * the IAB tier-1 and tier-2 nodes with enough pages as public segments, and rebuilds the seasonal
  * segments whose window is open or opens within CATALOG_SEASONAL_LEAD_DAYS.
  */
-import type { AppContext } from '../../platform/context.ts'
+
+import { allNodes, getNode } from '../../content/taxonomy/taxonomy.ts'
+import type { CurationConfig } from '../../platform/config.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
-import { rankCandidates } from '../build/rank.ts'
-import type { CurationConfig } from '../config.ts'
-import { curationConfigFor } from '../config.ts'
+import type { Periodic } from '../../platform/jobs/kinds.ts'
+import { runPeriodicNow } from '../../platform/jobs/queue.ts'
+import { rankCandidates } from '../builder/rank.ts'
+import type { CurationContext } from '../context.ts'
 import { applyFilters, loadQualityData, noBlocks } from '../quality/filters.ts'
-import { allNodes, getNode } from '../../content/taxonomy/taxonomy.ts'
 import { currentWindows, isoDate, seasonalId } from './calendar.ts'
 
 export const catalogKind = 'curation.catalog'
+
+declare module '../../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'curation.catalog': Periodic
+    'curation.catalog_watch': Periodic
+  }
+}
+
+/** How often the index is compared with the one the catalog was computed on. */
+export const CATALOG_WATCH_MS = 30_000
 
 /** Pages that count for coverage: fetched, classified text of at least the thin-content floor. */
 const countedPage = `p.state = 'done' AND p.embedding IS NOT NULL AND COALESCE(p.word_count, 0) >= $1`
@@ -29,10 +41,11 @@ async function countIndex(db: Queryable, cfg: CurationConfig): Promise<Map<strin
 
 async function writeIndexStats(tx: Queryable, totals: Map<string, number>, now: Date): Promise<void> {
   await tx.query('DELETE FROM catalog_index_stats')
-  await tx.query(
-    `INSERT INTO catalog_index_stats (language, pages, updated_at) SELECT l, n, $3 FROM unnest($1::text[], $2::int[]) AS s(l, n)`,
-    [[...totals.keys()], [...totals.values()], now],
-  )
+  await tx.query(`INSERT INTO catalog_index_stats (language, pages, updated_at) SELECT l, n, $3 FROM unnest($1::text[], $2::int[]) AS s(l, n)`, [
+    [...totals.keys()],
+    [...totals.values()],
+    now,
+  ])
 }
 
 const shares = (byLanguage: Map<string, number>, totals: Map<string, number>) => {
@@ -66,7 +79,13 @@ async function countNodes(db: Queryable, cfg: CurationConfig): Promise<Map<numbe
   return perNode
 }
 
-async function writePublic(tx: Queryable, cfg: CurationConfig, perNode: Map<number, Map<string, number>>, totals: Map<string, number>, now: Date): Promise<number> {
+async function writePublic(
+  tx: Queryable,
+  cfg: CurationConfig,
+  perNode: Map<number, Map<string, number>>,
+  totals: Map<string, number>,
+  now: Date,
+): Promise<number> {
   const total = sum(totals)
   const entries = [...perNode].filter(([, m]) => sum(m) >= cfg.catalog.minPages)
   await tx.query(`DELETE FROM catalog_segments WHERE type = 'public' AND NOT (id = ANY($1::text[]))`, [entries.map(([id]) => `iab:${id}`)])
@@ -79,13 +98,29 @@ async function writePublic(tx: Queryable, cfg: CurationConfig, perNode: Map<numb
        VALUES ($1, 'public', $2, $3, $4, $5, $6, $7::jsonb, $8)
        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, description = EXCLUDED.description, page_count = EXCLUDED.page_count,
          share_of_index = EXCLUDED.share_of_index, by_language = EXCLUDED.by_language, built_at = EXCLUDED.built_at`,
-      [`iab:${id}`, path, `Pages about ${path} (IAB Content Taxonomy 3.1, tier ${n.tier})`, id, pages, total ? pages / total : 0, JSON.stringify(shares(byLanguage, totals)), now],
+      [
+        `iab:${id}`,
+        path,
+        `Pages about ${path} (IAB Content Taxonomy 3.1, tier ${n.tier})`,
+        id,
+        pages,
+        total ? pages / total : 0,
+        JSON.stringify(shares(byLanguage, totals)),
+        now,
+      ],
     )
   }
   return entries.length
 }
 
-async function refreshSeasonal(ctx: AppContext, cfg: CurationConfig, totals: Map<string, number>, now: Date, run: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>, signal?: AbortSignal): Promise<number> {
+async function refreshSeasonal(
+  ctx: CurationContext,
+  cfg: CurationConfig,
+  totals: Map<string, number>,
+  now: Date,
+  run: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<number> {
   const windows = currentWindows(now, cfg.catalog.seasonalLeadDays)
   const ids = windows.map((w) => seasonalId(w.moment.slug, w.year))
   await run((tx) => tx.query(`DELETE FROM catalog_segments WHERE type = 'seasonal' AND NOT (id = ANY($1::text[]))`, [ids]))
@@ -141,11 +176,11 @@ async function refreshSeasonal(ctx: AppContext, cfg: CurationConfig, totals: Map
 
 /** One full catalog refresh; `run` wraps each write (the job's lease check, or a plain transaction). */
 export async function refreshCatalog(
-  ctx: AppContext,
+  ctx: CurationContext,
   run: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> = (fn) => ctx.db.transaction(fn),
   signal?: AbortSignal,
 ): Promise<{ public: number; seasonal: number; indexed_pages: number }> {
-  const cfg = curationConfigFor(ctx)
+  const cfg = ctx.config.curation
   const now = ctx.clock.now()
   const totals = await countIndex(ctx.db, cfg)
   const perNode = await countNodes(ctx.db, cfg)
@@ -158,10 +193,36 @@ export async function refreshCatalog(
   return { public: publicCount, seasonal, indexed_pages: sum(totals) }
 }
 
-export function catalogJob(ctx: AppContext): JobHandler<Record<string, never>> {
+/**
+ * Whether the index has grown materially since the catalog was computed: by a tenth, and by at
+ * least 20 pages (so a catalog computed on an empty or tiny index is redone as soon as pages arrive).
+ */
+export async function indexGrewSinceCatalog(db: Queryable, cfg: CurationConfig): Promise<{ grew: boolean; now: number; then: number }> {
+  const { rows } = await db.query<{ now: number; then: number }>(
+    `SELECT (SELECT count(*)::int FROM pages p WHERE ${countedPage}) AS now,
+            (SELECT coalesce(sum(pages), 0)::int FROM catalog_index_stats) AS then`,
+    [cfg.minWords],
+  )
+  const { now, then } = rows[0]!
+  return { grew: now - then >= Math.max(20, then * 0.1), now, then }
+}
+
+/** Every 30 s: when the index has grown materially, the catalog refresh runs now instead of at its next turn. */
+export function catalogWatchJob(ctx: CurationContext): JobHandler<'curation.catalog_watch'> {
+  return {
+    kind: 'curation.catalog_watch',
+    everyMs: CATALOG_WATCH_MS,
+    maxAttempts: 1,
+    async run() {
+      if ((await indexGrewSinceCatalog(ctx.db, ctx.config.curation)).grew) await runPeriodicNow(ctx.db, catalogKind, ctx.clock.now())
+    },
+  }
+}
+
+export function catalogJob(ctx: CurationContext): JobHandler<'curation.catalog'> {
   return {
     kind: catalogKind,
-    everyMs: curationConfigFor(ctx).catalog.refreshMs,
+    everyMs: ctx.config.curation.catalog.refreshMs,
     maxAttempts: 2,
     async run(_payload, job) {
       await refreshCatalog(ctx, (fn) => job.withLease(fn), job.signal)

@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox'
 
 import type { App } from '../../platform/http/app.ts'
-import type { AppContext } from '../../platform/context.ts'
-import { StringEnum, errorResponses, nullable } from '../../platform/http/schemas.ts'
-import { curationConfigFor } from '../config.ts'
+import { errorResponses, nullable, StringEnum } from '../../platform/http/schemas.ts'
+import type { CurationContext } from '../context.ts'
 import { listCatalog } from './list.ts'
 
 const CatalogEntry = Type.Object(
@@ -37,7 +36,7 @@ const CatalogQuery = Type.Object({
 })
 
 /** GET /v1/curation/catalog: public IAB and seasonal segments plus the client's own (docs/curation.md). */
-export function catalogRoutes(app: App, ctx: AppContext): void {
+export function catalogRoutes(app: App, ctx: CurationContext): void {
   app.get(
     '/catalog',
     {
@@ -46,7 +45,10 @@ export function catalogRoutes(app: App, ctx: AppContext): void {
         summary: 'The segment catalog: public (IAB), seasonal, and personal (your own complete segments)',
         querystring: CatalogQuery,
         response: {
-          200: Type.Object({ total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), entries: Type.Array(CatalogEntry) }, { title: 'CatalogPage' }),
+          200: Type.Object(
+            { total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), entries: Type.Array(CatalogEntry) },
+            { title: 'CatalogPage' },
+          ),
           ...errorResponses(400, 422),
         },
       },
@@ -60,7 +62,7 @@ export function catalogRoutes(app: App, ctx: AppContext): void {
         limit,
         offset,
         now: ctx.clock.now(),
-        config: curationConfigFor(ctx),
+        config: ctx.config.curation,
       })
       return { total: page.total, limit, offset, entries: page.entries }
     },

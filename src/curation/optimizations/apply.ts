@@ -8,24 +8,24 @@
  * The URL list change, the optimization's applied_date and a segment_changes row (the hook through
  * which live deals of the segment pick the change up) commit together.
  */
-import type { AppContext } from '../../platform/context.ts'
+
+import { normalizeDomain } from '../../content/urls/domains.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import type { CurationConfig } from '../../platform/config.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
 import { PermanentJobError } from '../../platform/jobs/handler.ts'
-import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
-import { indexSeeds } from '../build/crawl.ts'
-import { rankExpansion } from '../build/rank.ts'
-import { loadBlockRules } from '../build/rules.ts'
-import { insertUrls, recordChange, recordExclusions, refreshSegmentStats, rerank } from '../build/store.ts'
-import type { CurationConfig } from '../config.ts'
-import { curationConfigFor } from '../config.ts'
-import { normalizeDomain } from '../../content/urls/domains.ts'
+import { indexSeeds } from '../builder/crawl.ts'
+import { rankExpansion } from '../builder/rank.ts'
+import { loadBlockRules } from '../builder/rules.ts'
+import { insertUrls, recordChange, recordExclusions, refreshSegmentStats, rerank } from '../builder/store.ts'
+import type { CurationContext } from '../context.ts'
 import type { BlockRules, Candidate, Exclusion } from '../quality/filters.ts'
 import { applyFilters, blockChecker, keywordMatches, loadQualityData, noBlocks } from '../quality/filters.ts'
 import { enforceRemovals } from '../removals/repository.ts'
 import type { SegmentRow } from '../segments/repository.ts'
 import { getSegment } from '../segments/repository.ts'
-import type { BlockSpec, ExpandSpec, FailedResult, OptimizationRow, OptimizePayload } from './repository.ts'
+import type { BlockSpec, ExpandSpec, FailedResult, OptimizationRow } from './repository.ts'
 import { getOptimization, optimizeKind } from './repository.ts'
 
 interface SegmentUrlData {
@@ -79,9 +79,29 @@ async function blockedUrls(db: Queryable, seg: SegmentRow, block: BlockSpec): Pr
   })
 }
 
+/**
+ * The home page of each expand domain as the index knows it — https or http, with or without
+ * `www.` — else `https://domain/` (fetched like a seed URL).
+ */
+async function domainHomePages(db: Queryable, domains: string[]): Promise<string[]> {
+  const variantsOf = (d: string) => {
+    const bare = d.replace(/^www\./, '')
+    return [`https://${d}/`, `https://www.${bare}/`, `https://${bare}/`, `http://${d}/`, `http://www.${bare}/`, `http://${bare}/`]
+  }
+  const { rows } = await db.query<{ url: string }>(`SELECT url FROM pages WHERE url = ANY($1::text[]) AND state = 'done' AND NOT ('E002' = ANY(errors))`, [
+    domains.flatMap(variantsOf),
+  ])
+  const known = new Set(rows.map((r) => r.url))
+  return domains.flatMap((d) => {
+    const found = [...new Set(variantsOf(d))].filter((u) => known.has(u))
+    return found.length ? found : [`https://${d}/`]
+  })
+}
+
 /** Pages similar to the expand seeds that the segment does not hold yet, filtered like a build. */
-async function expansion(ctx: AppContext, seg: SegmentRow, expand: ExpandSpec, cfg: CurationConfig, signal: AbortSignal) {
-  const homePages = expand.domains.map((d) => normalizeDomain(d)).filter((d): d is string => d !== null).map((d) => `https://${d}/`)
+async function expansion(ctx: CurationContext, seg: SegmentRow, expand: ExpandSpec, cfg: CurationConfig, signal: AbortSignal) {
+  const domains = expand.domains.map((d) => normalizeDomain(d)).filter((d): d is string => d !== null)
+  const homePages = await domainHomePages(ctx.db, domains)
   const seeds = await indexSeeds(ctx, [...expand.urls, ...homePages], signal)
   const seedIds = [...new Set(seeds.flatMap((s) => (s.pageId === null ? [] : [s.pageId])))]
   const ranking = await rankExpansion(ctx.db, seg, seedIds, cfg, signal)
@@ -94,8 +114,14 @@ async function expansion(ctx: AppContext, seg: SegmentRow, expand: ExpandSpec, c
   return { kept, excluded, unusable, seeds: seedIds.length }
 }
 
-export async function applyOptimization(ctx: AppContext, opt: OptimizationRow, seg: SegmentRow, signal: AbortSignal, finish: (fn: (tx: Queryable) => Promise<void>) => Promise<void>) {
-  const cfg = curationConfigFor(ctx)
+export async function applyOptimization(
+  ctx: CurationContext,
+  opt: OptimizationRow,
+  seg: SegmentRow,
+  signal: AbortSignal,
+  finish: (fn: (tx: Queryable) => Promise<void>) => Promise<void>,
+) {
+  const cfg = ctx.config.curation
   const expanded = opt.expand ? await expansion(ctx, seg, opt.expand, cfg, signal) : null
   // Read outside the finishing transaction (on the embedded engine a transaction holds the database).
   const removed = opt.block ? await blockedUrls(ctx.db, seg, opt.block) : []
@@ -146,7 +172,7 @@ function failedMessage(reason: string): string {
     : 'the optimization failed repeatedly on our side and was not applied; send it again or contact the operator'
 }
 
-export function optimizeJob(ctx: AppContext): JobHandler<OptimizePayload> {
+export function optimizeJob(ctx: CurationContext): JobHandler<'curation.optimize'> {
   return {
     kind: optimizeKind,
     maxAttempts: 3,

@@ -9,6 +9,12 @@ export interface OptimizePayload {
   clientId: number
 }
 
+declare module '../../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'curation.optimize': OptimizePayload
+  }
+}
+
 export interface ExpandSpec {
   urls: string[]
   domains: string[]
@@ -29,7 +35,8 @@ export interface OptimizationRow {
   estimated_propagation_hours: number
   created_date: Date
   applied_date: Date | null
-  result: Record<string, unknown> | null
+  /** What the job stored: the counts once applied, or why it gave up. */
+  result: AppliedResult | FailedResult | null
 }
 
 const columns = 'id, client_id, segment_id, status, expand, block, estimated_propagation_hours, created_date, applied_date, result'
@@ -48,7 +55,7 @@ export interface FailedResult {
   failed_date?: string
 }
 
-export const optimizationFailedCode = 'optimization_failed'
+export const optimizationFailedCode = 'optimization_failed' as const
 
 /**
  * The API record. `status` stays the spec's `accepted` (its only state); `outcome` says where the
@@ -57,11 +64,11 @@ export const optimizationFailedCode = 'optimization_failed'
  */
 export function toRecord(row: OptimizationRow) {
   const { client_id: _c, result, ...record } = row
-  const failed = result?.failed === true ? (result as unknown as FailedResult) : null
+  const failed = result !== null && 'failed' in result ? result : null
   return {
     ...record,
     outcome: row.applied_date ? ('applied' as const) : failed ? ('failed' as const) : ('pending' as const),
-    result: row.applied_date && result && !failed ? (result as unknown as AppliedResult) : null,
+    result: row.applied_date && result !== null && !('failed' in result) ? result : null,
     failure: failed
       ? {
           code: optimizationFailedCode,
@@ -87,7 +94,7 @@ export async function createOptimization(
     [clientId, segmentId, expand ? JSON.stringify(expand) : null, block ? JSON.stringify(block) : null, estimatedPropagationHours, now],
   )
   const row = rows[0]!
-  await enqueue(tx, optimizeKind, { optimizationId: row.id, clientId } satisfies OptimizePayload, { now, maxAttempts: 3 })
+  await enqueue(tx, optimizeKind, { optimizationId: row.id, clientId }, { now, maxAttempts: 3 })
   return row
 }
 

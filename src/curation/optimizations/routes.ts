@@ -1,17 +1,17 @@
 import { Type } from '@sinclair/typebox'
 
 import type { App } from '../../platform/http/app.ts'
-import type { AppContext } from '../../platform/context.ts'
 import { badRequest, notFound, unprocessable } from '../../platform/http/errors.ts'
-import { Id, IdParams, IdempotencyHeaders, errorResponses } from '../../platform/http/schemas.ts'
+import { errorResponses, Id, IdempotencyHeaders, IdParams } from '../../platform/http/schemas.ts'
+import type { CurationContext } from '../context.ts'
 import { getSegment } from '../segments/repository.ts'
 import { checkDomains, checkKeywords, checkUrls } from '../segments/validate.ts'
-import { createOptimization, getOptimization, listOptimizations, toRecord } from './repository.ts'
 import type { BlockSpec, ExpandSpec, OptimizationRow } from './repository.ts'
+import { createOptimization, getOptimization, listOptimizations, toRecord } from './repository.ts'
 import { CreateOptimizationBody, Optimization } from './schemas.ts'
 
 const tags = ['curation']
-const record = (row: OptimizationRow) => toRecord(row) as unknown as Optimization
+const record = (row: OptimizationRow): Optimization => toRecord(row)
 
 const ListOptimizationsQuery = Type.Object({
   segment_id: Type.Optional(Id),
@@ -20,7 +20,7 @@ const ListOptimizationsQuery = Type.Object({
 })
 
 /** Optimizations (spec 2.3, 4.3). */
-export function optimizationRoutes(app: App, ctx: AppContext): void {
+export function optimizationRoutes(app: App, ctx: CurationContext): void {
   app.post(
     '/optimizations',
     {
@@ -39,9 +39,16 @@ export function optimizationRoutes(app: App, ctx: AppContext): void {
     },
     async (req, reply) => {
       const { segment_id, expand, block } = req.body
-      const entries = (expand?.urls?.length ?? 0) + (expand?.domains?.length ?? 0) + (block?.urls?.length ?? 0) + (block?.domains?.length ?? 0) + (block?.keywords?.length ?? 0)
+      const entries =
+        (expand?.urls?.length ?? 0) +
+        (expand?.domains?.length ?? 0) +
+        (block?.urls?.length ?? 0) +
+        (block?.domains?.length ?? 0) +
+        (block?.keywords?.length ?? 0)
       if ((!expand && !block) || entries === 0) {
-        throw badRequest('send expand, block, or both, with at least one URL, domain or keyword', [{ path: 'body.expand', message: 'expand or block is required' }])
+        throw badRequest('send expand, block, or both, with at least one URL, domain or keyword', [
+          { path: 'body.expand', message: 'expand or block is required' },
+        ])
       }
       const clientId = req.principal!.clientId
       const seg = await getSegment(ctx.db, clientId, segment_id)

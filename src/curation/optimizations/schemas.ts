@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
-import { Id, NullableTimestamp, StringEnum, Timestamp, nullable } from '../../platform/http/schemas.ts'
+import { Id, NullableTimestamp, nullable, StringEnum, Timestamp } from '../../platform/http/schemas.ts'
 import { orNull } from '../segments/schemas.ts'
 
 export const optimizationLimits = { expandUrls: 100, expandDomains: 100, blockUrls: 1000, blockDomains: 1000, blockKeywords: 200 } as const

@@ -3,11 +3,12 @@
  * user's blocks. Candidates arrive best first; each one either stays or is excluded with exactly
  * one reason — the first rule, in the order of `exclusionReasons`, that applies.
  */
+
+import { domainMatcher } from '../../content/urls/domains.ts'
+import type { CurationConfig } from '../../platform/config.ts'
 import type { Queryable } from '../../platform/db/db.ts'
-import type { CurationConfig } from '../config.ts'
 import type { DomainTraffic } from './bot-traffic.ts'
 import { botShareByDomain, isBotHeavy } from './bot-traffic.ts'
-import { domainMatcher } from '../../content/urls/domains.ts'
 import type { DomainMfa } from './mfa.ts'
 import { domainMfaScores } from './mfa.ts'
 import { fingerprint, nearDuplicateIndex } from './near-duplicates.ts'
@@ -161,7 +162,10 @@ export function applyFilters(
     for (const name of [c.host, c.tld]) {
       const t = data.traffic.get(name)
       if (isBotHeavy(t, cfg.botMinLoads, cfg.botShareThreshold)) {
-        return { reason: 'bot_traffic', detail: { domain: name, loads: t!.loads, non_human_loads: t!.non_human_loads, non_human_share: round(t!.share), threshold: cfg.botShareThreshold } }
+        return {
+          reason: 'bot_traffic',
+          detail: { domain: name, loads: t!.loads, non_human_loads: t!.non_human_loads, non_human_share: round(t!.share), threshold: cfg.botShareThreshold },
+        }
       }
     }
     const mfa = data.mfa.get(c.tld)

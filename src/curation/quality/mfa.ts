@@ -42,9 +42,7 @@ export function pageMfaScore(signals: PageSignalsLike | null, wordCount: number 
   const refresh = signals.has_meta_refresh || signals.has_js_refresh ? 1 : 0
   const slideshow = signals.slideshow_pattern || signals.url_is_paginated ? 1 : 0
   const templated = (wordCount ?? 0) < 300 && (signals.main_text_ratio ?? 1) < 0.35 ? 1 : 0
-  return (
-    mfaWeights.adDensity * ad + mfaWeights.refresh * refresh + mfaWeights.slideshow * slideshow + mfaWeights.templated * templated
-  )
+  return mfaWeights.adDensity * ad + mfaWeights.refresh * refresh + mfaWeights.slideshow * slideshow + mfaWeights.templated * templated
 }
 
 export interface DomainMfa {

@@ -8,9 +8,9 @@
  * later builds, rebuilds and expansions leave them out too (exclusion reason `removed_by_tld`).
  */
 import type { Queryable } from '../../platform/db/db.ts'
+import type { SegmentKey } from '../builder/store.ts'
+import { recordChange, recordExclusions, refreshSegmentStats } from '../builder/store.ts'
 import type { Exclusion } from '../quality/filters.ts'
-import type { SegmentKey } from '../build/store.ts'
-import { recordChange, recordExclusions, refreshSegmentStats } from '../build/store.ts'
 
 interface RemovedRow {
   segment_id: number
@@ -28,7 +28,18 @@ async function afterRemoval(tx: Queryable, clientId: number, rows: RemovedRow[],
   for (const [segmentId, removed] of bySegment) {
     const seg: SegmentKey = { id: segmentId, client_id: clientId }
     const exclusions: Exclusion[] = removed.map((r) => ({
-      candidate: { pageId: r.page_id, url: r.url, host: '', tld: r.tld, wordCount: null, language: null, taxonomyId: r.taxonomy_id, simhash: null, score: r.score, source: 'prompt' },
+      candidate: {
+        pageId: r.page_id,
+        url: r.url,
+        host: '',
+        tld: r.tld,
+        wordCount: null,
+        language: null,
+        taxonomyId: r.taxonomy_id,
+        simhash: null,
+        score: r.score,
+        source: 'prompt',
+      },
       reason: 'removed_by_tld',
       detail: { tld: r.tld, taxonomy_leaf_id: r.leaf },
     }))
@@ -38,13 +49,39 @@ async function afterRemoval(tx: Queryable, clientId: number, rows: RemovedRow[],
   }
 }
 
-/** Removes the domain from the audience in every segment of the client; returns the URLs removed. */
-export async function removeDomainFromAudience(tx: Queryable, clientId: number, tld: string, leafId: number, now: Date): Promise<number> {
+/** What a removal takes out of one segment. */
+export interface SegmentReach {
+  segment_id: number
+  name: string | null
+  /** Why the segment is in the audience: it was built for the leaf, or some of its URLs are classified under it. */
+  via: 'segment_taxonomy' | 'url_classification'
+  deleted_count: number
+}
+
+// The audience's URLs of the domain: in a segment built for the leaf, or classified under it.
+const audienceOfDomain = `su.segment_id = s.id AND s.client_id = $1 AND su.client_id = $1 AND su.tld = $2
+        AND (s.taxonomy_id = $3 OR su.taxonomy_id = $3)`
+
+/** What removing the domain from the audience would take out, per segment (a dry run changes nothing). */
+export async function removalReach(q: Queryable, clientId: number, tld: string, leafId: number): Promise<SegmentReach[]> {
+  const { rows } = await q.query<SegmentReach>(
+    `SELECT s.id::int AS segment_id, s.name, CASE WHEN s.taxonomy_id = $3 THEN 'segment_taxonomy' ELSE 'url_classification' END AS via,
+            count(*)::int AS deleted_count
+       FROM segment_urls su, segment_requests s
+      WHERE ${audienceOfDomain}
+      GROUP BY s.id, s.name, s.taxonomy_id ORDER BY s.id`,
+    [clientId, tld, leafId],
+  )
+  return rows
+}
+
+/** Removes the domain from the audience in every segment of the client; returns what it removed per segment. */
+export async function removeDomainFromAudience(tx: Queryable, clientId: number, tld: string, leafId: number, now: Date): Promise<SegmentReach[]> {
+  const reach = await removalReach(tx, clientId, tld, leafId)
   const { rows } = await tx.query<RemovedRow>(
     `DELETE FROM segment_urls su
       USING segment_requests s
-      WHERE su.segment_id = s.id AND s.client_id = $1 AND su.client_id = $1 AND su.tld = $2
-        AND (s.taxonomy_id = $3 OR su.taxonomy_id = $3)
+      WHERE ${audienceOfDomain}
       RETURNING su.segment_id, su.page_id, su.url, su.tld, su.score::float8 AS score, su.taxonomy_id, $3::int AS leaf`,
     [clientId, tld, leafId],
   )
@@ -54,7 +91,7 @@ export async function removeDomainFromAudience(tx: Queryable, clientId: number, 
     [clientId, tld, leafId, rows.length, now],
   )
   await afterRemoval(tx, clientId, rows, now, true)
-  return rows.length
+  return reach
 }
 
 /**

@@ -94,10 +94,7 @@ export async function computeSegmentReport(db: Db, clientId: number, req: Segmen
     const { rows: total } = await tx.query<MetricSums>(`SELECT ${SUMS} ${FROM}`, args)
     const summary = metrics(total[0]!)
 
-    const { rows: perDeal } = await tx.query<MetricSums & { activation_id: number }>(
-      `SELECT d.activation_id, ${SUMS} ${FROM} GROUP BY d.activation_id`,
-      args,
-    )
+    const { rows: perDeal } = await tx.query<MetricSums & { activation_id: number }>(`SELECT d.activation_id, ${SUMS} ${FROM} GROUP BY d.activation_id`, args)
     const dealSums = new Map(perDeal.map((r) => [Number(r.activation_id), r]))
     const zero: MetricSums = { impressions: 0, non_human_impressions: 0, clicks: 0, non_human_clicks: 0, priced_impressions: 0, spend_micros: 0 }
     const deals: DealRow[] = acts.map((a) => ({

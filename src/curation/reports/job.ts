@@ -1,10 +1,10 @@
-import type { AppContext } from '../../platform/context.ts'
 import { reportJob } from '../../platform/jobs/report-job.ts'
+import type { CurationContext } from '../context.ts'
 import { computeSegmentReport } from './compute.ts'
 import { SEGMENT_REPORT_JOB, segmentReportRequest } from './repository.ts'
 
 /** Computes a segment performance report (the shared report-record state machine). */
-export const segmentReportJob = (ctx: AppContext) =>
+export const segmentReportJob = (ctx: CurationContext) =>
   reportJob({
     kind: SEGMENT_REPORT_JOB,
     table: 'segment_reports',

@@ -6,6 +6,12 @@ import type { Dimension, ReportResult, SegmentReport } from './schemas.ts'
 
 export const SEGMENT_REPORT_JOB = 'curation.segment_report'
 
+declare module '../../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'curation.segment_report': ReportJobPayload
+  }
+}
+
 export interface SegmentReportRequest {
   segmentIds: number[]
   startDate: string
@@ -38,8 +44,8 @@ function toReport(r: Row): SegmentReport {
     start_date: r.start_date,
     end_date: r.end_date,
     dimensions: r.dimensions,
-    created_date: r.created_date as unknown as string,
-    processed_date: r.processed_date as unknown as string | null,
+    created_date: r.created_date,
+    processed_date: r.processed_date,
     currency: res?.currency ?? null,
     summary: res?.summary ?? null,
     deals: res?.deals ?? null,
@@ -54,10 +60,10 @@ function toReport(r: Row): SegmentReport {
 
 /** The ids among `ids` that are this client's segments (deleted ones are gone). */
 export async function ownSegmentIds(db: Queryable, clientId: number, ids: number[]): Promise<Set<number>> {
-  const { rows } = await db.query<{ id: number }>(
-    'SELECT id FROM segment_requests WHERE client_id = $1 AND id = ANY($2::bigint[]) AND NOT deleted',
-    [clientId, ids],
-  )
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM segment_requests WHERE client_id = $1 AND id = ANY($2::bigint[]) AND NOT deleted', [
+    clientId,
+    ids,
+  ])
   return new Set(rows.map((r) => Number(r.id)))
 }
 
@@ -69,8 +75,18 @@ export async function createSegmentReport(tx: Queryable, clientId: number, req: 
     [clientId, req.segmentIds, req.startDate, req.endDate, JSON.stringify(req.dimensions), now],
   )
   const row = rows[0]!
-  await enqueue(tx, SEGMENT_REPORT_JOB, { reportId: row.id, clientId } satisfies ReportJobPayload, { now, maxAttempts: 3 })
+  await enqueue(tx, SEGMENT_REPORT_JOB, { reportId: row.id, clientId }, { now, maxAttempts: 3 })
   return toReport(row)
+}
+
+/** The client's reports, newest first. */
+export async function listSegmentReports(db: Queryable, clientId: number, limit: number, offset: number): Promise<SegmentReport[]> {
+  const { rows } = await db.query<Row>(`SELECT ${columns} FROM segment_reports WHERE client_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [
+    clientId,
+    limit,
+    offset,
+  ])
+  return rows.map(toReport)
 }
 
 export async function getSegmentReport(db: Queryable, clientId: number, id: number): Promise<SegmentReport | null> {
@@ -79,11 +95,7 @@ export async function getSegmentReport(db: Queryable, clientId: number, id: numb
 }
 
 /** What the job needs to compute a report. */
-export async function segmentReportRequest(
-  db: Queryable,
-  clientId: number,
-  id: number,
-): Promise<(SegmentReportRequest & { status: string }) | null> {
+export async function segmentReportRequest(db: Queryable, clientId: number, id: number): Promise<(SegmentReportRequest & { status: string }) | null> {
   const { rows } = await db.query<Row>(`SELECT ${columns} FROM segment_reports WHERE id = $1 AND client_id = $2`, [id, clientId])
   const r = rows[0]
   if (!r) return null

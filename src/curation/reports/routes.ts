@@ -1,14 +1,16 @@
-// POST /v1/curation/reports and GET /v1/curation/reports/{id} (spec 4.4; docs/reports.md).
+// POST /v1/curation/reports, GET /v1/curation/reports/{id} (spec 4.4) and GET /v1/curation/reports (docs/reports.md).
+import { Type } from '@sinclair/typebox'
+
 import type { App } from '../../platform/http/app.ts'
-import type { AppContext } from '../../platform/context.ts'
 import { ApiError, checkDateRange, notFound } from '../../platform/http/errors.ts'
-import { IdParams, IdempotencyHeaders, errorResponses } from '../../platform/http/schemas.ts'
-import { createSegmentReport, getSegmentReport, ownSegmentIds } from './repository.ts'
+import { errorResponses, IdempotencyHeaders, IdParams, SmallPaging } from '../../platform/http/schemas.ts'
+import type { CurationContext } from '../context.ts'
+import { createSegmentReport, getSegmentReport, listSegmentReports, ownSegmentIds } from './repository.ts'
 import { CreateSegmentReportBody, SegmentReport } from './schemas.ts'
 
 const tags = ['curation']
 
-export function segmentReportRoutes(app: App, ctx: AppContext): void {
+export function segmentReportRoutes(app: App, ctx: CurationContext): void {
   app.post(
     '/reports',
     {
@@ -40,6 +42,19 @@ export function segmentReportRoutes(app: App, ctx: AppContext): void {
       reply.code(201)
       return report
     },
+  )
+
+  app.get(
+    '/reports',
+    {
+      schema: {
+        tags,
+        summary: "List this client's segment performance reports, newest first (an addition to the spec)",
+        querystring: SmallPaging,
+        response: { 200: Type.Array(SegmentReport), ...errorResponses(400, 422) },
+      },
+    },
+    async (req) => listSegmentReports(ctx.db, req.principal!.clientId, req.query.limit ?? 20, req.query.offset ?? 0),
   )
 
   app.get(

@@ -1,8 +1,9 @@
 // Segment performance reports (spec 4.4; docs/reports.md): request and response shapes.
-import { Type } from '@sinclair/typebox'
-import type { Static } from '@sinclair/typebox'
 
-import { DateOnly, Id, NullableTimestamp, Timestamp, nullable } from '../../platform/http/schemas.ts'
+import type { Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
+
+import { DateOnly, Id, NullableTimestamp, nullable, Timestamp } from '../../platform/http/schemas.ts'
 
 /** Report dimensions: the spec's `date` and `domain`, plus `deal_id` and `segment_id`. */
 export const DIMENSIONS = ['date', 'domain', 'deal_id', 'segment_id'] as const

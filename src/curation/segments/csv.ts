@@ -32,7 +32,12 @@ export function wantsCsv(accept: string | undefined): boolean {
   let json = -1
   for (const part of accept.toLowerCase().split(',')) {
     const [type, ...params] = part.trim().split(';')
-    const q = Number(params.map((p) => p.trim()).find((p) => p.startsWith('q='))?.slice(2) ?? '1')
+    const q = Number(
+      params
+        .map((p) => p.trim())
+        .find((p) => p.startsWith('q='))
+        ?.slice(2) ?? '1',
+    )
     const weight = Number.isFinite(q) ? q : 0
     if (type === 'text/csv') csv = Math.max(csv, weight)
     if (type === 'application/json' || type === '*/*' || type === 'application/*') json = Math.max(json, type === 'application/json' ? weight : weight - 0.001)

@@ -1,8 +1,8 @@
+import { getNode } from '../../content/taxonomy/taxonomy.ts'
+import { type Interpretation, interpretPrompt, UNKNOWN_WORD_WEIGHT } from '../../content/topics/interpret-prompt.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
-import { getNode } from '../../content/taxonomy/taxonomy.ts'
-import { interpretPrompt, UNKNOWN_WORD_WEIGHT, type Interpretation } from '../../content/topics/interpret-prompt.ts'
-import { expansionsFor } from '../build/associations.ts'
+import { expansionsFor } from '../builder/associations.ts'
 import type { UrlReasons } from '../quality/filters.ts'
 import type { SegmentInput } from './validate.ts'
 
@@ -11,6 +11,12 @@ export const buildKind = 'curation.build'
 export interface BuildPayload {
   segmentId: number
   clientId: number
+}
+
+declare module '../../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'curation.build': BuildPayload
+  }
 }
 
 export interface Problem {
@@ -92,27 +98,30 @@ export async function createSegmentRequest(tx: Queryable, clientId: number, inpu
     ],
   )
   const row = rows[0]!
-  await enqueue(tx, buildKind, { segmentId: row.id, clientId } satisfies BuildPayload, {
-    now,
-    maxAttempts: 3,
-    singletonKey: `${buildKind}:${row.id}`,
-  })
+  await enqueue(
+    tx,
+    buildKind,
+    { segmentId: row.id, clientId },
+    {
+      now,
+      maxAttempts: 3,
+      singletonKey: `${buildKind}:${row.id}`,
+    },
+  )
   return row
 }
 
 export async function getSegment(db: Queryable, clientId: number, id: number): Promise<SegmentRow | null> {
-  const { rows } = await db.query<SegmentRow>(
-    `SELECT ${columns} FROM segment_requests WHERE id = $1 AND client_id = $2 AND NOT deleted`,
-    [id, clientId],
-  )
+  const { rows } = await db.query<SegmentRow>(`SELECT ${columns} FROM segment_requests WHERE id = $1 AND client_id = $2 AND NOT deleted`, [id, clientId])
   return rows[0] ?? null
 }
 
 export async function listSegments(db: Queryable, clientId: number, limit: number, offset: number): Promise<SegmentRow[]> {
-  const { rows } = await db.query<SegmentRow>(
-    `SELECT ${columns} FROM segment_requests WHERE client_id = $1 AND NOT deleted ORDER BY id LIMIT $2 OFFSET $3`,
-    [clientId, limit, offset],
-  )
+  const { rows } = await db.query<SegmentRow>(`SELECT ${columns} FROM segment_requests WHERE client_id = $1 AND NOT deleted ORDER BY id LIMIT $2 OFFSET $3`, [
+    clientId,
+    limit,
+    offset,
+  ])
   return rows
 }
 
@@ -145,14 +154,7 @@ export async function listSegmentUrls(db: Queryable, clientId: number, segmentId
   return { total: count.rows[0]?.total ?? 0, urls: rows.map((r) => withLevels({ ...r, score: round(r.score), reasons: r.reasons ?? {} })) }
 }
 
-export async function listExclusions(
-  db: Queryable,
-  clientId: number,
-  segmentId: number,
-  reason: string | null,
-  limit: number,
-  offset: number,
-) {
+export async function listExclusions(db: Queryable, clientId: number, segmentId: number, reason: string | null, limit: number, offset: number) {
   const [{ rows }, counts] = await Promise.all([
     db.query<{ url: string; tld: string; reason: string; score: number | null; detail: Record<string, unknown> | null }>(
       `SELECT url, tld, reason, score::float8 AS score, detail

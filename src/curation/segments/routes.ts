@@ -1,29 +1,22 @@
 import { Type } from '@sinclair/typebox'
 
 import type { App } from '../../platform/http/app.ts'
-import type { AppContext } from '../../platform/context.ts'
 import { notFound } from '../../platform/http/errors.ts'
-import { IdParams, IdempotencyHeaders, errorResponses } from '../../platform/http/schemas.ts'
+import { errorResponses, IdempotencyHeaders, IdParams } from '../../platform/http/schemas.ts'
+import type { CurationContext } from '../context.ts'
 import { reasonsText, toCsv, wantsCsv } from './csv.ts'
-import { createSegmentRequest, getSegment, listExclusions, listSegmentUrls, listSegments, toRecord } from './repository.ts'
 import type { SegmentRow } from './repository.ts'
-import {
-  CreateSegmentRequestBody,
-  ExclusionPage,
-  ExclusionsQuery,
-  ListQuery,
-  SegmentRequest,
-  SegmentUrlPage,
-} from './schemas.ts'
+import { createSegmentRequest, getSegment, listExclusions, listSegments, listSegmentUrls, toRecord } from './repository.ts'
+import { CreateSegmentRequestBody, ExclusionPage, ExclusionsQuery, ListQuery, SegmentRequest, SegmentUrlPage } from './schemas.ts'
 import { validateSegmentRequest } from './validate.ts'
 
 const tags = ['curation']
 const csvColumns = ['rank', 'url', 'tld', 'score', 'taxonomy_id', 'level1_name', 'level2_name', 'level3_name', 'source', 'reasons'] as const
 
-const record = (row: SegmentRow) => toRecord(row) as unknown as SegmentRequest
+const record = (row: SegmentRow): SegmentRequest => toRecord(row)
 
 /** Segment requests (spec 2.1, 4.1): create, read, list, and the built URL list with its exclusions. */
-export function segmentRoutes(app: App, ctx: AppContext): void {
+export function segmentRoutes(app: App, ctx: CurationContext): void {
   app.post(
     '/segment-requests',
     {
@@ -88,8 +81,7 @@ export function segmentRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "A page of the segment's URLs in rank order (Accept: text/csv for CSV)",
-        description:
-          'limit (default 1000, at most 10000) and offset (default 0) page through the list; the order is stable. Empty until the build completes.',
+        description: 'limit (default 1000, at most 10000) and offset (default 0) page through the list; the order is stable. Empty until the build completes.',
         params: IdParams,
         querystring: ListQuery,
         response: {

@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox'
 import type { Static, TSchema } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
-import { Id, NullableTimestamp, StringEnum, Timestamp, nullable } from '../../platform/http/schemas.ts'
+import { Id, NullableTimestamp, nullable, StringEnum, Timestamp } from '../../platform/http/schemas.ts'
 import { exclusionReasons } from '../quality/filters.ts'
 
 /** Size limits of a segment request (docs/curation.md). */
@@ -78,7 +78,7 @@ export type SegmentRequest = Static<typeof SegmentRequest>
  * value breaking a rule (too long, out of range) is a 422 and only a wrong type is a 400.
  */
 export function orNull<T extends TSchema>(schema: T) {
-  const { type, ...rest } = schema as unknown as { type: string }
+  const { type, ...rest }: TSchema = schema
   return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] })
 }
 const opt = <T extends TSchema>(t: T) => Type.Optional(orNull(t))
@@ -93,7 +93,12 @@ export const CreateSegmentRequestBody = Type.Object(
     level2_name: opt(Type.String({ maxLength: limits.levelName })),
     level3_name: opt(Type.String({ maxLength: limits.levelName })),
     block_tlds: opt(Type.Array(Type.String({ maxLength: 253 }), { maxItems: limits.blockTlds, description: 'domains to exclude, with their subdomains' })),
-    block_keywords: opt(Type.Array(Type.String({ maxLength: limits.keywordLength }), { maxItems: limits.blockKeywords, description: 'pages whose text contains one are excluded' })),
+    block_keywords: opt(
+      Type.Array(Type.String({ maxLength: limits.keywordLength }), {
+        maxItems: limits.blockKeywords,
+        description: 'pages whose text contains one are excluded',
+      }),
+    ),
     extra_hops_count: opt(Type.Integer({ minimum: 0, maximum: 2, description: 'link hops crawled from the example URLs' })),
     client_id: Type.Optional(Type.Unknown({ description: 'ignored: the client is the one the API key belongs to' })),
   },
@@ -124,7 +129,10 @@ export const SegmentUrl = Type.Object(
         example: Type.Optional(Type.Object({ url: Type.String(), similarity: Type.Number() })),
         taxonomy: Type.Optional(Type.Object({ taxonomy_id: Type.Integer(), score: Type.Number() })),
       },
-      { description: "why the URL is in the segment: the prompt's categories it is about (with the page's score), the prompt words it uses, the example URL it is most like" },
+      {
+        description:
+          "why the URL is in the segment: the prompt's categories it is about (with the page's score), the prompt words it uses, the example URL it is most like",
+      },
     ),
   },
   { title: 'SegmentUrl' },

@@ -3,13 +3,14 @@
  * URLs must be indexable, domains must be host names and the taxonomy must exist (422, naming the
  * offending entry).
  */
+
+import type { TaxonomyNode } from '../../content/taxonomy/taxonomy.ts'
+import { findByNames, getNode } from '../../content/taxonomy/taxonomy.ts'
+import { interpretPrompt } from '../../content/topics/interpret-prompt.ts'
+import { normalizeDomain } from '../../content/urls/domains.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
 import type { ErrorDetail } from '../../platform/http/errors.ts'
 import { badRequest, unprocessable } from '../../platform/http/errors.ts'
-import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
-import { findByNames, getNode } from '../../content/taxonomy/taxonomy.ts'
-import type { TaxonomyNode } from '../../content/taxonomy/taxonomy.ts'
-import { normalizeDomain } from '../../content/urls/domains.ts'
-import { interpretPrompt } from '../../content/topics/interpret-prompt.ts'
 import type { CreateSegmentRequestBody } from './schemas.ts'
 
 export interface SegmentInput {

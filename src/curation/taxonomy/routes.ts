@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox'
-
+import type { TaxonomyNode as Node } from '../../content/taxonomy/taxonomy.ts'
+import { allNodes, CATTAX, getNode, TAXONOMY_NAME } from '../../content/taxonomy/taxonomy.ts'
 import type { App } from '../../platform/http/app.ts'
 import { notFound, unprocessable } from '../../platform/http/errors.ts'
 import { errorResponses, nullable } from '../../platform/http/schemas.ts'
-import { CATTAX, TAXONOMY_NAME, allNodes, getNode } from '../../content/taxonomy/taxonomy.ts'
-import type { TaxonomyNode as Node } from '../../content/taxonomy/taxonomy.ts'
 
 export const TaxonomyNode = Type.Object(
   {

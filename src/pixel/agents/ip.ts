@@ -6,14 +6,20 @@
 export function parseIp(ip: string, out: Uint32Array): boolean {
   let start = 0
   let end = ip.length
-  if (end > 0 && ip.charCodeAt(0) === 91 && ip.charCodeAt(end - 1) === 93) { start++; end-- } // [v6]
+  if (end > 0 && ip.charCodeAt(0) === 91 && ip.charCodeAt(end - 1) === 93) {
+    start++
+    end--
+  } // [v6]
   const zone = ip.indexOf('%', start)
   if (zone >= 0 && zone < end) end = zone // fe80::1%eth0
   if (end - start < 2 || end - start > 45) return false
   if (ip.indexOf(':', start) < 0) {
     const v4 = parseV4(ip, start, end)
     if (v4 < 0) return false
-    out[0] = 0; out[1] = 0; out[2] = 0xffff; out[3] = v4
+    out[0] = 0
+    out[1] = 0
+    out[2] = 0xffff
+    out[3] = v4
     return true
   }
   return parseV6(ip, start, end, out)
@@ -71,7 +77,8 @@ function parseV6(s: string, start: number, end: number, out: Uint32Array): boole
       value = value * 16 + h
       j++
     }
-    if (j < end && s.charCodeAt(j) === 46) { // embedded IPv4 tail
+    if (j < end && s.charCodeAt(j) === 46) {
+      // embedded IPv4 tail
       const v4 = parseV4(s, i, end)
       if (v4 < 0 || n > 6) return false
       groups[n++] = v4 >>> 16
@@ -81,7 +88,10 @@ function parseV6(s: string, start: number, end: number, out: Uint32Array): boole
     }
     if (j === i || j - i > 4 || n >= 8) return false
     groups[n++] = value
-    if (j === end) { i = end; break }
+    if (j === end) {
+      i = end
+      break
+    }
     if (s.charCodeAt(j) !== 58) return false
     j++
     if (j < end && s.charCodeAt(j) === 58) {

@@ -5,24 +5,44 @@
 //               ai.robots.txt asks for whole-word matching (its FAQ, issue 208).
 //   ^Java/      the same, anchored at the start of the UA.
 //   ^node$      the whole UA equals this.
-//   *bot        any word ending in "bot".
-//   !cubot      this exact word never counts as a `*` match.
-// Two stages. Two prefilter RegExps (each word token as "\bprefix", each suffix as "suffix\b") can only
-// say "maybe": V8 compiles them to native code, so the common case, a browser UA naming no token, costs
-// two native scans. UAs they let through take the exact pass: at each word start, one walk down a trie
-// of the tokens (many share long prefixes: "google…"), and the precedence rules pick the winner:
-// lower tier, then longer token, then earlier position.
+//   =Spider     a declared product only: an ordinary word ("Spider", "Code", "Expanse") that names an
+//               agent only where a client names itself: at the start of the UA, as the item after
+//               "compatible;", or as the first item of a comment other than a browser's platform comment
+//               ("Mozilla/5.0 (Linux; Android 9; Expanse)" is a phone). Never inside a URL, an e-mail
+//               address or a browser's product list ("… (KHTML, like Gecko) Code/1.85 Chrome/…" is VS Code).
+// Two stages. A prefilter RegExp (each token as "\bprefix") can only say "maybe": V8 compiles it to
+// native code, so the common case, a browser UA naming no token, costs one native scan. UAs it lets
+// through take the exact pass: at each word start, one walk down a trie of the tokens (many share long
+// prefixes: "google…"), and the precedence rules pick the winner: lower tier, then the token that
+// starts the UA, then the longer token, then the earlier position.
 
-export interface Pattern { token: string; id: number; tier: number }
+import { DEVICE } from './structure.ts'
 
-interface Term { id: number; tier: number; anchored: boolean; endCheck: boolean }
-interface Suffix { codes: Uint8Array; id: number; tier: number }
+export interface Pattern {
+  token: string
+  id: number
+  tier: number
+}
+
+/** The patterns of agent records, each with its record's index as id; robots-only tokens are never seen. */
+export function patternsOf(agents: readonly { tokens: string[]; tier?: number; robots_only?: true }[]): Pattern[] {
+  return agents.flatMap((a, id) => (a.robots_only ? [] : a.tokens.map((token) => ({ token, id, tier: a.tier ?? 0 }))))
+}
+
+interface Term {
+  id: number
+  tier: number
+  anchored: boolean
+  endCheck: boolean
+  declared: boolean
+}
 
 const WORD = new Uint8Array(128) // the same set as RegExp \w, so the prefilter's \b agrees with the scan
 for (let c = 48; c < 58; c++) WORD[c] = 1
 for (let c = 65; c < 91; c++) WORD[c] = WORD[c + 32] = 1
 WORD[95] = 1
 
+const LEAD = 1 << 16 // rank bonus of a token at the start of the UA (longer than any UA we scan)
 const isWord = (c: number): boolean => c < 128 && WORD[c] === 1
 const lower = (c: number): number => (c >= 65 && c <= 90 ? c | 32 : c)
 
@@ -60,7 +80,10 @@ class Trie {
   }
 
   private node(c: number, next: number): number {
-    this.first.push(-1); this.next.push(next); this.char.push(c); this.terms.push(undefined)
+    this.first.push(-1)
+    this.next.push(next)
+    this.char.push(c)
+    this.terms.push(undefined)
     return this.first.length - 1
   }
 }
@@ -73,35 +96,28 @@ export type Matcher = (ua: string, maxScan?: number) => number
  */
 export function compileMatcher(patterns: readonly Pattern[], opts: { prefilter?: boolean } = {}): Matcher {
   const trie = new Trie()
-  const suffixesByLast: (Suffix[] | undefined)[] = new Array<Suffix[] | undefined>(128).fill(undefined)
-  const excluded: Uint8Array[] = []
   const exact = new Map<string, { id: number; tier: number; len: number }>()
   let maxExact = 0
   const prefixes = new Set<string>() // prefilter material
-  const suffixTexts = new Set<string>()
 
-  for (const { token, id, tier } of patterns) {
-    if (token.startsWith('!')) { excluded.push(lowerCodes(token.slice(1))); continue }
-    if (token.startsWith('*')) {
-      const codes = lowerCodes(token.slice(1))
-      if (codes.length < 2 || !isWord(codes[codes.length - 1]!)) throw new Error(`bad pattern ${JSON.stringify(token)}`)
-      suffixTexts.add(token.slice(1).toLowerCase())
-      ;(suffixesByLast[codes[codes.length - 1]!] ??= []).push({ codes, id, tier })
-      continue
-    }
+  for (const pattern of patterns) {
+    const { id, tier } = pattern
+    const declared = pattern.token.startsWith('=')
+    const token = declared ? pattern.token.slice(1) : pattern.token
     const anchored = token.startsWith('^')
+    const bad = () => new Error(`bad pattern ${JSON.stringify(pattern.token)}`)
     prefixes.add(token.replace(/^\^|\$$/g, '').toLowerCase())
     if (anchored && token.endsWith('$')) {
       const body = token.slice(1, -1).toLowerCase()
       lowerCodes(body)
-      if (body.length < 2 || !isWord(body.charCodeAt(0))) throw new Error(`bad pattern ${JSON.stringify(token)}`)
+      if (declared || body.length < 2 || !isWord(body.charCodeAt(0))) throw bad()
       exact.set(body, { id, tier, len: body.length })
       maxExact = Math.max(maxExact, body.length)
       continue
     }
     const body = anchored ? token.slice(1) : token
-    if (body.length < 2 || !isWord(body.charCodeAt(0))) throw new Error(`bad pattern ${JSON.stringify(token)}`)
-    trie.add(lowerCodes(body), { id, tier, anchored, endCheck: isWord(body.charCodeAt(body.length - 1)) })
+    if (body.length < 2 || !isWord(body.charCodeAt(0))) throw bad()
+    trie.add(lowerCodes(body), { id, tier, anchored, declared, endCheck: isWord(body.charCodeAt(body.length - 1)) })
   }
   // Typed copies for the hot loop.
   const { root, terms } = trie
@@ -112,22 +128,28 @@ export function compileMatcher(patterns: readonly Pattern[], opts: { prefilter?:
   const never = /$^/
   const usePrefilter = opts.prefilter !== false
   const prefixRe = prefixes.size ? new RegExp(`\\b(?:${alternation(prefixes)})`, 'i') : never
-  const suffixRe = suffixTexts.size ? new RegExp(`(?:${alternation(suffixTexts)})\\b`, 'i') : never
 
   return function match(ua: string, maxScan = Infinity): number {
-    if (usePrefilter && !prefixRe.test(ua) && !suffixRe.test(ua)) return -1
+    if (usePrefilter && !prefixRe.test(ua)) return -1
     const n = ua.length < maxScan ? ua.length : maxScan
     let bestId = -1
     let bestTier = 1 << 30
     let bestLen = 0
     if (ua.length <= maxExact) {
       const hit = exact.get(ua.toLowerCase())
-      if (hit) { bestId = hit.id; bestTier = hit.tier; bestLen = hit.len }
+      if (hit) {
+        bestId = hit.id
+        bestTier = hit.tier
+        bestLen = hit.len + LEAD
+      }
     }
     let i = 0
     while (i < n) {
       let c = ua.charCodeAt(i)
-      if (c >= 128 || WORD[c] === 0) { i++; continue }
+      if (c >= 128 || WORD[c] === 0) {
+        i++
+        continue
+      }
       // A word starts here: walk the trie as far as the UA follows it, weighing every token that ends.
       const start = i
       let node = root[lower(c)]!
@@ -137,10 +159,16 @@ export function compileMatcher(patterns: readonly Pattern[], opts: { prefilter?:
         if (list !== undefined) {
           const end = k + 1
           const len = end - start
+          // Rank: lower tier, then the UA's leading product (the client's own name: "Feedly/1.0 (…; like
+          // FeedFetcher-Google)"), then the longer token.
+          const rankLen = start === 0 ? len + LEAD : len
           for (const t of list) {
-            if (t.tier > bestTier || (t.tier === bestTier && len <= bestLen)) continue
+            if (t.tier > bestTier || (t.tier === bestTier && rankLen <= bestLen)) continue
             if ((t.anchored && start !== 0) || (t.endCheck && end < n && isWord(ua.charCodeAt(end)))) continue
-            bestId = t.id; bestTier = t.tier; bestLen = len
+            if (t.declared && !(declaredEnd(ua, end) && declaredStart(ua, start))) continue
+            bestId = t.id
+            bestTier = t.tier
+            bestLen = rankLen
           }
         }
         if (++k >= n) break
@@ -151,28 +179,37 @@ export function compileMatcher(patterns: readonly Pattern[], opts: { prefilter?:
         while (child >= 0 && char[child] !== want) child = next[child]!
         node = child
       }
-      // Skip to the end of the word, then try the suffix patterns keyed by its last character.
-      do { i++ } while (i < n && (c = ua.charCodeAt(i)) < 128 && WORD[c] === 1)
-      const suffixes = suffixesByLast[lower(ua.charCodeAt(i - 1))]
-      if (suffixes !== undefined) {
-        for (const s of suffixes) {
-          const len = s.codes.length
-          if (s.tier > bestTier || (s.tier === bestTier && len <= bestLen)) continue
-          if (i - start < len || !equalsAt(ua, i - len, s.codes) || isExcluded(ua, start, i, excluded)) continue
-          bestId = s.id; bestTier = s.tier; bestLen = len
-        }
-      }
+      // Skip to the end of the word: tokens start at word starts only.
+      do {
+        i++
+      } while (i < n && (c = ua.charCodeAt(i)) < 128 && WORD[c] === 1)
     }
     return bestId
   }
 }
 
-function equalsAt(ua: string, at: number, codes: Uint8Array): boolean {
-  for (let k = 0; k < codes.length; k++) if (lower(ua.charCodeAt(at + k)) !== codes[k]) return false
-  return true
+// After a declared product: the end, a version, or the end of a comment item.
+function declaredEnd(ua: string, end: number): boolean {
+  if (end >= ua.length) return true
+  const c = ua.charCodeAt(end)
+  return c === 47 /* / */ || c === 59 /* ; */ || c === 41 /* ) */ || c === 44 /* , */ || c === 32
 }
 
-function isExcluded(ua: string, start: number, end: number, excluded: Uint8Array[]): boolean {
-  for (const codes of excluded) if (codes.length === end - start && equalsAt(ua, start, codes)) return true
-  return false
+// Where a client names itself (see `=` above): UA start, after "compatible;", or first in a comment
+// that is neither the platform comment of a "Mozilla/" UA nor any other comment naming a platform.
+function declaredStart(ua: string, start: number): boolean {
+  if (start === 0) return true
+  let i = start - 1
+  while (i > 0 && ua.charCodeAt(i) === 32) i--
+  const c = ua.charCodeAt(i)
+  if (c === 40 /* ( */) {
+    if (ua.indexOf('(') === i && /^mozilla\//i.test(ua)) return false
+    // An app's device comment names its device first: "Snapchat/10.77 (Expanse; Android 10; gzip)".
+    const close = ua.indexOf(')', i)
+    return !DEVICE.test(ua.slice(i, close < 0 ? ua.length : close).toLowerCase())
+  }
+  if (c !== 59 /* ; */) return false
+  let j = i - 1
+  while (j > 0 && ua.charCodeAt(j) === 32) j--
+  return j >= 9 && ua.slice(j - 9, j + 1).toLowerCase() === 'compatible'
 }

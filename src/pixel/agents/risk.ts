@@ -5,8 +5,9 @@
 //                          scopes this to fetching disallowed paths; the pixel does not see robots.txt, so
 //                          the agent itself is flagged.
 // The note's other signals (datacenter ASN, missing Sec-Fetch-*) are not inputs here.
-import { agentRecord } from './classify.ts'
+
 import type { Classification } from './classify.ts'
+import { agentRecord } from './classify.ts'
 import { isInOperatorRanges } from './verify.ts'
 
 export type RiskReason = 'spoofed_verified_bot' | 'undeclared_automation' | 'ignores_robots'

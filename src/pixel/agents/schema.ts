@@ -20,9 +20,11 @@ export interface AgentRecord {
   headless?: true
   /** Stands for requests that carry no user-agent at all. */
   empty_ua?: true
-  /** Match precedence: 0 (omitted) named agents, 1 generic clients (libraries, headless), 2 heuristics. */
-  tier?: 1 | 2
-  /** Where the entry comes from: `ai.robots.txt`, `research`, `curated` (several joined by `+`). */
+  /** Stands for bots no entry names, recognised by the structure of their UA (structure.ts). */
+  generic?: true
+  /** Match precedence: 0 (omitted) named agents, 1 generic clients (libraries, headless, scanners). */
+  tier?: 1
+  /** Where the entry comes from: `ai.robots.txt`, `crawler-user-agents`, `research`, `curated` (joined by `+`). */
   source: string
 }
 
@@ -32,7 +34,7 @@ export interface AgentsDocument {
   agents: AgentRecord[]
 }
 
-const TOKEN_RE = /^(?:\^[\x20-\x7e]{2,}\$?|\*[a-z0-9]{2,}|![a-z0-9]{2,}|[A-Za-z0-9][\x20-\x7e]+)$/
+const TOKEN_RE = /^=?(?:\^[\x20-\x7e]{2,}\$?|[A-Za-z0-9][\x20-\x7e]+)$/
 
 /** Throws with every problem found; returns the records typed. */
 export function validateAgents(doc: unknown): AgentRecord[] {
@@ -49,11 +51,11 @@ export function validateAgents(doc: unknown): AgentRecord[] {
     if (!AGENT_TYPES.includes(a.type)) problems.push(`${at}: type ${String(a.type)}`)
     if (!Array.isArray(a.tokens)) problems.push(`${at}: tokens`)
     else {
-      if (a.tokens.length === 0 && !a.empty_ua) problems.push(`${at}: no tokens`)
+      if (a.tokens.length === 0 && !a.empty_ua && !a.generic) problems.push(`${at}: no tokens`)
       for (const t of a.tokens) if (typeof t !== 'string' || !TOKEN_RE.test(t)) problems.push(`${at}: token ${JSON.stringify(t)}`)
     }
     if (a.verify !== undefined && typeof a.verify?.ranges_key !== 'string') problems.push(`${at}: verify.ranges_key`)
-    if (a.tier !== undefined && a.tier !== 1 && a.tier !== 2) problems.push(`${at}: tier`)
+    if (a.tier !== undefined && a.tier !== 1) problems.push(`${at}: tier`)
     if (typeof a.source !== 'string' || a.source === '') problems.push(`${at}: source`)
   })
   if (problems.length) throw new Error(`agents.json is invalid:\n  ${problems.join('\n  ')}`)

@@ -1,8 +1,9 @@
 // Is an address inside an operator's published crawler ranges? Offline: the lists ship in ip-ranges.json
 // (refreshed by scripts/refresh-bot-ranges.ts) and are compiled into sorted, merged intervals, so a
 // lookup is one parse plus a binary search.
-import rangesDoc from './ip-ranges.json' with { type: 'json' }
+
 import { compare128, parseCidr, parseIp } from './ip.ts'
+import rangesDoc from './ip-ranges.json' with { type: 'json' }
 
 export interface RangeList {
   operator: string
@@ -12,9 +13,16 @@ export interface RangeList {
   complete: boolean
   prefixes: string[]
 }
-export interface RangesDocument { $comment?: string; lists: Record<string, RangeList> }
+export interface RangesDocument {
+  $comment?: string
+  lists: Record<string, RangeList>
+}
 
-interface Table { complete: boolean; count: number; bounds: Uint32Array /* 8 words per interval: first, last */ }
+interface Table {
+  complete: boolean
+  count: number
+  bounds: Uint32Array /* 8 words per interval: first, last */
+}
 
 // Lowercased list key -> [its table]; lowercased operator -> all its tables. Lists win on a name clash.
 let byList = new Map<string, Table[]>()
@@ -64,7 +72,8 @@ const scratch = new Uint32Array(4)
 function inTable(t: Table, addr: Uint32Array): boolean {
   let lo = 0
   let hi = t.count - 1
-  while (lo <= hi) { // last interval whose first <= addr
+  while (lo <= hi) {
+    // last interval whose first <= addr
     const mid = (lo + hi) >>> 1
     if (compare128(t.bounds, mid * 8, addr, 0) <= 0) lo = mid + 1
     else hi = mid - 1

@@ -3,14 +3,13 @@
 // A valid signature gets a 302 to the destination and the click is counted; anything else gets a
 // short plain-text error page and never a redirect (no open redirect).
 import type { IncomingMessage, ServerResponse } from 'node:http'
-
-import { Counter } from 'prom-client'
 import type { Registry } from 'prom-client'
+import { Counter } from 'prom-client'
 
 import { normalizeDomain, registrableDomain } from '../../content/urls/domains.ts'
 import type { Clock } from '../../platform/clock.ts'
+import type { PixelConfig } from '../../platform/config.ts'
 import { classifyUserAgent } from '../agents/classify.ts'
-import type { PixelConfig } from '../config.ts'
 import { createTokenBucket } from '../collector/token-bucket.ts'
 import { abuseKey } from '../ingest/ip-prefix.ts'
 import { isUnexpanded } from '../ingest/params.ts'

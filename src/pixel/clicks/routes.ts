@@ -1,23 +1,23 @@
 // Clicks over HTTP: the public redirect on the collector (a raw front handler, plus a Fastify route
 // for the OpenAPI document and in-process requests), and the API call that gives buyers signed
 // click links for their landing pages (docs/pixel.md, "Clicks").
-import { Type } from '@sinclair/typebox'
-import type { Static } from '@sinclair/typebox'
 
-import type { AppContext } from '../../platform/context.ts'
+import type { Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 import type { App, Feature, RawHandler } from '../../platform/http/app.ts'
 import { notFound, unprocessable } from '../../platform/http/errors.ts'
 import { errorResponses, Id, IdParams, nullable } from '../../platform/http/schemas.ts'
 import { getPixelCampaign } from '../campaigns-repository.ts'
-import type { PixelConfig } from '../config.ts'
-import { clickMacros, dealImpressionUrls, DSP_TEMPLATES } from '../tag.ts'
+import type { PixelContext } from '../context.ts'
+import { clickMacros, DSP_TEMPLATES, dealImpressionUrls } from '../tag.ts'
 import { createClickRecorder } from './recorder.ts'
 import { createClickHandler } from './redirect.ts'
-import { clickDestination, clickSecret, clickSigner, MAX_DESTINATION } from './signing.ts'
+import { clickDestination, MAX_DESTINATION } from './signing.ts'
 
 /** The collector's click redirect: GET|HEAD /click/{campaign_id}. Stops (writing every counted click) when the app closes. */
-export async function clickRedirectRoutes(app: App, ctx: AppContext, front: (h: RawHandler) => void, config: PixelConfig): Promise<void> {
-  const signer = clickSigner(await clickSecret(ctx.db))
+export async function clickRedirectRoutes(app: App, ctx: PixelContext, front: (h: RawHandler) => void): Promise<void> {
+  const config = ctx.config.pixel
+  const signer = ctx.clickSigner
   const recorder = createClickRecorder({ db: ctx.db, flushMs: config.flushMs, log: app.log })
   recorder.start()
   const handle = createClickHandler({ signer, recorder, clock: ctx.clock, config, registry: ctx.metrics.registry })
@@ -78,7 +78,7 @@ const ClickUrls = Type.Object(
 type ClickUrls = Static<typeof ClickUrls>
 
 /** POST /v1/pixel/campaigns/{id}/click-url: signed click links for one destination. */
-export const clickUrlFeature: Feature = {
+export const clickUrlFeature: Feature<PixelContext> = {
   prefix: '/v1/pixel',
   routes(app, ctx) {
     app.post(
@@ -102,7 +102,7 @@ export const clickUrlFeature: Feature = {
   },
 }
 
-async function signedClickUrls(ctx: AppContext, clientId: number, campaignId: number, b: ClickUrlBody, base: string): Promise<ClickUrls> {
+async function signedClickUrls(ctx: PixelContext, clientId: number, campaignId: number, b: ClickUrlBody, base: string): Promise<ClickUrls> {
   const destination = clickDestination(b.destination_url)
   if (destination === null) {
     throw unprocessable('destination_url must be an absolute http or https URL without user name or password', [
@@ -116,7 +116,7 @@ async function signedClickUrls(ctx: AppContext, clientId: number, campaignId: nu
       throw unprocessable(`no activation of yours has Deal ID "${deal}"`, [{ path: 'body.deal_id', message: 'not one of your Deal IDs' }])
     }
   }
-  const sig = clickSigner(await clickSecret(ctx.db)).sign(campaignId, destination)
+  const sig = ctx.clickSigner.sign(campaignId, destination)
   const link = `${base}/click/${campaignId}?to=${encodeURIComponent(destination)}&sig=${sig}`
   const clickUrl = deal === null ? link : `${link}&deal=${encodeURIComponent(deal)}`
   const clickUrls: Record<string, string> = {}

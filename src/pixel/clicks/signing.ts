@@ -5,12 +5,10 @@
 // fills them at serve time, after the link was signed.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 
-import { ConfigError } from '../../platform/config.ts'
 import type { Db } from '../../platform/db/db.ts'
 
 /** Longest destination accepted, as for page URLs. */
 export const MAX_DESTINATION = 2048
-const MIN_SECRET = 32
 
 /** A signature: the first 128 bits of the HMAC, base64url (22 characters). */
 const SIG_BYTES = 16
@@ -33,28 +31,13 @@ export function clickSigner(secret: Buffer): ClickSigner {
 }
 
 /**
- * The signing secret: PIXEL_CLICK_SECRET (at least 32 characters) when set; otherwise a random
- * one generated once and kept in the database, so every process and restart signs alike. Read
- * once per database.
+ * The process's signer, built once at start-up: under PIXEL_CLICK_SECRET (the configuration checks
+ * it has at least 32 characters) when set; otherwise under a random secret generated once and kept
+ * in the database, so every process and restart signs alike.
  */
-export function clickSecret(db: Db, env: NodeJS.ProcessEnv = process.env): Promise<Buffer> {
-  const configured = env.PIXEL_CLICK_SECRET
-  if (configured !== undefined && configured !== '') {
-    if (configured.length < MIN_SECRET) {
-      return Promise.reject(new ConfigError(`PIXEL_CLICK_SECRET must be at least ${MIN_SECRET} characters`))
-    }
-    return Promise.resolve(Buffer.from(configured, 'utf8'))
-  }
-  let stored = storedSecrets.get(db)
-  if (!stored) {
-    stored = storedSecret(db)
-    storedSecrets.set(db, stored)
-    stored.catch(() => storedSecrets.delete(db))
-  }
-  return stored
+export async function createClickSigner(db: Db, configured: string | null): Promise<ClickSigner> {
+  return clickSigner(configured !== null ? Buffer.from(configured, 'utf8') : await storedSecret(db))
 }
-
-const storedSecrets = new WeakMap<Db, Promise<Buffer>>()
 
 async function storedSecret(db: Db): Promise<Buffer> {
   await db.query(`INSERT INTO pixel_click_secret (id, secret, created_at) VALUES (1, $1, now()) ON CONFLICT (id) DO NOTHING`, [

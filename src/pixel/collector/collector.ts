@@ -9,13 +9,12 @@
 // what was acknowledged since the last committed write: the hits of the current flush interval
 // plus the batch being written.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-
-import { Counter, Gauge, Histogram } from 'prom-client'
 import type { Registry } from 'prom-client'
+import { Counter, Gauge, Histogram } from 'prom-client'
 
 import type { Clock } from '../../platform/clock.ts'
+import type { PixelConfig } from '../../platform/config.ts'
 import type { Db } from '../../platform/db/db.ts'
-import type { PixelConfig } from '../config.ts'
 import { buildEvent } from '../ingest/event.ts'
 import { abuseKey } from '../ingest/ip-prefix.ts'
 import { EventBatch, writeEvents } from '../ingest/writer.ts'
@@ -43,17 +42,9 @@ export interface Collector {
 /** Largest beacon body kept; longer ones are recorded as invalid (bad:body). */
 export const MAX_BEACON_BYTES = 16 * 1024
 
-export function createCollector(opts: {
-  db: Db
-  clock: Clock
-  config: PixelConfig
-  registry: Registry
-  log: CollectorLogger
-}): Collector {
+export function createCollector(opts: { db: Db; clock: Clock; config: PixelConfig; registry: Registry; log: CollectorLogger }): Collector {
   const { db, clock, config, log } = opts
-  const owners = createCampaignOwners(db, config.campaignRefreshMs, (err) =>
-    log.warn({ err: (err as Error).message }, 'pixel: reading campaign ids failed'),
-  )
+  const owners = createCampaignOwners(db, config.campaignRefreshMs, (err) => log.warn({ err: (err as Error).message }, 'pixel: reading campaign ids failed'))
   const bucket = config.ipRatePerSec > 0 ? createTokenBucket({ ratePerSec: config.ipRatePerSec, burst: config.ipBurst }) : null
   // Acknowledged hits not yet written: those of this turn of the event loop (as captured), the open
   // batch (filling), sealed batches waiting for their write (oldest first; a failed one stays at

@@ -5,14 +5,20 @@ export const GIF = Buffer.from('R0lGODlhAQABAIABAAAAAP///yH5BAEAAAAALAAAAAABAAEA
 
 // Flat [name, value, …] lists: node:http writes them without walking an object's keys.
 const headers: readonly string[] = [
-  'content-type', 'image/gif',
-  'content-length', String(GIF.length),
+  'content-type',
+  'image/gif',
+  'content-length',
+  String(GIF.length),
   // Every load must reach us: no browser, proxy or CDN may answer from a cache.
-  'cache-control', 'no-store, no-cache, must-revalidate, max-age=0',
-  'pragma', 'no-cache',
-  'expires', '0',
+  'cache-control',
+  'no-store, no-cache, must-revalidate, max-age=0',
+  'pragma',
+  'no-cache',
+  'expires',
+  '0',
   // Pages that require CORP on their subresources (COEP) may still embed the pixel.
-  'cross-origin-resource-policy', 'cross-origin',
+  'cross-origin-resource-policy',
+  'cross-origin',
 ]
 const closingHeaders: readonly string[] = [...headers, 'connection', 'close']
 

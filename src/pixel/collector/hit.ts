@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 
 import type { Observation } from '../ingest/event.ts'
-import { parsePixelParams, PIXEL_PARAMS, readBeaconBody } from '../ingest/params.ts'
+import { PIXEL_PARAMS, parsePixelParams, readBeaconBody } from '../ingest/params.ts'
 import { readQuery } from '../ingest/url.ts'
 import type { CampaignOwners } from './campaign-owners.ts'
 

@@ -11,12 +11,7 @@ export interface TokenBucket {
   readonly size: number
 }
 
-export function createTokenBucket(opts: {
-  ratePerSec: number
-  burst: number
-  maxKeys?: number
-  now?: () => number
-}): TokenBucket {
+export function createTokenBucket(opts: { ratePerSec: number; burst: number; maxKeys?: number; now?: () => number }): TokenBucket {
   const { ratePerSec, burst } = opts
   const maxKeys = opts.maxKeys ?? 100_000
   const now = opts.now ?? (() => performance.now())

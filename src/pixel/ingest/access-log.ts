@@ -16,12 +16,21 @@ export interface LogLine {
 export const MAX_LINE = 16 * 1024
 
 // 127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /a.html HTTP/1.0" 200 2326 "http://x/" "Mozilla/5.0 …"
-const COMBINED =
-  /^(\S+) \S+ \S+ \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}|-) \S+ "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)"/
+const COMBINED = /^(\S+) \S+ \S+ \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}|-) \S+ "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)"/
 const CLF_TIME = /^(\d{2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2})$/
 const MONTHS: Record<string, string> = {
-  jan: '01', feb: '02', mar: '03', apr: '04', may: '05', jun: '06',
-  jul: '07', aug: '08', sep: '09', oct: '10', nov: '11', dec: '12',
+  jan: '01',
+  feb: '02',
+  mar: '03',
+  apr: '04',
+  may: '05',
+  jun: '06',
+  jul: '07',
+  aug: '08',
+  sep: '09',
+  oct: '10',
+  nov: '11',
+  dec: '12',
 }
 
 /** One line, or null when it is neither a combined-format line nor a usable JSON object. */
@@ -139,7 +148,8 @@ function jsonTime(v: unknown): Date | null {
   return Number.isNaN(d.getTime()) ? null : d
 }
 
-const ASSET = /\.(?:css|js|mjs|map|json|xml|txt|ico|png|jpe?g|gif|webp|avif|svg|bmp|tiff?|woff2?|ttf|otf|eot|mp[34]|webm|ogg|wav|avi|mov|pdf|zip|gz|tar|rar|7z|exe|dmg|apk|wasm|rss|atom)$/i
+const ASSET =
+  /\.(?:css|js|mjs|map|json|xml|txt|ico|png|jpe?g|gif|webp|avif|svg|bmp|tiff?|woff2?|ttf|otf|eot|mp[34]|webm|ogg|wav|avi|mov|pdf|zip|gz|tar|rar|7z|exe|dmg|apk|wasm|rss|atom)$/i
 
 /**
  * Is this line a page load? GET of a non-asset path answered 2xx or 304. Robots.txt, feeds,

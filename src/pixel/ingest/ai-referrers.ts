@@ -25,9 +25,7 @@ const HOSTS: Record<string, AiReferrer> = {
   'poe.com': { source: 'Poe', operator: 'Quora' },
 }
 
-export const AI_REFERRER_OPERATORS: Record<string, string> = Object.fromEntries(
-  Object.values(HOSTS).map((r) => [r.source, r.operator]),
-)
+export const AI_REFERRER_OPERATORS: Record<string, string> = Object.fromEntries(Object.values(HOSTS).map((r) => [r.source, r.operator]))
 
 /** The assistant behind a referrer host or utm_source value ("www." and ports ignored), or null. */
 export function aiReferrer(hostOrSource: string | null | undefined): AiReferrer | null {

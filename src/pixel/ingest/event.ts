@@ -2,13 +2,14 @@
 // page URL reduced to origin + path, agent classification and risk verdict, the address reduced to
 // its network prefix, AI referral. The same function serves the collector and log ingest, so both
 // feed the same numbers into the rollups.
-import { assessRisk } from '../agents/risk.ts'
-import { classifyUserAgent } from '../agents/classify.ts'
+
 import type { AgentType, Classification } from '../agents/classify.ts'
+import { classifyUserAgent } from '../agents/classify.ts'
+import { assessRisk } from '../agents/risk.ts'
 import { aiReferrer } from './ai-referrers.ts'
 import { ipPrefix } from './ip-prefix.ts'
-import { parseHttpUrl, readQuery } from './url.ts'
 import type { PageUrl } from './url.ts'
+import { parseHttpUrl, readQuery } from './url.ts'
 
 export type EventSource = 'pixel' | 'beacon' | 'log'
 export type InvalidReason = 'unknown_campaign' | 'bad_parameters'

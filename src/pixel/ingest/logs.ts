@@ -12,10 +12,11 @@
 import type { Clock } from '../../platform/clock.ts'
 import type { Db, Queryable } from '../../platform/db/db.ts'
 import type { LogIngestResult } from '../schemas.ts'
+import { MAX_INVALID_SHOWN } from '../schemas.ts'
 import type { LogLine } from './access-log.ts'
 import { isPageLoad, parseLogLine } from './access-log.ts'
-import { buildEvent } from './event.ts'
 import type { EventRow, Observation } from './event.ts'
+import { buildEvent } from './event.ts'
 import { insertEvents } from './writer.ts'
 
 export const DEDUP_WINDOW_MS = 30_000
@@ -24,13 +25,8 @@ const LOG_CHUNK = 5000
 /** Log times later than this ahead of our clock are refused as invalid (a broken clock). */
 const MAX_FUTURE_MS = 86_400_000
 
-export async function ingestLogs(
-  db: Db,
-  clock: Clock,
-  campaign: { id: number; clientId: number },
-  text: string,
-): Promise<LogIngestResult> {
-  const result: LogIngestResult = { accepted: 0, invalid: 0, duplicates: 0, skipped: 0 }
+export async function ingestLogs(db: Db, clock: Clock, campaign: { id: number; clientId: number }, text: string): Promise<LogIngestResult> {
+  const result: LogIngestResult = { accepted: 0, invalid: 0, invalid_lines: [], duplicates: 0, skipped: 0 }
   const seenInUpload = new Map<string, Set<number>>()
   const latest = clock.now().getTime() + MAX_FUTURE_MS
   let rows: EventRow[] = []
@@ -51,8 +47,14 @@ export async function ingestLogs(
     await new Promise((r) => setImmediate(r))
   }
 
+  const refuse = (line: number, reason: string) => {
+    result.invalid++
+    if (result.invalid_lines.length < MAX_INVALID_SHOWN) result.invalid_lines.push({ line, reason })
+  }
   let start = 0
+  let lineNo = 0
   while (start < text.length) {
+    lineNo++
     let end = text.indexOf('\n', start)
     if (end < 0) end = text.length
     const raw = text.slice(start, end)
@@ -60,8 +62,12 @@ export async function ingestLogs(
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
     if (line.trim() === '') continue
     const parsed = parseLogLine(line)
-    if (!parsed || parsed.time.getTime() > latest) {
-      result.invalid++
+    if (!parsed) {
+      refuse(lineNo, 'not an access-log line (Combined or Common Log Format, or a JSON object with the usual fields)')
+      continue
+    }
+    if (parsed.time.getTime() > latest) {
+      refuse(lineNo, `its time ${parsed.time.toISOString()} is more than a day ahead of the server clock`)
       continue
     }
     if (!isPageLoad(parsed)) {

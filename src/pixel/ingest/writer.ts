@@ -6,14 +6,34 @@
 // parameters did) in an off-heap buffer, and their rollup sums. The collector adds each hit as it
 // is acknowledged, so a batch waiting for its write keeps no per-hit objects alive for the garbage
 // collector to copy and promote.
-import { copyField as f, CopyRows, copyTextArray } from '../../platform/db/copy-text.ts'
+import { CopyRows, copyTextArray, copyField as f } from '../../platform/db/copy-text.ts'
 import type { Db, Session } from '../../platform/db/db.ts'
 import { RollupBatch } from '../rollups.ts'
 import type { EventRow, EventSource, InvalidReason, LoadType } from './event.ts'
 
-const COLUMNS = ['received_at', 'client_id', 'campaign_id', 'campaign_ref', 'source', 'invalid_reason', 'flags',
-  'domain', 'page_url', 'url_path', 'referrer_host', 'user_agent', 'sec_ch_ua', 'sec_ch_ua_mobile',
-  'sec_ch_ua_platform', 'accept_language', 'macros', 'agent', 'agent_type', 'high_risk', 'ip_prefix'] as const
+const COLUMNS = [
+  'received_at',
+  'client_id',
+  'campaign_id',
+  'campaign_ref',
+  'source',
+  'invalid_reason',
+  'flags',
+  'domain',
+  'page_url',
+  'url_path',
+  'referrer_host',
+  'user_agent',
+  'sec_ch_ua',
+  'sec_ch_ua_mobile',
+  'sec_ch_ua_platform',
+  'accept_language',
+  'macros',
+  'agent',
+  'agent_type',
+  'high_risk',
+  'ip_prefix',
+] as const
 
 /** Events on their way to the database: raw rows as COPY text, and the rollup sums they add. */
 export class EventBatch {

@@ -155,10 +155,7 @@ async function dataRows(tx: Queryable, args: unknown[], dims: Dimension[]): Prom
   const typeRank = (t: string | undefined) => LOAD_TYPES.indexOf(t as (typeof LOAD_TYPES)[number])
   out.sort(
     (a, b) =>
-      cmp(a.date ?? '', b.date ?? '') ||
-      typeRank(a.agent_type) - typeRank(b.agent_type) ||
-      cmp(a.agent ?? '', b.agent ?? '') ||
-      cmp(a.url ?? '', b.url ?? ''),
+      cmp(a.date ?? '', b.date ?? '') || typeRank(a.agent_type) - typeRank(b.agent_type) || cmp(a.agent ?? '', b.agent ?? '') || cmp(a.url ?? '', b.url ?? ''),
   )
   return { rows: out, truncated }
 }

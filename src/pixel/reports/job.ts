@@ -1,10 +1,10 @@
-import type { AppContext } from '../../platform/context.ts'
 import { reportJob } from '../../platform/jobs/report-job.ts'
+import type { PixelContext } from '../context.ts'
 import { computeReport } from './compute.ts'
 import { REPORT_JOB, reportRequest } from './repository.ts'
 
 /** Computes a publisher report from the rollups (the shared report-record state machine). */
-export const publisherReportJob = (ctx: AppContext) =>
+export const publisherReportJob = (ctx: PixelContext) =>
   reportJob({
     kind: REPORT_JOB,
     table: 'pixel_publisher_reports',

@@ -1,9 +1,17 @@
 import type { Queryable } from '../../platform/db/db.ts'
+import type { Periodic } from '../../platform/jobs/kinds.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
 import type { ReportJobPayload } from '../../platform/jobs/report-job.ts'
 import type { Dimension, PublisherReport, ReportResult } from '../schemas.ts'
 
 export const REPORT_JOB = 'pixel.publisher_report'
+
+declare module '../../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'pixel.publisher_report': ReportJobPayload
+    'pixel.retention': Periodic
+  }
+}
 
 interface Row {
   id: number
@@ -19,8 +27,7 @@ interface Row {
   failure_reason: string | null
 }
 
-const columns =
-  'id, status, campaign_id, start_date, end_date, dimensions, hot_spot_min_loads, created_date, processed_date, result, failure_reason'
+const columns = 'id, status, campaign_id, start_date, end_date, dimensions, hot_spot_min_loads, created_date, processed_date, result, failure_reason'
 
 /** The API shape: the result's sections are null until the report is complete. */
 export function toReport(r: Row): PublisherReport {
@@ -33,8 +40,8 @@ export function toReport(r: Row): PublisherReport {
     end_date: r.end_date,
     dimensions: r.dimensions,
     hot_spot_min_loads: r.hot_spot_min_loads,
-    created_date: r.created_date as unknown as string,
-    processed_date: r.processed_date as unknown as string | null,
+    created_date: r.created_date,
+    processed_date: r.processed_date,
     summary: res?.summary ?? null,
     agents: res?.agents ?? null,
     hot_spots: res?.hot_spots ?? null,
@@ -58,15 +65,22 @@ export async function createReport(
     [clientId, req.campaignId, req.startDate, req.endDate, JSON.stringify(req.dimensions), req.hotSpotMinLoads, now],
   )
   const row = rows[0]!
-  await enqueue(tx, REPORT_JOB, { reportId: row.id, clientId } satisfies ReportJobPayload, { now, maxAttempts: 3 })
+  await enqueue(tx, REPORT_JOB, { reportId: row.id, clientId }, { now, maxAttempts: 3 })
   return toReport(row)
 }
 
+/** The client's publisher reports, newest first. */
+export async function listReports(db: Queryable, clientId: number, limit: number, offset: number): Promise<PublisherReport[]> {
+  const { rows } = await db.query<Row>(`SELECT ${columns} FROM pixel_publisher_reports WHERE client_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [
+    clientId,
+    limit,
+    offset,
+  ])
+  return rows.map(toReport)
+}
+
 export async function getReport(db: Queryable, clientId: number, id: number): Promise<PublisherReport | null> {
-  const { rows } = await db.query<Row>(
-    `SELECT ${columns} FROM pixel_publisher_reports WHERE id = $1 AND client_id = $2`,
-    [id, clientId],
-  )
+  const { rows } = await db.query<Row>(`SELECT ${columns} FROM pixel_publisher_reports WHERE id = $1 AND client_id = $2`, [id, clientId])
   return rows[0] ? toReport(rows[0]) : null
 }
 

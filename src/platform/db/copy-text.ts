@@ -65,6 +65,9 @@ export class CopyRows {
 
   /** The rows added, each with its "\n" (an escaped newline inside a field is two characters). */
   lines(): string[] {
-    return this.#bytes.toString('utf8', 0, this.#used).split(/(?<=\n)/).filter((l) => l !== '')
+    return this.#bytes
+      .toString('utf8', 0, this.#used)
+      .split(/(?<=\n)/)
+      .filter((l) => l !== '')
   }
 }

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 import type { Db } from './db.ts'
@@ -45,9 +45,7 @@ export async function migrate(db: Db, migrations = loadMigrations()): Promise<nu
 
 /** Versions known to the code but not applied to the database (readiness check). */
 export async function pendingMigrations(db: Db, migrations = loadMigrations()): Promise<number[]> {
-  const { rows } = await db.query<{ version: number }>(
-    `SELECT version FROM schema_migrations`,
-  ).catch(() => ({ rows: [] as { version: number }[] }))
+  const { rows } = await db.query<{ version: number }>(`SELECT version FROM schema_migrations`).catch(() => ({ rows: [] as { version: number }[] }))
   const have = new Set(rows.map((r) => r.version))
   return migrations.map((m) => m.version).filter((v) => !have.has(v))
 }

@@ -9,10 +9,7 @@ export type Request =
   | { id: number; op: 'dump' }
   | { id: number; op: 'close' }
 
-export type Reply =
-  | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; error: SerializedError }
-  | { notify: string; payload: string }
+export type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: SerializedError } | { notify: string; payload: string }
 
 export interface SerializedError {
   message: string

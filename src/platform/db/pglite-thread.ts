@@ -1,9 +1,8 @@
 // The thread that owns the embedded PostgreSQL (PGlite). PGlite runs queries on the thread that
 // calls it, so a long report query here never stalls the HTTP event loop on the main thread.
 import { parentPort, workerData } from 'node:worker_threads'
-
-import { PGlite } from '@electric-sql/pglite'
 import type { Transaction } from '@electric-sql/pglite'
+import { PGlite } from '@electric-sql/pglite'
 
 import { typeParsers } from './db.ts'
 import type { Reply, Request, SerializedError, ThreadInit } from './pglite-protocol.ts'

@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 
 import type { Db, QueryResult, Session } from './db.ts'
@@ -29,16 +27,8 @@ export class PgliteError extends Error {
   }
 }
 
-// The thread is TypeScript too: a tiny ESM entry registers tsx's loader in the thread, then loads it.
-// (require.resolve would pick tsx's CommonJS build; the thread entry is ESM.)
-const tsxApi = new URL('dist/esm/api/index.mjs', pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json'))).href
-const threadEntry = new URL(
-  'data:text/javascript,' +
-    encodeURIComponent(
-      `import { register } from ${JSON.stringify(tsxApi)}; register(); ` +
-        `await import(${JSON.stringify(new URL('./pglite-thread.ts', import.meta.url).href)});`,
-    ),
-)
+// The thread is TypeScript too: its entry registers tsx's loader there, then loads pglite-thread.ts.
+const threadEntry = new URL('./pglite-thread-entry.mjs', import.meta.url)
 
 type Pending = { resolve(v: unknown): void; reject(e: Error): void }
 type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never
@@ -99,8 +89,7 @@ export async function openPglite(opts: PgliteOptions = {}): Promise<PgliteDb> {
   }
 
   const on = (tx: number | null): Session => ({
-    query: <T>(sql: string, params: readonly unknown[] = []) =>
-      call<QueryResult<T>>({ op: 'query', sql, params: [...params], tx }),
+    query: <T>(sql: string, params: readonly unknown[] = []) => call<QueryResult<T>>({ op: 'query', sql, params: [...params], tx }),
     // The rows' buffer moves to the database thread rather than being copied.
     copyFrom: async (table, columns, rows) =>
       call<number>({ op: 'copy', sql: copySql(table, columns, "'/dev/blob'"), rows, tx }, ownBuffer(rows) ? [rows.buffer as ArrayBuffer] : []),

@@ -1,5 +1,5 @@
-import { pipeline } from 'node:stream/promises'
 import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 
 import pg from 'pg'
 import { from as copyFromStdin } from 'pg-copy-streams'

@@ -1,24 +1,17 @@
 import { randomUUID } from 'node:crypto'
-import { createServer } from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { createServer } from 'node:http'
 
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify'
 import Fastify from 'fastify'
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify'
-import FindMyWay from 'find-my-way'
 import type { HTTPMethod } from 'find-my-way'
-
+import FindMyWay from 'find-my-way'
+import type { AppContext } from '../context.ts'
 import { createKeyVerifier } from '../keys/key-cache.ts'
 import type { Principal } from '../keys/keys.ts'
-import type { AppContext } from '../context.ts'
 import { authenticate } from './auth.ts'
 import { ApiError, isClientDataException, toApiError } from './errors.ts'
 import { idempotency } from './idempotency.ts'
@@ -35,21 +28,16 @@ declare module 'fastify' {
     /** Routes under /v1 that need no API key (the OpenAPI document). */
     public?: boolean
     /**
-     * The handler deals with text no database can store in its own way (the pixel collector
-     * answers a GIF whatever it gets; a scrape job reports such an entry as an invalid URL instead
-     * of refusing the whole batch), so the platform's check of request text does not apply.
+     * The handler deals with text no database can store in its own way, so the platform's check of
+     * request text does not apply: `true` for the whole request (the pixel collector answers a GIF
+     * whatever it gets), or the dotted path of the one value the handler checks itself (a scrape
+     * job reports an unstorable entry of `body.urls` as an invalid URL instead of refusing the batch).
      */
-    rawInput?: boolean
+    rawInput?: true | string
   }
 }
 
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>
 
 /**
  * A hot path answered on the raw node:http request, ahead of Fastify on the same port (no routing,
@@ -62,20 +50,21 @@ export type RawHandler = (req: IncomingMessage, res: ServerResponse) => boolean
  * `front` mounts a RawHandler; a feature that buffers work flushes it in an onClose hook, which
  * runs after the server has stopped taking requests.
  */
-export interface Feature {
+export interface Feature<C extends AppContext = AppContext> {
   prefix: string
-  routes(app: App, ctx: AppContext, front: (handler: RawHandler) => void): Promise<void> | void
+  /** `ctx` is the feature's own context type: the platform's plus the services the feature needs. */
+  routes(app: App, ctx: C, front: (handler: RawHandler) => void): Promise<void> | void
 }
 
-export interface BuildAppOptions {
+export interface BuildAppOptions<C extends AppContext> {
   /** The process logger (pino); omitted = no request logging (tests). */
   logger?: FastifyBaseLogger
-  features?: Feature[]
+  features?: Feature<C>[]
 }
 
 const requestIdPattern = /^[\w.-]{1,64}$/
 
-export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<App> {
+export async function buildApp<C extends AppContext>(ctx: C, opts: BuildAppOptions<C> = {}): Promise<App> {
   const front: RawHandler[] = []
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
@@ -155,9 +144,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   // Text no database can store (U+0000, lone surrogates) is refused here for every route, in path
   // params, query and body alike, before any feature sees it.
   app.addHook('preValidation', async (req) => {
-    if (req.routeOptions.config.rawInput) return
-    const bad =
-      findBadText(req.params, 'path') ?? findBadText(req.query, 'query') ?? findBadText(req.body, 'body')
+    const raw = req.routeOptions.config.rawInput
+    if (raw === true) return
+    const bad = findBadText(req.params, 'path', raw) ?? findBadText(req.query, 'query', raw) ?? findBadText(req.body, 'body', raw)
     if (bad) throw new ApiError(400, 'invalid_request', `${bad.path} ${bad.problem}`, [{ path: bad.path, message: bad.problem }])
   })
 
@@ -197,8 +186,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       info: {
         title: 'Curata API',
         version: '1.0.0',
-        description:
-          'Contextual segments, deal activation, pixel bot reports, content index. Errors: docs/errors.md.',
+        description: 'Contextual segments, deal activation, pixel bot reports, content index. Errors: docs/errors.md.',
       },
       components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
       security: [{ ApiKey: [] }],

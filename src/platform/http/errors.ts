@@ -41,10 +41,8 @@ export class ApiError extends Error {
 }
 
 export const notFound = (what: string) => new ApiError(404, 'not_found', `${what} not found`)
-export const badRequest = (message: string, details?: ErrorDetail[]) =>
-  new ApiError(400, 'invalid_request', message, details)
-export const unprocessable = (message: string, details?: ErrorDetail[]) =>
-  new ApiError(422, 'validation_failed', message, details)
+export const badRequest = (message: string, details?: ErrorDetail[]) => new ApiError(400, 'invalid_request', message, details)
+export const unprocessable = (message: string, details?: ErrorDetail[]) => new ApiError(422, 'validation_failed', message, details)
 
 /** An inclusive body date range (YYYY-MM-DD strings compare as dates): end_date before start_date is a 422. */
 export function checkDateRange(body: { start_date: string; end_date: string }): void {

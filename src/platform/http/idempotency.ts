@@ -19,7 +19,9 @@ const keyPattern = /^[\x21-\x7e]{1,255}$/
 const inProgress = 0
 
 function requestHash(req: FastifyRequest): string {
-  return createHash('sha256').update(JSON.stringify(req.body ?? null)).digest('hex')
+  return createHash('sha256')
+    .update(JSON.stringify(req.body ?? null))
+    .digest('hex')
 }
 
 /**

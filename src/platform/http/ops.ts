@@ -22,7 +22,10 @@ export const opsFeature: Feature = {
       '/readyz',
       { schema: { tags: ['operations'], summary: 'Database reachable and migrations current', security: [], response: { 200: Ready, 503: Ready } } },
       async (_req, reply) => {
-        const database = await ctx.db.query('SELECT 1').then(() => true, () => false)
+        const database = await ctx.db.query('SELECT 1').then(
+          () => true,
+          () => false,
+        )
         const pending = database ? await pendingMigrations(ctx.db) : []
         const ready = database && pending.length === 0
         reply.code(ready ? 200 : 503)

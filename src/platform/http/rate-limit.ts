@@ -31,13 +31,10 @@ export function createRateLimiter(db: Db, clock: Clock, perMinute: number): Rate
       const resetSeconds = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000))
       const state = { limit: perMinute, remaining: Math.max(0, perMinute - count), resetSeconds }
       if (count > perMinute) {
-        throw new ApiError(
-          429,
-          'rate_limited',
-          `rate limit of ${perMinute} requests per minute exceeded; retry after ${resetSeconds} s`,
-          undefined,
-          { 'retry-after': String(resetSeconds), ...headersFor(state) },
-        )
+        throw new ApiError(429, 'rate_limited', `rate limit of ${perMinute} requests per minute exceeded; retry after ${resetSeconds} s`, undefined, {
+          'retry-after': String(resetSeconds),
+          ...headersFor(state),
+        })
       }
       return state
     },

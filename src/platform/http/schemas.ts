@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox'
 import type { TSchema } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
 /** Shared schema primitives; each feature composes its request/response schemas from these. */
 export const ErrorBody = Type.Object(
@@ -11,8 +11,9 @@ export const ErrorBody = Type.Object(
   { $id: 'ErrorBody', title: 'Error' },
 )
 
-export const Timestamp = Type.String({ format: 'date-time' })
-export const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
+/** An ISO 8601 instant in a response. Handlers may return the row's Date: the serializer writes it as ISO text. */
+export const Timestamp = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' })
+export const NullableTimestamp = Type.Union([Timestamp, Type.Null()])
 export const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD' })
 
 // Ids are bigserial; 2^53 keeps them exact in JSON and rejects absurd values before any SQL runs.
@@ -21,6 +22,12 @@ export const IdParams = Type.Object({ id: Id })
 
 export const Paging = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1000 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
+})
+
+/** Paging for lists of large records (reports carry their whole result): 20 by default, 100 at most. */
+export const SmallPaging = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
 })
 
@@ -39,9 +46,7 @@ export function nullable<T extends TSchema>(schema: T) {
 
 /** Documents the Idempotency-Key header on creating POSTs (checked by the idempotency hook). */
 export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({ description: 'retrying with the same key and body returns the original response instead of creating again' }),
-  ),
+  'idempotency-key': Type.Optional(Type.String({ description: 'retrying with the same key and body returns the original response instead of creating again' })),
 })
 
 /**

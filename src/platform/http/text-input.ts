@@ -20,13 +20,14 @@ function problemOf(s: string): string | null {
 }
 
 /**
- * The first string (value or object key, at any depth) that cannot be stored, or null. Iterative,
- * so a body nested 100 000 levels deep costs no stack.
+ * The first string (value or object key, at any depth) that cannot be stored, or null; the value at
+ * the path `skip` is not looked into. Iterative, so a body nested 100 000 levels deep costs no stack.
  */
-export function findBadText(value: unknown, root: string): BadText | null {
+export function findBadText(value: unknown, root: string, skip?: string): BadText | null {
   const stack: [unknown, string][] = [[value, root]]
   while (stack.length) {
     const [v, path] = stack.pop()!
+    if (path === skip) continue
     if (typeof v === 'string') {
       const problem = problemOf(v)
       if (problem) return { path, problem }

@@ -1,12 +1,11 @@
-import { Ajv } from 'ajv'
 import type { Options } from 'ajv'
+import { Ajv } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify'
 
 // ajv-formats ships CommonJS; its default export arrives wrapped under ESM interop.
 type AddFormats = (ajv: Ajv) => Ajv
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
-  addFormatsModule) as unknown as AddFormats
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats
 
 function makeAjv(coerceTypes: Options['coerceTypes']): Ajv {
   const ajv = new Ajv({ allErrors: false, coerceTypes, useDefaults: true, removeAdditional: false, strict: false })

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts'
 import type { Queryable } from '../db/db.ts'
+import type { JobKind, JobPayloads } from './kinds.ts'
 import type { JobRow } from './queue.ts'
 
 export interface JobContext {
@@ -16,11 +17,12 @@ export interface JobContext {
   withLease<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
 }
 
-export interface JobHandler<P = unknown> {
-  kind: string
-  run(payload: P, ctx: JobContext): Promise<unknown>
+/** Runs the jobs of one kind. `JobHandler` (any kind) is what a worker is given a list of. */
+export interface JobHandler<K extends JobKind = JobKind> {
+  kind: K
+  run(payload: JobPayloads[K], ctx: JobContext): Promise<unknown>
   /** Called in the transaction that marks the job failed for good: move the owning record to failed. */
-  onFailed?(payload: P, reason: string, tx: Queryable): Promise<unknown>
+  onFailed?(payload: JobPayloads[K], reason: string, tx: Queryable): Promise<unknown>
   maxAttempts?: number
   /** Periodic jobs: kept enqueued as a singleton and re-enqueued this many ms after each run. */
   everyMs?: number

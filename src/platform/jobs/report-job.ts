@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/db.ts'
 import type { JobHandler } from './handler.ts'
 import { PermanentJobError } from './handler.ts'
+import type { KindsWithPayload } from './kinds.ts'
 
 /** The payload of every report job: the report record and its owner. */
 export interface ReportJobPayload {
@@ -17,13 +18,13 @@ const failedReason = 'the report could not be computed; create it again, or cont
  * complete (result and processed_date, committed with the job's completion); after the last of 3
  * attempts -> failed with a readable reason. A retry recomputes from scratch.
  */
-export function reportJob<Request extends { status: string }>(opts: {
-  kind: string
+export function reportJob<K extends KindsWithPayload<ReportJobPayload>, Request extends { status: string }>(opts: {
+  kind: K
   table: string
   /** The stored request; null when the record does not exist. */
   load(clientId: number, reportId: number): Promise<Request | null>
   compute(clientId: number, req: Request): Promise<unknown>
-}): JobHandler<ReportJobPayload> {
+}): JobHandler<K> {
   const { kind, table } = opts
   return {
     kind,
@@ -37,18 +38,16 @@ export function reportJob<Request extends { status: string }>(opts: {
       )
       const result = await opts.compute(p.clientId, req)
       await job.finish((tx) =>
-        tx.query(
-          `UPDATE ${table} SET status = 'complete', result = $3::jsonb, processed_date = $4 WHERE id = $1 AND client_id = $2`,
-          [p.reportId, p.clientId, JSON.stringify(result), job.clock.now()],
-        ),
+        tx.query(`UPDATE ${table} SET status = 'complete', result = $3::jsonb, processed_date = $4 WHERE id = $1 AND client_id = $2`, [
+          p.reportId,
+          p.clientId,
+          JSON.stringify(result),
+          job.clock.now(),
+        ]),
       )
     },
     async onFailed(p, _reason, tx: Queryable) {
-      await tx.query(`UPDATE ${table} SET status = 'failed', failure_reason = $3 WHERE id = $1 AND client_id = $2`, [
-        p.reportId,
-        p.clientId,
-        failedReason,
-      ])
+      await tx.query(`UPDATE ${table} SET status = 'failed', failure_reason = $3 WHERE id = $1 AND client_id = $2`, [p.reportId, p.clientId, failedReason])
     },
   }
 }

@@ -4,9 +4,9 @@ import { hostname } from 'node:os'
 import type { Clock } from '../clock.ts'
 import type { Db, Queryable } from '../db/db.ts'
 import type { JobContext, JobHandler } from './handler.ts'
-import { LeaseLostError, PermanentJobError, backoffMs } from './handler.ts'
+import { backoffMs, LeaseLostError, PermanentJobError } from './handler.ts'
 import type { JobRow } from './queue.ts'
-import { enqueue, jobsChannel } from './queue.ts'
+import { enqueue, jobsChannel, periodicKey } from './queue.ts'
 
 export interface WorkerLogger {
   info(obj: object, msg?: string): void
@@ -17,7 +17,7 @@ export interface WorkerLogger {
 export interface WorkerOptions {
   db: Db
   clock: Clock
-  handlers: JobHandler<never>[]
+  handlers: JobHandler[]
   concurrency?: number
   pollMs?: number
   leaseMs?: number
@@ -40,7 +40,7 @@ export function createWorker(opts: WorkerOptions) {
   const pollMs = opts.pollMs ?? 1000
   const leaseMs = opts.leaseMs ?? 60_000
   const log = opts.logger ?? silent
-  const handlers = new Map(opts.handlers.map((h) => [h.kind, h as JobHandler<unknown>]))
+  const handlers = new Map<string, JobHandler>(opts.handlers.map((h) => [h.kind, h]))
   const running = new Map<number, { abort: AbortController; done: Promise<void> }>()
   let stopping = false
   let loop: Promise<void> | null = null
@@ -67,10 +67,7 @@ export function createWorker(opts: WorkerOptions) {
   }
 
   async function holdingLease(tx: Queryable, job: JobRow): Promise<void> {
-    const { rows } = await tx.query(
-      `SELECT 1 FROM jobs WHERE id = $1 AND locked_by = $2 AND status = 'running' FOR UPDATE`,
-      [job.id, id],
-    )
+    const { rows } = await tx.query(`SELECT 1 FROM jobs WHERE id = $1 AND locked_by = $2 AND status = 'running' FOR UPDATE`, [job.id, id])
     if (!rows.length) throw new LeaseLostError(job.id)
   }
 
@@ -84,8 +81,8 @@ export function createWorker(opts: WorkerOptions) {
     if (handler?.everyMs) await schedule(tx, handler, handler.everyMs)
   }
 
-  function schedule(q: Queryable, h: JobHandler<unknown>, delayMs: number) {
-    return enqueue(q, h.kind, {}, { now: at(), runAt: at(delayMs), singletonKey: `every:${h.kind}` })
+  function schedule(q: Queryable, h: JobHandler, delayMs: number) {
+    return enqueue(q, h.kind, {}, { now: at(), runAt: at(delayMs), singletonKey: periodicKey(h.kind) })
   }
 
   async function fail(job: JobRow, err: unknown): Promise<'retry' | 'failed'> {
@@ -159,11 +156,7 @@ export function createWorker(opts: WorkerOptions) {
   async function extendLeases(): Promise<void> {
     if (!running.size) return
     await db
-      .query(`UPDATE jobs SET locked_until = $3 WHERE id = ANY($1::bigint[]) AND locked_by = $2 AND status = 'running'`, [
-        [...running.keys()],
-        id,
-        at(leaseMs),
-      ])
+      .query(`UPDATE jobs SET locked_until = $3 WHERE id = ANY($1::bigint[]) AND locked_by = $2 AND status = 'running'`, [[...running.keys()], id, at(leaseMs)])
       .catch((err: unknown) => log.warn({ err: (err as Error).message }, 'lease heartbeat failed'))
   }
 

@@ -36,17 +36,11 @@ export interface KeyRow {
 }
 
 /** Creates a client with its first key, or (with clientId) another key for an existing client. */
-export async function createKey(
-  db: Queryable,
-  opts: { name: string; clientId?: number; now: Date },
-): Promise<CreatedKey> {
+export async function createKey(db: Queryable, opts: { name: string; clientId?: number; now: Date }): Promise<CreatedKey> {
   let clientId = opts.clientId
   let name = opts.name
   if (clientId === undefined) {
-    const { rows } = await db.query<{ id: number }>(
-      'INSERT INTO clients (name, created_at) VALUES ($1, $2) RETURNING id',
-      [opts.name, opts.now],
-    )
+    const { rows } = await db.query<{ id: number }>('INSERT INTO clients (name, created_at) VALUES ($1, $2) RETURNING id', [opts.name, opts.now])
     clientId = rows[0]!.id
   } else {
     const { rows } = await db.query<{ name: string }>('SELECT name FROM clients WHERE id = $1', [clientId])
@@ -54,10 +48,12 @@ export async function createKey(
     name = rows[0].name
   }
   const key = generateKey()
-  const { rows } = await db.query<{ id: number }>(
-    `INSERT INTO api_keys (client_id, key_prefix, key_hash, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
-    [clientId, key.slice(0, keyPrefixLength), hashKey(key), opts.now],
-  )
+  const { rows } = await db.query<{ id: number }>(`INSERT INTO api_keys (client_id, key_prefix, key_hash, created_at) VALUES ($1, $2, $3, $4) RETURNING id`, [
+    clientId,
+    key.slice(0, keyPrefixLength),
+    hashKey(key),
+    opts.now,
+  ])
   return { client_id: clientId, key_id: rows[0]!.id, api_key: key, name }
 }
 
@@ -72,10 +68,7 @@ export async function listKeys(db: Queryable): Promise<KeyRow[]> {
 
 /** Returns false when no such key exists; revoking twice keeps the first revocation time. */
 export async function revokeKey(db: Queryable, keyId: number, now: Date): Promise<boolean> {
-  const { rows } = await db.query(
-    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING id`,
-    [keyId, now],
-  )
+  const { rows } = await db.query(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING id`, [keyId, now])
   await db.query('SELECT pg_notify($1, $2)', [keysChannel, String(keyId)])
   return rows.length > 0
 }
@@ -88,10 +81,9 @@ export interface Principal {
 /** Looks a presented key up by its hash; revoked and unknown keys are both null. */
 export async function verifyKey(db: Queryable, key: string): Promise<Principal | null> {
   if (!/^cur_[A-Za-z0-9_-]{43}$/.test(key)) return null
-  const { rows } = await db.query<{ id: number; client_id: number }>(
-    'SELECT id, client_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
-    [hashKey(key)],
-  )
+  const { rows } = await db.query<{ id: number; client_id: number }>('SELECT id, client_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [
+    hashKey(key),
+  ])
   const row = rows[0]
   return row ? { keyId: row.id, clientId: row.client_id } : null
 }

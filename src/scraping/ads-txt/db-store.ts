@@ -5,10 +5,10 @@
  */
 import type { Queryable } from '../../platform/db/db.ts'
 import type { AdsTxtResult } from './fetch-ads-txt.ts'
-import { emptyVariables } from './parse.ts'
 import type { AdsTxtEntry, AdsTxtVariables } from './parse.ts'
-import { ADS_TXT_ERROR_TTL_MS, ADS_TXT_TTL_MS } from './service.ts'
+import { emptyVariables } from './parse.ts'
 import type { AdsTxtCacheEntry, AdsTxtStore } from './service.ts'
+import { ADS_TXT_ERROR_TTL_MS, ADS_TXT_TTL_MS } from './service.ts'
 
 interface Row {
   domain: string
@@ -79,9 +79,6 @@ export function createDbAdsTxtStore(db: Queryable): AdsTxtStore {
 /** The domains among `domains` whose cached copy is still valid at `now` (no fetch needed). */
 export async function freshAdsTxtDomains(db: Queryable, domains: string[], now: Date): Promise<Set<string>> {
   if (!domains.length) return new Set()
-  const { rows } = await db.query<{ domain: string }>(
-    `SELECT domain FROM ads_txt WHERE domain = ANY($1::text[]) AND expires_at > $2`,
-    [domains, now],
-  )
+  const { rows } = await db.query<{ domain: string }>(`SELECT domain FROM ads_txt WHERE domain = ANY($1::text[]) AND expires_at > $2`, [domains, now])
   return new Set(rows.map((r) => r.domain))
 }

@@ -10,11 +10,11 @@
  * robots.txt does not apply to ads.txt (the IAB crawler does not consult it).
  */
 import { rootDomain } from '../../content/urls/domains.ts'
+import { decodeText } from '../fetch/charset.ts'
 import type { HttpClient, HttpResult } from '../fetch/client.ts'
 import { mediaType } from '../fetch/content.ts'
-import { decodeText } from '../fetch/charset.ts'
-import { emptyVariables, parseAdsTxt } from './parse.ts'
 import type { AdsTxtEntry, AdsTxtVariables } from './parse.ts'
+import { emptyVariables, parseAdsTxt } from './parse.ts'
 
 export type AdsTxtStatus = 'found' | 'not_found' | 'error'
 
@@ -48,11 +48,18 @@ export const ADS_TXT_MAX_BYTES = 1024 * 1024
 // "Any number" of hops inside the root domain, bounded so a loop-free chain still ends.
 const MAX_REDIRECTS = 10
 
-
 function result(status: AdsTxtStatus, domain: string | null, now: () => number, fields: Partial<AdsTxtResult> = {}): AdsTxtResult {
   return {
-    status, seller_count: 0, entries: [], variables: emptyVariables(), invalid_lines: 0, domain, source_url: null, reason: null,
-    fetched_at: new Date(now()).toISOString(), ...fields,
+    status,
+    seller_count: 0,
+    entries: [],
+    variables: emptyVariables(),
+    invalid_lines: 0,
+    domain,
+    source_url: null,
+    reason: null,
+    fetched_at: new Date(now()).toISOString(),
+    ...fields,
   }
 }
 
@@ -75,7 +82,11 @@ function interpret(res: HttpResult, domain: string, now: () => number): AdsTxtRe
     return result('not_found', domain, now, { ...at, invalid_lines: parsed.invalid_lines, reason: 'file has no records' })
   }
   return result('found', domain, now, {
-    ...at, seller_count: parsed.entries.length, entries: parsed.entries, variables: parsed.variables, invalid_lines: parsed.invalid_lines,
+    ...at,
+    seller_count: parsed.entries.length,
+    entries: parsed.entries,
+    variables: parsed.variables,
+    invalid_lines: parsed.invalid_lines,
   })
 }
 

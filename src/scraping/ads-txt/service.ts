@@ -6,8 +6,8 @@
  * The store is pluggable: in memory by default; the scraper uses the database (db-store.ts).
  */
 import { rootDomain } from '../../content/urls/domains.ts'
-import { fetchAdsTxt } from './fetch-ads-txt.ts'
 import type { AdsTxtFetchOptions, AdsTxtResult } from './fetch-ads-txt.ts'
+import { fetchAdsTxt } from './fetch-ads-txt.ts'
 
 export interface AdsTxtCacheEntry {
   result: AdsTxtResult

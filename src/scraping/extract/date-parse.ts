@@ -1,26 +1,21 @@
-// Parses the date formats pages actually use (ISO 8601 and near-ISO, compact, slashed, RFC 2822, English
-// month names, Unix epochs) into ISO 8601. The local date and offset are kept as written: converting to
-// UTC would move late-evening articles to the next day.
+// Parses the date formats pages actually use into ISO 8601: ISO 8601 and near-ISO, compact, slashed,
+// RFC 2822, day-first numeric (European), written-out dates in the major European languages, Unix epochs.
+// The local date and offset are kept as written: converting to UTC would move late-evening articles to
+// the next day. Whether a date is plausible for a page (not after the fetch, not before the web) is
+// decided by the caller (dates.ts), which records why a date was rejected.
+import { MONTH_ALTERNATION, monthNumber } from './date-words.ts'
 
-const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
-  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11,
-  november: 11, dec: 12, december: 12,
-}
-
-/** Earliest plausible web publication (as htmldate uses); anything older is a parsing accident. */
-const MIN_YEAR = 1995
+/** Outside these years a match is a parsing accident, not a date a page could carry. */
+const MIN_YEAR = 1990
+const MAX_YEAR = 2100
 
 function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0')
 }
 
 function validDay(y: number, m: number, d: number): boolean {
-  if (y < MIN_YEAR || m < 1 || m > 12 || d < 1 || d > 31) return false
-  const probe = new Date(Date.UTC(y, m - 1, d))
-  if (probe.getUTCDate() !== d) return false
-  // Not in the future (two days' slack for time zones and pre-dated articles).
-  return probe.getTime() <= Date.now() + 2 * 86_400_000
+  if (y < MIN_YEAR || y > MAX_YEAR || m < 1 || m > 12 || d < 1 || d > 31) return false
+  return new Date(Date.UTC(y, m - 1, d)).getUTCDate() === d
 }
 
 function offsetOf(raw: string | undefined): string {
@@ -31,7 +26,15 @@ function offsetOf(raw: string | undefined): string {
   return m ? `${m[1]}${m[2]}:${m[3]}` : ''
 }
 
-function build(y: number, m: number, d: number, time?: { h: number; mi: number; s: number; frac?: string; off?: string }): string | null {
+interface Clock {
+  h: number
+  mi: number
+  s: number
+  frac?: string | undefined
+  off?: string | undefined
+}
+
+function build(y: number, m: number, d: number, time?: Clock): string | null {
   if (!validDay(y, m, d)) return null
   const day = `${y}-${pad(m)}-${pad(d)}`
   if (time === undefined) return day
@@ -40,33 +43,150 @@ function build(y: number, m: number, d: number, time?: { h: number; mi: number; 
   return `${day}T${pad(time.h)}:${pad(time.mi)}:${pad(time.s)}${frac}${offsetOf(time.off)}`
 }
 
-const ISO =
-  /^(\d{4})-?(\d{1,2})-?(\d{1,2})(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?/i
-const SLASHED = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b/
-const DMY_NUMERIC = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\b/
-const MONTH_NAME = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?'
-const MDY = new RegExp(`\\b${MONTH_NAME}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'i')
-const DMY = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_NAME},?\\s+(\\d{4})\\b`, 'i')
-const TIME_AFTER = /^[,\s]*(?:at\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?/i
+const ISO = /^(\d{4})-?(\d{1,2})-?(\d{1,2})(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?/i
+const TIME_AFTER =
+  /^[,\s]*(?:at\s+|um\s+|à\s+|a las\s+|alle\s+|om\s+|-\s*)?(\d{1,2})[:.h](\d{2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?/i
 
-function monthNumber(name: string): number {
-  return MONTHS[name.toLowerCase().replace(/\.$/, '')] ?? 0
-}
-
-function timeAfter(rest: string): { h: number; mi: number; s: number; off?: string } | undefined {
+function timeAfter(rest: string): Clock | undefined {
   const t = TIME_AFTER.exec(rest)
   if (!t) return undefined
   let h = Number(t[1])
-  const ampm = t[4]?.toLowerCase()
+  const ampm = t[4]?.toLowerCase().replace(/\./g, '')
   if (ampm === 'pm' && h < 12) h += 12
   if (ampm === 'am' && h === 12) h = 0
   return { h, mi: Number(t[2]), s: Number(t[3] ?? 0), off: t[5] }
 }
 
-/** ISO 8601 for a date string, or null when it holds no plausible date. */
+/** A date found in running text: its ISO form and where it stood. */
+export interface DateMatch {
+  iso: string
+  index: number
+  end: number
+}
+
+const M = `(${MONTH_ALTERNATION})\\.?`
+const NOT_LETTER_BEFORE = '(?<![\\p{L}\\d])'
+const NOT_LETTER_AFTER = '(?![\\p{L}])'
+
+interface Pattern {
+  re: RegExp
+  read: (m: RegExpExecArray, rest: string) => string | null
+}
+
+const PATTERNS: Pattern[] = [
+  {
+    // 2019-05-12, 2019-05-12T10:00:00+02:00, 2019-05-12 10:00
+    re: /(?<![\d/.-])(\d{4})-(\d{1,2})-(\d{1,2})(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?(?![\d-])/giu,
+    read: (m) => {
+      const time = m[4] !== undefined ? { h: Number(m[4]), mi: Number(m[5]), s: Number(m[6] ?? 0), frac: m[7], off: m[8] } : undefined
+      return build(Number(m[1]), Number(m[2]), Number(m[3]), time)
+    },
+  },
+  {
+    // 2019/05/12, 2019.05.12
+    re: /(?<![\d/.])(\d{4})([/.])(\d{1,2})\2(\d{1,2})(?![\d/])/gu,
+    read: (m) => build(Number(m[1]), Number(m[3]), Number(m[4])),
+  },
+  {
+    // 12.05.2019, 12-05-2019, 12/05/2019 (day first; a slashed pair that could be either way is refused)
+    re: /(?<![\d/.-])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?(\d{4})(?![\d/])/gu,
+    read: (m, rest) => {
+      const a = Number(m[1])
+      const b = Number(m[3])
+      let day = a
+      let month = b
+      if (m[2] === '/') {
+        if (a <= 12 && b > 12) [day, month] = [b, a]
+        else if (!(a > 12 && b <= 12)) return null
+      }
+      return build(Number(m[4]), month, day, timeAfter(rest))
+    },
+  },
+  {
+    // 12 May 2019, 12. Mai 2019, 12th of May, 2019, 12 de mayo de 2019, 1er mai 2019
+    re: new RegExp(
+      `${NOT_LETTER_BEFORE}(\\d{1,2})(?:st|nd|rd|th|er|e|º|°|\\.)?\\s*(?:of\\s+|de\\s+)?${M}${NOT_LETTER_AFTER},?\\s*(?:de\\s+|del\\s+|r\\.\\s*)?(\\d{4})(?!\\d)`,
+      'giu',
+    ),
+    read: (m, rest) => build(Number(m[3]), monthNumber(m[2] as string), Number(m[1]), timeAfter(rest)),
+  },
+  {
+    // May 12, 2019; Mon Jan 13 13:37:49 UTC 2020 (Date#toString and Unix date)
+    re: new RegExp(
+      `${NOT_LETTER_BEFORE}${M}${NOT_LETTER_AFTER}\\s*(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+|\\s+(\\d{1,2}):(\\d{2}):(\\d{2})\\s+(?:[A-Z]{3,4}\\s+)?)(\\d{4})(?!\\d)`,
+      'giu',
+    ),
+    read: (m, rest) => {
+      const time = m[3] !== undefined ? { h: Number(m[3]), mi: Number(m[4]), s: Number(m[5]) } : timeAfter(rest)
+      return build(Number(m[6]), monthNumber(m[1] as string), Number(m[2]), time)
+    },
+  },
+]
+
+function matchAll(text: string, from: number, to: number, found: DateMatch[], limit: number): void {
+  const slice = text.slice(from, to)
+  for (const { re, read } of PATTERNS) {
+    re.lastIndex = 0
+    let m: RegExpExecArray | null
+    let n = 0
+    while ((m = re.exec(slice)) !== null && n < limit) {
+      // A match at the very start of a window cut from a longer text could not see what precedes it.
+      if (from > 0 && m.index === 0) continue
+      const end = from + m.index + m[0].length
+      const iso = read(m, text.slice(end, end + 40))
+      if (iso !== null) {
+        found.push({ iso, index: from + m.index, end })
+        n++
+      }
+    }
+  }
+}
+
+/** Every date pattern holds a four-digit year; long texts are only searched around one. */
+const YEAR = /(?:19|20)\d{2}/g
+const BEFORE_YEAR = 48
+const AFTER_YEAR = 44
+
+/** Every date expression in `text`, in order of position (at most `limit`). */
+export function findDates(text: string, limit = 50): DateMatch[] {
+  const found: DateMatch[] = []
+  if (text.length <= 4 * (BEFORE_YEAR + AFTER_YEAR)) {
+    matchAll(text, 0, text.length, found, limit)
+  } else {
+    // Windows around each year, merged where they overlap; running the month-name patterns over every
+    // position of a long page text is what would cost.
+    YEAR.lastIndex = 0
+    let m: RegExpExecArray | null
+    let start = -1
+    let end = -1
+    let windows = 0
+    while ((m = YEAR.exec(text)) !== null && windows < 4 * limit) {
+      const from = Math.max(0, m.index - BEFORE_YEAR - 1)
+      const to = Math.min(text.length, m.index + 4 + AFTER_YEAR)
+      if (start >= 0 && from <= end) {
+        end = to
+        continue
+      }
+      if (start >= 0) {
+        matchAll(text, start, end, found, limit)
+        windows++
+      }
+      start = from
+      end = to
+    }
+    if (start >= 0) matchAll(text, start, end, found, limit)
+  }
+  found.sort((a, b) => a.index - b.index)
+  // Drop matches inside an earlier one (the time part of an ISO date read as something else).
+  const out: DateMatch[] = []
+  for (const f of found) if (out.length === 0 || f.index >= (out[out.length - 1] as DateMatch).end) out.push(f)
+  return out.slice(0, limit)
+}
+
+/** ISO 8601 for a date string (a value of markup, or a short text), or null when it holds no date. */
 export function parseDate(input: string): string | null {
   const raw = input.trim()
-  if (raw === '' || raw.length > 200) return null
+  if (raw === '' || raw.length > 300) return null
 
   if (/^\d{10}(\d{3})?$/.test(raw)) {
     const ms = raw.length === 13 ? Number(raw) : Number(raw) * 1000
@@ -78,31 +198,8 @@ export function parseDate(input: string): string | null {
   if (iso && (raw.includes('-') || /^\d{8}(?:T|$)/.test(raw))) {
     const [, y, m, d, h, mi, s, frac, off] = iso
     const time = h !== undefined ? { h: Number(h), mi: Number(mi), s: Number(s ?? 0), frac, off } : undefined
-    return build(Number(y), Number(m), Number(d), time)
+    const built = build(Number(y), Number(m), Number(d), time)
+    if (built !== null) return built
   }
-
-  const slashed = SLASHED.exec(raw)
-  if (slashed) return build(Number(slashed[1]), Number(slashed[2]), Number(slashed[3]))
-
-  const mdy = MDY.exec(raw)
-  if (mdy) {
-    const rest = raw.slice((mdy.index ?? 0) + mdy[0].length)
-    return build(Number(mdy[3]), monthNumber(mdy[1] as string), Number(mdy[2]), timeAfter(rest))
-  }
-  const dmy = DMY.exec(raw)
-  if (dmy) {
-    const rest = raw.slice((dmy.index ?? 0) + dmy[0].length)
-    return build(Number(dmy[3]), monthNumber(dmy[2] as string), Number(dmy[1]), timeAfter(rest))
-  }
-
-  const numeric = DMY_NUMERIC.exec(raw)
-  if (numeric) {
-    const a = Number(numeric[1])
-    const b = Number(numeric[2])
-    // Day-first unless that is impossible; an ambiguous pair (both <= 12) is rejected.
-    if (a > 12 && b <= 12) return build(Number(numeric[3]), b, a)
-    if (b > 12 && a <= 12) return build(Number(numeric[3]), a, b)
-    return null
-  }
-  return null
+  return findDates(raw, 1)[0]?.iso ?? null
 }

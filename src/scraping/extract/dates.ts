@@ -1,124 +1,160 @@
-// Published / last-updated dates, htmldate-style: header markup first (JSON-LD, then the meta tags CMSs
-// emit), then in-page markup (<time>, itemprop), then the URL path. The first source that parses wins.
-import type { ElementNode } from './dom.ts'
-import { textOf } from './dom.ts'
-import { parseDate } from './date-parse.ts'
-import type { JsonLdArticle } from './json-ld.ts'
-import type { MetaIndex } from './meta-tags.ts'
+// Published / last-updated dates from all the evidence a page carries (date-evidence.ts), chosen by a
+// fixed preference order, checked for plausibility against the fetch time, and recorded with where they
+// came from (docs/extraction.md, "Dates"). The order prefers what a publisher states on purpose
+// (structured data, meta tags) over what is merely written on the page (markup, text) or implied (URL).
+import type { DateEvidence, EvidenceInputs, EvidenceSource } from './date-evidence.ts'
+import { bodyEvidence, headerEvidence } from './date-evidence.ts'
+
+/** The first web page went online on this day; an earlier date is a historical mention, not a page date. */
+export const WEB_BEGINS = '1991-08-06'
+/** Clock skew and pre-dated articles allowed past the fetch time. */
+const FUTURE_SLACK_MS = 15 * 60_000
+
+export interface ChosenDate {
+  source: EvidenceSource
+  field: string
+  value: string
+}
+
+export type RejectionReason = 'after_fetch_time' | 'before_web'
+
+export interface RejectedDate extends ChosenDate {
+  kind: 'published' | 'modified'
+  reason: RejectionReason
+}
+
+/** Why the page's dates are what they are: stored in the page metadata as `date_evidence`. */
+export interface DateEvidenceRecord {
+  published: ChosenDate | null
+  last_updated: ChosenDate | null
+  /** Dates the page carries that failed a plausibility rule (at most a few). */
+  rejected: RejectedDate[]
+  /** Adjustments made between pieces of evidence, e.g. an update stamped earlier than the publication. */
+  notes: string[]
+}
 
 export interface PageDates {
   published: string | null
   modified: string | null
+  evidence: DateEvidenceRecord
 }
 
-export interface DateInputs {
-  jsonLd: JsonLdArticle | null
-  jsonLdRaw: string[]
-  meta: MetaIndex
-  dateNodes: Array<{ attrs: Record<string, string>; el: ElementNode | null; tag: string }>
-  url: string
+export interface DateInputs extends EvidenceInputs {
+  /** When the page was fetched: no date of the page can be later. */
+  fetchedAt: Date
 }
 
-const PUBLISHED_META = [
-  'article:published_time', 'parsely-pub-date', 'og:published_time', 'og:article:published_time',
-  'article:published', 'datepublished', 'publishdate', 'publish-date', 'publish_date', 'published_time',
-  'published-date', 'pubdate', 'pub_date', 'date_published', 'article_date_original', 'original-publish-date',
-  'originalpublicationdate', 'dc:date:issued', 'dcterms:issued', 'dc:date', 'dcterms:date', 'dcterms:created',
-  'dc:date:created', 'dcterm:created', 'citation_publication_date', 'citation_date', 'citation_online_date',
-  'sailthru:date', 'cxenseparse:recs:publishtime', 'rnews:datepublished', 'bt:pubdate', 'article:post_date',
-  'date', 'creation_date', 'created', 'release_date',
-]
-const MODIFIED_META = [
-  'article:modified_time', 'og:updated_time', 'article:modified', 'datemodified', 'last-modified', 'lastmod',
-  'modified', 'dcterms:modified', 'dc:date:modified', 'revised', 'updated_time', 'last-updated',
-]
+const GENERIC_META = new Set(['date', 'dc:date', 'dcterms:date', 'created', 'creation_date'])
 
-function fromMeta(meta: MetaIndex, keys: readonly string[]): string | null {
-  for (const key of keys) {
-    const value = meta.get(key)
-    if (value === undefined) continue
-    const parsed = parseDate(value)
-    if (parsed !== null) return parsed
+/** Lower is preferred. */
+function rank(e: DateEvidence): number {
+  switch (e.source) {
+    case 'json-ld':
+      return e.field === 'datePublished' || e.field === 'dateModified' ? 0 : 2
+    case 'meta':
+      // A bare "date" does not say which date it is; a <time> or itemprop in the article does.
+      return GENERIC_META.has(e.field) ? 3.5 : 1
+    case 'markup':
+      // The first <time> on the page is a guess; a date-classed element at the headline says more.
+      return e.field === 'first time[datetime]' ? 4.5 : e.field.startsWith('class=') ? 4 : 3
+    case 'text':
+      return e.field === 'labelled' ? 5 : e.field === 'near headline' ? 7 : 8
+    case 'url':
+      return 6
   }
+}
+
+const day = (iso: string): string => iso.slice(0, 10)
+
+function instantOf(iso: string): number {
+  // A bare day is taken at its earliest moment anywhere (UTC+14), so a same-day date is never "future".
+  if (iso.length === 10) return Date.parse(`${iso}T00:00:00+14:00`)
+  const hasOffset = /(?:Z|[+-]\d{2}:\d{2})$/.test(iso)
+  return Date.parse(hasOffset ? iso : `${iso}+14:00`)
+}
+
+function rejection(e: DateEvidence, fetchedAt: number): RejectionReason | null {
+  if (day(e.value) < WEB_BEGINS) return 'before_web'
+  const t = instantOf(e.value)
+  if (Number.isFinite(t) && t > fetchedAt + FUTURE_SLACK_MS) return 'after_fetch_time'
   return null
 }
 
-/** parsely-page holds a JSON blob with pub_date. */
-function fromParselyPage(meta: MetaIndex): string | null {
-  const blob = meta.get('parsely-page')
-  if (blob === undefined) return null
-  const m = /"pub_date"\s*:\s*"([^"]+)"/.exec(blob)
-  return m ? parseDate(m[1] as string) : null
+/** Fallbacks that may pick up any date on the page: never used to correct a stated one. */
+const WEAK_FIELDS = new Set(['first time[datetime]', 'first in text'])
+const UTC_STAMP = /T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|\+00:00)$/
+
+function shiftDay(iso: string, days: number): string {
+  const d = new Date(`${day(iso)}T00:00:00Z`)
+  d.setUTCDate(d.getUTCDate() + days)
+  return d.toISOString().slice(0, 10)
 }
 
-function fromJsonLdText(blocks: string[], key: string): string | null {
-  const re = new RegExp(`"${key}"\\s*:\\s*"([^"]{6,40})"`)
-  for (const block of blocks) {
-    const m = re.exec(block)
-    if (m) {
-      const parsed = parseDate(m[1] as string)
-      if (parsed !== null) return parsed
-    }
-  }
-  return null
+function chosen(e: DateEvidence | undefined): ChosenDate | null {
+  return e === undefined ? null : { source: e.source, field: e.field, value: e.value }
 }
 
-function nodeValue(node: { attrs: Record<string, string>; el: ElementNode | null }): string | null {
-  const a = node.attrs
-  const value = a.datetime ?? a.content ?? a.title ?? (node.el !== null ? textOf(node.el) : null)
-  return value === null ? null : parseDate(value)
-}
-
-function fromNodes(nodes: DateInputs['dateNodes'], kind: 'published' | 'modified'): string | null {
-  const itemprop = kind === 'published' ? /datepublished|datecreated/i : /datemodified/i
-  const hint = kind === 'published' ? /publish|entry-date|post-date|posted|article-date|pubdate|created/i : /updated|modified/i
-  for (const n of nodes) {
-    if (n.attrs.itemprop !== undefined && itemprop.test(n.attrs.itemprop)) {
-      const v = nodeValue(n)
-      if (v !== null) return v
-    }
-  }
-  for (const n of nodes) {
-    if (n.tag !== 'time') continue
-    const marker = `${n.attrs.class ?? ''} ${n.attrs.id ?? ''} ${n.attrs.itemprop ?? ''}`
-    if ((kind === 'published' && n.attrs.pubdate !== undefined) || hint.test(marker)) {
-      const v = nodeValue(n)
-      if (v !== null) return v
-    }
-  }
-  if (kind === 'modified') return null
-  // Last resort for the publication date: the first machine-readable <time> on the page.
-  for (const n of nodes) {
-    if (n.tag !== 'time' || n.attrs.datetime === undefined) continue
-    if (/updated|modified|comment/i.test(`${n.attrs.class ?? ''} ${n.attrs.itemprop ?? ''}`)) continue
-    const v = parseDate(n.attrs.datetime)
-    if (v !== null) return v
-  }
-  return null
-}
-
-const URL_DATE = /\/((?:19|20)\d{2})[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?:\/|[_-]|\.html?|$)/
-
-function fromUrl(url: string): string | null {
-  const m = URL_DATE.exec(url)
-  return m ? parseDate(`${m[1]}-${m[2]}-${m[3]}`) : null
+/**
+ * A timestamp written in UTC can fall on the next (or previous) day of the publisher's own calendar; a
+ * local day stated elsewhere on the page (URL, another tag, a visible date) one day apart, on the side
+ * the hour allows, is the publisher's day.
+ */
+function publishersDay(published: DateEvidence, ordered: DateEvidence[], notes: string[]): DateEvidence {
+  if (!UTC_STAMP.test(published.value)) return published
+  const hour = Number(published.value.slice(11, 13))
+  const localDay = hour < 12 ? shiftDay(published.value, -1) : shiftDay(published.value, 1)
+  const local = ordered.find((e) => e.kind === 'published' && !UTC_STAMP.test(e.value) && !WEAK_FIELDS.has(e.field) && day(e.value) === localDay)
+  if (local === undefined) return published
+  notes.push(`published ${published.value} (UTC) is ${localDay} in the publisher's time (${local.source} ${local.field})`)
+  return { ...published, value: day(local.value), field: `${published.field} (day from ${local.source})` }
 }
 
 export function extractDates(input: DateInputs): PageDates {
-  const ld = input.jsonLd
-  const published =
-    (ld?.datePublished ? parseDate(ld.datePublished) : null) ??
-    fromMeta(input.meta, PUBLISHED_META) ??
-    fromParselyPage(input.meta) ??
-    // dateCreated is often the CMS record's creation time, in UTC, so it ranks below the meta tags.
-    (ld?.dateCreated ? parseDate(ld.dateCreated) : null) ??
-    fromJsonLdText(input.jsonLdRaw, 'datePublished') ??
-    fromNodes(input.dateNodes, 'published') ??
-    fromUrl(input.url)
-  const modified =
-    (ld?.dateModified ? parseDate(ld.dateModified) : null) ??
-    fromMeta(input.meta, MODIFIED_META) ??
-    fromJsonLdText(input.jsonLdRaw, 'dateModified') ??
-    fromNodes(input.dateNodes, 'modified')
-  return { published, modified }
+  const fetchedAt = input.fetchedAt.getTime()
+  const rejected: RejectedDate[] = []
+  const notes: string[] = []
+  const plausible = (list: DateEvidence[]): DateEvidence[] =>
+    list.filter((e) => {
+      const reason = rejection(e, fetchedAt)
+      if (reason !== null && rejected.length < 5 && !rejected.some((r) => r.value === e.value && r.kind === e.kind)) {
+        rejected.push({ kind: e.kind, source: e.source, field: e.field, value: e.value, reason })
+      }
+      return reason === null
+    })
+  const order = (list: DateEvidence[]): DateEvidence[] =>
+    list
+      .map((e, i) => ({ e, i }))
+      .sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i)
+      .map((x) => x.e)
+
+  let evidence = plausible(headerEvidence(input))
+  // The page body is read only when the header has no stated publication date, or one in UTC whose local
+  // day the body may tell (and the URL does not).
+  const stated = order(evidence).find((e) => e.kind === 'published' && rank(e) <= 3)
+  const urlDay = evidence.some((e) => e.source === 'url')
+  if (stated === undefined || (UTC_STAMP.test(stated.value) && !urlDay)) evidence = evidence.concat(plausible(bodyEvidence(input)))
+  const ordered = order(evidence)
+  let published = ordered.find((e) => e.kind === 'published')
+  let modified = ordered.find((e) => e.kind === 'modified')
+  if (published === undefined && modified !== undefined) {
+    // A page that states only when it was last changed ("Stand: …") was published no later than that.
+    notes.push('no publication date on the page: the last-updated date stands in')
+    published = modified
+  }
+
+  // Kept for the published <= updated check below, which compares dates as the page wrote them.
+  const asStated = published?.value
+  if (published !== undefined) published = publishersDay(published, ordered, notes)
+
+  // An update cannot precede the publication. Scheduled posts are edited before they go out, so the
+  // publication date stands and the earlier "update" is dropped rather than taken as the original.
+  if (published !== undefined && modified !== undefined && day(modified.value) < day(asStated ?? published.value)) {
+    notes.push(`updated ${day(modified.value)} (${modified.source} ${modified.field}) is before published ${day(published.value)}: dropped`)
+    modified = undefined
+  }
+  return {
+    published: published?.value ?? null,
+    modified: modified?.value ?? null,
+    evidence: { published: chosen(published), last_updated: chosen(modified), rejected, notes },
+  }
 }

@@ -1,5 +1,5 @@
-import { EMPTY_SPAN } from './text-stats.ts'
 import type { Span } from './text-stats.ts'
+import { EMPTY_SPAN } from './text-stats.ts'
 
 // A deliberately tiny DOM: plain element/text nodes with child arrays and parent links. It is all the
 // extractor needs, and building it is several times cheaper than a full DOM (linkedom, jsdom).

@@ -1,24 +1,25 @@
 // Entry point of page extraction: HTML + URL in, text/metadata/dates/language/links/signals out.
 // Pure (no I/O) and total: malformed input gives an empty result, never an exception.
-import { textOf } from './dom.ts'
-import { parseHtml } from './parse-html.ts'
-import type { ParsedPage } from './parse-html.ts'
-import { indexMetaTags } from './meta-tags.ts'
-import { findArticle, parseJsonLdBlocks } from './json-ld.ts'
-import { chooseTitle } from './title.ts'
-import { buildMetadata, metadataAuthor } from './metadata.ts'
-import type { PageMetadata } from './metadata.ts'
-import { extractMainText } from './main-text.ts'
+
 import { extractDates } from './dates.ts'
+import { textOf } from './dom.ts'
+import { findArticle, parseJsonLdBlocks } from './json-ld.ts'
 import { declaredLanguage, detectLanguage } from './language.ts'
 import { baseUrl, collectLinks } from './links.ts'
-import { computeSignals } from './page-signals.ts'
+import { extractMainText } from './main-text.ts'
+import { indexMetaTags } from './meta-tags.ts'
+import type { PageMetadata } from './metadata.ts'
+import { buildMetadata, metadataAuthor } from './metadata.ts'
 import type { PageSignals } from './page-signals.ts'
-import { countWords } from './word-count.ts'
+import { computeSignals } from './page-signals.ts'
+import type { ParsedPage } from './parse-html.ts'
+import { parseHtml } from './parse-html.ts'
 import { emptyRawSignals } from './raw-signals.ts'
+import { chooseTitle } from './title.ts'
+import { countWords } from './word-count.ts'
 
-export type { PageSignals } from './page-signals.ts'
 export type { PageMetadata } from './metadata.ts'
+export type { PageSignals } from './page-signals.ts'
 
 export interface ExtractedContent {
   title: string
@@ -48,8 +49,19 @@ export interface ExtractedPage {
  */
 export const MAX_HTML_CHARS = 6_000_000
 
-function emptyMetadata(): PageMetadata {
-  return { canonical_url: null, og_title: null, og_description: null, og_image: null, og_type: null, author: null, meta_description: null, robots: null }
+/** Metadata of a page that has none (no HTML, or a fetch that got no page): every field null. */
+export function emptyMetadata(): PageMetadata {
+  return {
+    canonical_url: null,
+    og_title: null,
+    og_description: null,
+    og_image: null,
+    og_type: null,
+    author: null,
+    meta_description: null,
+    robots: null,
+    date_evidence: null,
+  }
 }
 
 function emptyPage(url: string): ExtractedPage {
@@ -75,14 +87,17 @@ function headingTexts(page: ParsedPage): { headings: string[]; h1s: string[] } {
   return { headings, h1s }
 }
 
-function extract(html: string, url: string): ExtractedPage {
+function extract(html: string, url: string, fetchedAt: Date): ExtractedPage {
   const page = parseHtml(html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html)
   const meta = indexMetaTags(page.metas)
-  const jsonLd = findArticle(parseJsonLdBlocks(page.jsonLd))
+  const jsonLdObjects = parseJsonLdBlocks(page.jsonLd)
+  const jsonLd = findArticle(jsonLdObjects)
   const { headings, h1s } = headingTexts(page)
   const title = chooseTitle(jsonLd, meta, page.title, headings, h1s).trim()
   const author = metadataAuthor(meta, jsonLd)
-  const dates = extractDates({ jsonLd, jsonLdRaw: page.jsonLd, meta, dateNodes: page.dateNodes, url })
+  // Dates first: the main-text pass reshapes the tree.
+  const headline = page.headings.find((el) => el.tag === 'h1') ?? null
+  const dates = extractDates({ jsonLdObjects, jsonLdRaw: page.jsonLd, meta, dateNodes: page.dateNodes, body: page.body, headline, url, fetchedAt })
 
   const main = extractMainText(page, title, author !== null)
   const fullText = main.text
@@ -104,7 +119,7 @@ function extract(html: string, url: string): ExtractedPage {
 
   return {
     content: fullText === '' ? null : { title, full_text: fullText, language: language.language, word_count: wordCount },
-    metadata: buildMetadata(meta, page.linkTags, jsonLd, main.byline, base),
+    metadata: buildMetadata(meta, page.linkTags, jsonLd, main.byline, base, dates.evidence),
     published_date: dates.published,
     last_updated_date: dates.modified,
     links,
@@ -113,10 +128,20 @@ function extract(html: string, url: string): ExtractedPage {
   }
 }
 
-export function extractPage(html: string, url: string): ExtractedPage {
+export interface ExtractOptions {
+  /** When the page was fetched (default: now); a page date after it is implausible. */
+  fetchedAt?: Date
+}
+
+/** extractPage without its safety net: for the robustness tests, which must see any exception. */
+export function extractPageOrThrow(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
   if (typeof html !== 'string' || html.length === 0) return emptyPage(url)
+  return extract(html, url, options.fetchedAt ?? new Date())
+}
+
+export function extractPage(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
   try {
-    return extract(html, url)
+    return extractPageOrThrow(html, url, options)
   } catch {
     // Defence in depth: a bug on one odd page must not fail a whole scrape job.
     return emptyPage(url)

@@ -32,7 +32,12 @@ function sample(text: string): string {
  * Languages close enough that n-gram statistics confuse them (Malay/Indonesian, the Scandinavian and
  * Serbo-Croatian families, Czech/Slovak); within a group the page's declaration decides.
  */
-const CLOSE_GROUPS = [['ms', 'id'], ['no', 'nb', 'nn', 'da'], ['hr', 'sr', 'bs'], ['cs', 'sk']]
+const CLOSE_GROUPS = [
+  ['ms', 'id'],
+  ['no', 'nb', 'nn', 'da'],
+  ['hr', 'sr', 'bs'],
+  ['cs', 'sk'],
+]
 
 function sameGroup(a: string, b: string): boolean {
   return CLOSE_GROUPS.some((g) => g.includes(a) && g.includes(b))

@@ -1,13 +1,14 @@
 // Cleans the chosen article: drops forms, asides, share bars and link-heavy or otherwise suspicious
 // tables/lists/divs. Each conditional pass is one post-order walk that sums the counts it needs on the
 // way up, instead of re-querying every subtree as a DOM implementation would.
+
+import { AD_WORDS, HEADINGS, LOADING_WORDS, SHARE, TEXTISH, VIDEO } from './content-patterns.ts'
 import type { ElementNode } from './dom.ts'
 import { textOf } from './dom.ts'
-import { AD_WORDS, HEADINGS, LOADING_WORDS, SHARE, TEXTISH, VIDEO } from './content-patterns.ts'
 import type { Article } from './main-text-grab.ts'
-import { FLAG_CLEAN_CONDITIONALLY, classWeight } from './main-text-grab.ts'
-import { emptySpan, joinSpan, textSpan, trimmedLength } from './text-stats.ts'
+import { classWeight, FLAG_CLEAN_CONDITIONALLY } from './main-text-grab.ts'
 import type { Span } from './text-stats.ts'
+import { emptySpan, joinSpan, textSpan, trimmedLength } from './text-stats.ts'
 
 interface Counts {
   span: Span
@@ -27,7 +28,22 @@ interface Counts {
 }
 
 function zero(): Counts {
-  return { span: emptySpan(), text: 0, commas: 0, link: 0, p: 0, img: 0, li: 0, input: 0, heading: 0, list: 0, embeds: 0, video: false, textish: false, dataTable: false }
+  return {
+    span: emptySpan(),
+    text: 0,
+    commas: 0,
+    link: 0,
+    p: 0,
+    img: 0,
+    li: 0,
+    input: 0,
+    heading: 0,
+    list: 0,
+    embeds: 0,
+    video: false,
+    textish: false,
+    dataTable: false,
+  }
 }
 
 function add(into: Counts, c: Counts): void {
@@ -77,7 +93,9 @@ function shouldRemove(el: ElementNode, tag: string, c: Counts, pass: Pass, stack
   if (c.video) return false
   const textLen = c.text
   if (textLen < 24) {
-    const text = textOf(el, pass.run).trim().replace(/\s{2,}/g, ' ')
+    const text = textOf(el, pass.run)
+      .trim()
+      .replace(/\s{2,}/g, ' ')
     if (AD_WORDS.test(text) || LOADING_WORDS.test(text)) return true
   }
   const isList = tag === 'ul' || tag === 'ol' || (textLen > 0 ? c.list / textLen > 0.9 : c.list > 0)

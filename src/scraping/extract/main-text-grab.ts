@@ -1,19 +1,9 @@
 // One attempt at locating the article: drop page furniture, score paragraphs into their ancestors, pick
 // the best container and the siblings that belong with it. Marks are stamped with `run`, so the tree is
 // shared by all attempts without copying.
-import { ElementNode } from './dom.ts'
-import { textOf } from './dom.ts'
-import {
-  BYLINE,
-  KEEP_TAG_SIBLINGS,
-  NEGATIVE,
-  OK_MAYBE,
-  POSITIVE,
-  TAGS_TO_SCORE,
-  UNLIKELY,
-  UNLIKELY_ROLES,
-  tagBaseScore,
-} from './content-patterns.ts'
+
+import { BYLINE, KEEP_TAG_SIBLINGS, NEGATIVE, OK_MAYBE, POSITIVE, TAGS_TO_SCORE, tagBaseScore, UNLIKELY, UNLIKELY_ROLES } from './content-patterns.ts'
+import { ElementNode, textOf } from './dom.ts'
 import { linkDensity, measure } from './main-text-prepare.ts'
 import { textSimilarity } from './text-similarity.ts'
 
@@ -272,7 +262,9 @@ export function grabArticle(ctx: GrabContext, run: number, flags: number): Artic
       if (sibling.scoreRun === run && sibling.score + bonus >= siblingThreshold) {
         append = true
       } else if (sibling.tag === 'p') {
-        const text = textOf(sibling, run).trim().replace(/\s{2,}/g, ' ')
+        const text = textOf(sibling, run)
+          .trim()
+          .replace(/\s{2,}/g, ' ')
         const density = linkDensity(sibling)
         if (text.length > 80 && density < 0.25) append = true
         else if (text.length > 0 && text.length < 80 && density === 0 && /\.( |$)/.test(text)) append = true

@@ -1,9 +1,10 @@
 // One-off normalisation of the tree before scoring: <br><br> runs become paragraphs, empty wrappers go,
 // and <div>s used as paragraphs become <p>s. None of this depends on the attempt flags, so it is done once
 // instead of once per attempt (Readability re-parses the page for each attempt).
-import { ElementNode } from './dom.ts'
-import type { DomNode } from './dom.ts'
+
 import { BLOCK_TAGS, EMPTY_REMOVABLE, PHRASING } from './content-patterns.ts'
+import type { DomNode } from './dom.ts'
+import { ElementNode } from './dom.ts'
 import { emptySpan, joinSpan, textSpan, trimmedLength } from './text-stats.ts'
 
 const WS_ONLY = /^\s*$/

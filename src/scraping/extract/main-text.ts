@@ -1,16 +1,19 @@
 // Main-text extraction: normalise once, then try progressively more lenient attempts (as Readability
-// does) until one yields a real article; otherwise keep the longest text any attempt found.
-import type { ParsedPage } from './parse-html.ts'
-import { prepareTree } from './main-text-prepare.ts'
-import {
-  FLAG_CLEAN_CONDITIONALLY,
-  FLAG_STRIP_UNLIKELY,
-  FLAG_WEIGHT_CLASSES,
-  grabArticle,
-} from './main-text-grab.ts'
-import type { GrabContext } from './main-text-grab.ts'
+// does) until one yields a real article; otherwise keep the longest text any attempt found. Each attempt
+// adds the lead standing before the container and drops the boilerplate inside it (docs/extraction.md).
+
+import type { ElementNode } from './dom.ts'
+import { textOf } from './dom.ts'
+import type { DroppedBlock } from './main-text-boilerplate.ts'
+import { dropBoilerplate } from './main-text-boilerplate.ts'
 import { cleanArticle } from './main-text-clean.ts'
+import type { GrabContext } from './main-text-grab.ts'
+import { FLAG_CLEAN_CONDITIONALLY, FLAG_STRIP_UNLIKELY, FLAG_WEIGHT_CLASSES, grabArticle } from './main-text-grab.ts'
+import { findLead } from './main-text-lead.ts'
+import { measure, prepareTree } from './main-text-prepare.ts'
+import type { ParsedPage } from './parse-html.ts'
 import { renderText } from './text-render.ts'
+import { textSimilarity } from './text-similarity.ts'
 
 /** Below this many characters an attempt is considered to have missed the article. */
 const MIN_ARTICLE_CHARS = 500
@@ -34,32 +37,63 @@ export interface MainText {
   byline: string | null
   /** Normalised length of all visible body text, for the main-text ratio signal. */
   pageTextLength: number
+  /** In-article blocks dropped as boilerplate, with the rule that dropped each (when asked for). */
+  dropped: DroppedBlock[] | null
 }
 
-function normalizedTextLength(text: string): number {
-  return text.replace(/\s+/g, ' ').length
+/** The page's headline: the <h1>/<h2> closest to the title, else the first <h1>. */
+function headlineOf(headings: ElementNode[], title: string): ElementNode | null {
+  let best: ElementNode | null = null
+  let bestSimilarity = 0.5
+  // Link farms carry hundreds of headings; the headline is among the first.
+  for (const h of headings.slice(0, 50)) {
+    const similarity = textSimilarity(title, textOf(h).trim())
+    if (similarity > bestSimilarity) {
+      best = h
+      bestSimilarity = similarity
+    }
+  }
+  return best ?? headings.find((h) => h.tag === 'h1') ?? null
 }
 
-export function extractMainText(page: ParsedPage, title: string, hasMetadataByline: boolean): MainText {
+/** The whitespace-normalised length of the article's live text, measured without rendering it. */
+function liveTextLength(roots: ElementNode[], run: number): number {
+  let length = 0
+  for (const root of roots) {
+    if (root.gone === run) continue
+    measure(root, run)
+    length += root.textLen
+  }
+  return length
+}
+
+export function extractMainText(page: ParsedPage, title: string, hasMetadataByline: boolean, explain = false): MainText {
   prepareTree(page.body)
   const pageTextLength = page.body.textLen
   const ctx: GrabContext = { body: page.body, title, hasMetadataByline, byline: null }
-  let best = ''
+  const headline = headlineOf(page.headings, title)
+  let best: { text: string; dropped: DroppedBlock[] | null } = { text: '', dropped: null }
   let bestLength = 0
   const attempts = page.elementCount > SINGLE_ATTEMPT_ELEMENTS ? 1 : ATTEMPT_FLAGS.length
   for (let i = 0; i < attempts; i++) {
     const run = i + 1
     const flags = ATTEMPT_FLAGS[i] as number
     const article = grabArticle(ctx, run, flags)
+    const lead = findLead(page.body, headline, article.roots, run)
+    if (lead.length > 0) article.roots.unshift(...lead)
     cleanArticle(article, run, flags)
+    // Whether an attempt found the article is judged before in-article boilerplate goes, so a short
+    // article followed by its comments is still found by the first attempt, not replaced by a comment.
+    const length = liveTextLength(article.roots, run)
+    const trace: DroppedBlock[] | null = explain ? [] : null
+    dropBoilerplate(article.roots, run, length, trace)
     // Rendered now: a later attempt may re-stamp the same nodes.
     const text = renderText(article.roots, run)
-    const length = normalizedTextLength(text)
-    if (length >= MIN_ARTICLE_CHARS) return { text, byline: ctx.byline, pageTextLength }
+    if (length >= MIN_ARTICLE_CHARS) return { text, byline: ctx.byline, pageTextLength, dropped: trace }
     if (length > bestLength) {
-      best = text
+      best = { text, dropped: trace }
       bestLength = length
     }
   }
-  return { text: best, byline: ctx.byline, pageTextLength }
+  return { ...best, byline: ctx.byline, pageTextLength }
 }

@@ -1,8 +1,9 @@
 // Page metadata for the scrape result (spec 2.7): canonical URL, Open Graph, author, description, robots.
+import type { DateEvidenceRecord } from './dates.ts'
 import type { JsonLdArticle } from './json-ld.ts'
+import { resolveUrl } from './links.ts'
 import type { MetaIndex } from './meta-tags.ts'
 import { firstMeta } from './meta-tags.ts'
-import { resolveUrl } from './links.ts'
 
 export interface PageMetadata {
   canonical_url: string | null
@@ -13,6 +14,11 @@ export interface PageMetadata {
   author: string | null
   meta_description: string | null
   robots: string | null
+  /**
+   * Where the published and last-updated dates came from, and dates the page carries that were rejected.
+   * Absent where no page was extracted (a failed fetch) and on pages indexed before it existed.
+   */
+  date_evidence?: DateEvidenceRecord | null
 }
 
 const IS_URL = /^https?:\/\//i
@@ -45,6 +51,7 @@ export function buildMetadata(
   jsonLd: JsonLdArticle | null,
   pageByline: string | null,
   base: URL | null,
+  dateEvidence: DateEvidenceRecord | null,
 ): PageMetadata {
   const image = firstMeta(meta, ['og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src'])
   return {
@@ -56,5 +63,6 @@ export function buildMetadata(
     author: metadataAuthor(meta, jsonLd) ?? (pageByline !== null && pageByline !== '' ? pageByline : null),
     meta_description: meta.get('description') ?? null,
     robots: meta.get('robots') ?? null,
+    date_evidence: dateEvidence,
   }
 }

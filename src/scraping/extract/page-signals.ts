@@ -45,7 +45,8 @@ export interface SignalInputs {
   pageTextLength: number
 }
 
-const NEXT_TEXT = /^\s*(next|next (slide|page|photo|image|picture|article)|continue|weiter|suivant|siguiente|próximo|avanti|volgende|далее)\s*(»|›|>|→)?\s*$|^\s*(»|›|→)\s*$/i
+const NEXT_TEXT =
+  /^\s*(next|next (slide|page|photo|image|picture|article)|continue|weiter|suivant|siguiente|próximo|avanti|volgende|далее)\s*(»|›|>|→)?\s*$|^\s*(»|›|→)\s*$/i
 const SLIDE_WORDS = /\b(slide|slideshow|gallery|photo|image)s?\b/i
 const COUNTER = /\b(?:slide|photo|image|page|picture)?\s*\d{1,3}\s+(?:of|\/)\s+\d{1,3}\b/i
 const PAGED_URL = /[?&](page|p|pg|slide|photo|image|pagenum|start)=\d+|\/(page|slide|photo|pictures?)[/-]?\d+\/?$|\/\d{1,2}\/?$/i

@@ -2,11 +2,12 @@
 // page facts the other extractors need (meta tags, JSON-LD, links, ad markers). We drive the tokenizer
 // ourselves instead of using htmlparser2's Parser because the Parser keeps its open-element stack with
 // Array.unshift/indexOf, which turns pathological nesting into quadratic time.
-import { Tokenizer } from 'htmlparser2'
+
 import type { TokenizerCallbacks } from 'htmlparser2'
+import { Tokenizer } from 'htmlparser2'
 import { ElementNode, TextNode } from './dom.ts'
-import { emptyRawSignals, noteInlineScript, noteOpenTag } from './raw-signals.ts'
 import type { RawSignals } from './raw-signals.ts'
+import { emptyRawSignals, noteInlineScript, noteOpenTag } from './raw-signals.ts'
 
 /** Deeper elements are flattened into their ancestor at this depth, so every later pass may recurse. */
 export const MAX_TREE_DEPTH = 300
@@ -51,12 +52,33 @@ const IMPLIES_CLOSE: Record<string, readonly string[]> = (() => {
     tfoot: ['thead', 'tbody'],
   }
   for (const t of ['select', 'input', 'output', 'button', 'datalist', 'textarea']) table[t] = form
-  const closesP = 'p h1 h2 h3 h4 h5 h6 address article aside blockquote details div dl fieldset figcaption figure footer form header hr main nav ol pre section table ul'
+  const closesP =
+    'p h1 h2 h3 h4 h5 h6 address article aside blockquote details div dl fieldset figcaption figure footer form header hr main nav ol pre section table ul'
   for (const t of closesP.split(' ')) table[t] = p
   return table
 })()
 
-const VOID = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr'])
+const VOID = new Set([
+  'area',
+  'base',
+  'basefont',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'frame',
+  'hr',
+  'img',
+  'input',
+  'isindex',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+])
 
 /** Subtrees that never hold readable text; their text is captured only where a fact needs it. */
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'textarea', 'select', 'title'])

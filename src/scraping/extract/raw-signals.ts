@@ -36,8 +36,10 @@ export function emptyRawSignals(): RawSignals {
 
 const AD_HOSTS =
   /doubleclick\.net|googlesyndication\.com|googletagservices\.com|adservice\.google|securepubads|amazon-adsystem\.com|adnxs\.com|taboola\.com|outbrain\.com|mgid\.com|revcontent\.com|criteo\.(com|net)|pubmatic\.com|rubiconproject\.com|openx\.net|prebid|adsafeprotected\.com|moatads\.com|media\.net|yieldmo\.com|33across\.com|sharethrough\.com|teads\.tv|zergnet\.com/i
-const AD_ID = /^(div-gpt-ad|gpt-ad|google_ads_|dfp-ad|ad-slot|adslot|ad_slot|ad-unit|ad_unit|adunit|ad-container|ad_container|advert-|taboola-|outbrain_widget)/i
-const AD_CLASS = /\b(adsbygoogle|ad-slot|adslot|ad_slot|ad-unit|ad_unit|adunit|dfp-ad|gpt-ad|ad-container|ad-placeholder|advertisement|OUTBRAIN|trc_related_container)\b/i
+const AD_ID =
+  /^(div-gpt-ad|gpt-ad|google_ads_|dfp-ad|ad-slot|adslot|ad_slot|ad-unit|ad_unit|adunit|ad-container|ad_container|advert-|taboola-|outbrain_widget)/i
+const AD_CLASS =
+  /\b(adsbygoogle|ad-slot|adslot|ad_slot|ad-unit|ad_unit|adunit|dfp-ad|gpt-ad|ad-container|ad-placeholder|advertisement|OUTBRAIN|trc_related_container)\b/i
 
 export function noteOpenTag(s: RawSignals, name: string, attrs: Record<string, string>, inHead: boolean): void {
   switch (name) {

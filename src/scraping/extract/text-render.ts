@@ -3,12 +3,46 @@
 import type { ElementNode } from './dom.ts'
 
 const PARAGRAPH = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'details', 'dialog', 'div', 'dl', 'fieldset',
-  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'main',
-  'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'ul', 'caption', 'menu',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'center',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'ul',
+  'caption',
+  'menu',
 ])
 const LINE = new Set(['li', 'tr', 'dt', 'dd', 'br', 'option', 'tbody', 'thead', 'tfoot'])
 const CELL = new Set(['td', 'th'])
+/** Soft hyphens, zero-width spaces and BOMs: invisible, but they split words for search and matching (ZWJ/ZWNJ carry meaning in some scripts and stay). */
+const INVISIBLE = /[\u00AD\u200B\u2060\uFEFF]/g
 
 class Writer {
   private out: string[] = []
@@ -25,7 +59,7 @@ class Writer {
       this.started = true
       return
     }
-    const collapsed = raw.replace(/\s+/g, ' ')
+    const collapsed = raw.replace(INVISIBLE, '').replace(/\s+/g, ' ')
     if (collapsed === ' ' || collapsed === '') {
       if (collapsed === ' ') this.pendingSpace = true
       return

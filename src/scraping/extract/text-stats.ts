@@ -24,8 +24,17 @@ export function emptySpan(): Span {
 
 function isWs(c: number): boolean {
   return (
-    c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
   )
 }
 
@@ -50,9 +59,7 @@ export function textSpan(node: TextNode): Span {
     }
   }
   const span: Span =
-    text.length === 0
-      ? emptySpan()
-      : { len, startWs: isWs(text.charCodeAt(0)), endWs: isWs(text.charCodeAt(text.length - 1)), empty: false, allWs, commas }
+    text.length === 0 ? emptySpan() : { len, startWs: isWs(text.charCodeAt(0)), endWs: isWs(text.charCodeAt(text.length - 1)), empty: false, allWs, commas }
   node.span = span
   return span
 }

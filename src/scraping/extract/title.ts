@@ -35,13 +35,7 @@ export function cleanDocumentTitle(docTitle: string, headings: string[], h1s: st
   return title
 }
 
-export function chooseTitle(
-  jsonLd: JsonLdArticle | null,
-  meta: MetaIndex,
-  docTitle: string | null,
-  headings: string[],
-  h1s: string[],
-): string {
+export function chooseTitle(jsonLd: JsonLdArticle | null, meta: MetaIndex, docTitle: string | null, headings: string[], h1s: string[]): string {
   const cleaned = (): string => cleanDocumentTitle(docTitle ?? '', headings, h1s)
   if (jsonLd !== null) {
     const { name, headline } = jsonLd
@@ -54,7 +48,16 @@ export function chooseTitle(
     }
     if (name !== null || headline !== null) return (name ?? headline) as string
   }
-  const fromMeta = firstMeta(meta, ['dc:title', 'dcterm:title', 'og:title', 'weibo:article:title', 'weibo:webpage:title', 'title', 'twitter:title', 'parsely-title'])
+  const fromMeta = firstMeta(meta, [
+    'dc:title',
+    'dcterm:title',
+    'og:title',
+    'weibo:article:title',
+    'weibo:webpage:title',
+    'title',
+    'twitter:title',
+    'parsely-title',
+  ])
   if (fromMeta !== null) return fromMeta
   const fromTitle = cleaned()
   return fromTitle !== '' ? fromTitle : (h1s[0]?.trim().replace(/\s+/g, ' ') ?? '')

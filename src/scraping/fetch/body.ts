@@ -3,8 +3,9 @@
  * after inflating) and the raw size (a compressed stream that never produces output still ends).
  * Bounds time with an idle timeout between raw chunks and the caller's signal for the total deadline.
  */
-import { pipeline, Transform } from 'node:stream'
+
 import type { Readable } from 'node:stream'
+import { pipeline, Transform } from 'node:stream'
 import zlib from 'node:zlib'
 import { FetchFailure } from './failure.ts'
 
@@ -48,9 +49,15 @@ function decoderFor(coding: string): Transform | null {
 
 /** Decoders in the order to apply them: codings are listed in the order they were applied. */
 export function decodersFor(contentEncoding: string | null | undefined): Transform[] {
-  const codings = (contentEncoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter(Boolean)
+  const codings = (contentEncoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter(Boolean)
   if (codings.length > 2) throw new FetchFailure('content', `too many content-encodings "${contentEncoding}"`)
-  return codings.reverse().map(decoderFor).filter((d): d is Transform => d !== null)
+  return codings
+    .reverse()
+    .map(decoderFor)
+    .filter((d): d is Transform => d !== null)
 }
 
 /** Drops a stream we will not read. undici bodies emit an AbortError when destroyed; nobody needs it. */

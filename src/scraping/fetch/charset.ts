@@ -16,24 +16,24 @@ export interface Sniffed {
 
 // Where the WHATWG Encoding Standard (what browsers do) differs from the label's literal meaning.
 const WHATWG_ALIASES: Record<string, string> = {
-  'ascii': 'windows-1252',
+  ascii: 'windows-1252',
   'us-ascii': 'windows-1252',
   'iso-8859-1': 'windows-1252',
   'iso8859-1': 'windows-1252',
   'iso_8859-1': 'windows-1252',
-  'latin1': 'windows-1252',
-  'l1': 'windows-1252',
-  'cp819': 'windows-1252',
+  latin1: 'windows-1252',
+  l1: 'windows-1252',
+  cp819: 'windows-1252',
   'x-user-defined': 'windows-1252',
   'iso-8859-9': 'windows-1254',
-  'latin5': 'windows-1254',
+  latin5: 'windows-1254',
   'iso-8859-11': 'windows-874',
   'tis-620': 'windows-874',
-  'gb2312': 'gbk',
+  gb2312: 'gbk',
   'x-gbk': 'gbk',
   'ks_c_5601-1987': 'euc-kr',
   'utf-16': 'utf-16le',
-  'utf8': 'utf-8',
+  utf8: 'utf-8',
 }
 
 // iconv-lite also knows these, but they are not text encodings a web page may declare
@@ -42,7 +42,10 @@ const REFUSED = new Set(['base64', 'hex', 'binary', 'utf-7', 'utf7', 'utf-7-imap
 
 /** The iconv-lite name for an encoding label, or null when the label is unknown or refused. */
 export function encodingForLabel(label: string): string | null {
-  const l = label.trim().replace(/^["']|["']$/g, '').toLowerCase()
+  const l = label
+    .trim()
+    .replace(/^["']|["']$/g, '')
+    .toLowerCase()
   if (!l || REFUSED.has(l)) return null
   const name = WHATWG_ALIASES[l] ?? l
   return iconv.encodingExists(name) ? name : null
@@ -65,7 +68,10 @@ const ATTRIBUTE = /([^\s=/>]+)\s*(?:=\s*(?:"([^"]*)"?|'([^']*)'?|([^\s>]+)))?/g
 
 /** A simplified HTML prescan: the first <meta> naming a usable charset within the first 1024 bytes. */
 export function prescanMeta(bytes: Buffer): string | null {
-  const head = bytes.subarray(0, 1024).toString('latin1').replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+  const head = bytes
+    .subarray(0, 1024)
+    .toString('latin1')
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
   for (const tag of head.matchAll(/<meta[\s/]([^>]*)/gi)) {
     const attrs = new Map<string, string>()
     for (const a of (tag[1] ?? '').matchAll(ATTRIBUTE)) {

@@ -3,16 +3,17 @@
  * and the politeness gate, follows redirects by hand (each hop re-vetted by the caller), retries
  * 5xx/429 a bounded number of times, and never throws: failures come back as values.
  */
-import { request } from 'undici'
+
 import type { Dispatcher } from 'undici'
+import { request } from 'undici'
 import { discard, readBody } from './body.ts'
-import { FetchFailure, toFailure } from './failure.ts'
 import type { Fault } from './failure.ts'
-import { createPoliteness } from './politeness.ts'
+import { FetchFailure, toFailure } from './failure.ts'
 import type { Politeness, PolitenessOptions } from './politeness.ts'
+import { createPoliteness } from './politeness.ts'
 import { sleep } from './sleep.ts'
-import { createGuardedAgent } from './ssrf-guard.ts'
 import type { Classifier, Resolver } from './ssrf-guard.ts'
+import { createGuardedAgent } from './ssrf-guard.ts'
 
 export interface HttpClientConfig extends PolitenessOptions {
   userAgent: string
@@ -120,6 +121,7 @@ export interface HttpClientInternals {
 
 export function createHttpClient(cfg: HttpClientConfig, internals: HttpClientInternals = {}): HttpClient {
   const agent: Dispatcher = createGuardedAgent({ ...cfg, classify: internals.classify })
+  let closed: Promise<void> | null = null
   const politeness: Politeness = createPoliteness(cfg)
 
   /** One request, no redirects, no retries: politeness slot, what is left of the budget, body. */
@@ -141,7 +143,7 @@ export function createHttpClient(cfg: HttpClientConfig, internals: HttpClientInt
       const res = await request(url, {
         dispatcher: agent,
         method: 'GET',
-        headers: { 'user-agent': cfg.userAgent, 'accept': opts.accept, 'accept-encoding': ACCEPT_ENCODING },
+        headers: { 'user-agent': cfg.userAgent, accept: opts.accept, 'accept-encoding': ACCEPT_ENCODING },
         signal,
       })
       status = res.statusCode
@@ -229,6 +231,7 @@ export function createHttpClient(cfg: HttpClientConfig, internals: HttpClientInt
         return { ok: false, finalUrl: url.href, status: null, fault: f.fault, reason: f.message }
       }
     },
-    close: () => agent.close(),
+    // Idempotent: undici rejects a second close, and a context's owner may close it twice.
+    close: () => (closed ??= agent.close()),
   }
 }

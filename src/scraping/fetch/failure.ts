@@ -10,7 +10,10 @@ export type Fault =
   | 'aborted' // the caller's signal fired
 
 export class FetchFailure extends Error {
-  constructor(readonly fault: Fault, reason: string) {
+  constructor(
+    readonly fault: Fault,
+    reason: string,
+  ) {
     super(reason)
   }
 }

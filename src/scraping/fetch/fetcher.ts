@@ -7,16 +7,17 @@
  * a readable page (non-HTML type, binary under text/html, undecodable). A body cut at the size cap
  * comes back with `truncated: true`; the caller reports that as E008.
  */
-import { createHttpClient } from './client.ts'
-import type { HttpClient, HttpClientInternals, HttpResult } from './client.ts'
-import { isPageType, mediaType, readPage } from './content.ts'
-import { createRobotsCache } from './robots-cache.ts'
-import type { FetcherConfig } from './config.ts'
-import type { Fault } from './failure.ts'
 
-export { defaultFetcherConfig, fetcherConfig, DEFAULT_USER_AGENT } from './config.ts'
-export type { FetcherConfig } from './config.ts'
+import type { HttpClient, HttpClientInternals, HttpResult } from './client.ts'
+import { createHttpClient } from './client.ts'
+import type { FetcherConfig } from './config.ts'
+import { isPageType, mediaType, readPage } from './content.ts'
+import type { Fault } from './failure.ts'
+import { createRobotsCache } from './robots-cache.ts'
+
 export type { HttpClient } from './client.ts'
+export type { FetcherConfig } from './config.ts'
+export { DEFAULT_USER_AGENT, defaultFetcherConfig, fetcherConfig } from './config.ts'
 
 export interface FetchError {
   code: 'E002' | 'E003'
@@ -81,7 +82,17 @@ export function createFetcher(config: FetcherConfig, internals?: HttpClientInter
 
   async function fetchPage(rawUrl: string, opts: { signal?: AbortSignal } = {}): Promise<FetchOutcome> {
     const started = performance.now()
-    const base = { url: rawUrl, finalUrl: rawUrl, status: null, contentType: null, html: null, encoding: null, headers: {}, truncated: false, fetchedAt: new Date(now()).toISOString() }
+    const base = {
+      url: rawUrl,
+      finalUrl: rawUrl,
+      status: null,
+      contentType: null,
+      html: null,
+      encoding: null,
+      headers: {},
+      truncated: false,
+      fetchedAt: new Date(now()).toISOString(),
+    }
     const done = (fields: Partial<FetchOutcome>): FetchOutcome => ({ ...base, error: null, ...fields, elapsedMs: Math.round(performance.now() - started) })
     const fail = (code: FetchError['code'], reason: string, fields: Partial<FetchOutcome> = {}): FetchOutcome => done({ ...fields, error: { code, reason } })
     try {

@@ -4,8 +4,8 @@
  * 5xx, 429 or unreachable → assume everything disallowed, and ask again sooner.
  */
 import type { HttpClient } from './client.ts'
-import { ALLOW_ALL, DISALLOW_ALL, parseRobots, ROBOTS_MAX_BYTES } from './robots.ts'
 import type { RobotsPolicy } from './robots.ts'
+import { ALLOW_ALL, DISALLOW_ALL, parseRobots, ROBOTS_MAX_BYTES } from './robots.ts'
 
 const MAX_TTL_MS = 24 * 60 * 60 * 1000
 // A transient outage should not block a site for a day.

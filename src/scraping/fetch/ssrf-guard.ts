@@ -26,15 +26,27 @@ export const systemResolver: Resolver = async (hostname) => {
 /** Thrown by the connector; its `code` lets the fetcher report "blocked" rather than "network". */
 export class SsrfBlockedError extends Error {
   readonly code = 'ERR_SSRF_BLOCKED'
-  constructor(readonly address: string, readonly range: string) {
+  constructor(
+    readonly address: string,
+    readonly range: string,
+  ) {
     super(`refused to connect to ${address} (${range} address)`)
   }
 }
 
 // ipaddr.js calls these 'unicast', yet they are not hosts on the public internet.
 const EXTRA_BLOCKED = [
-  '0.0.0.0/8', '100.64.0.0/10', '169.254.0.0/16', '192.0.0.0/24', '192.0.2.0/24', '198.18.0.0/15',
-  '198.51.100.0/24', '203.0.113.0/24', '240.0.0.0/4', '2001:db8::/32', '64:ff9b:1::/48',
+  '0.0.0.0/8',
+  '100.64.0.0/10',
+  '169.254.0.0/16',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '240.0.0.0/4',
+  '2001:db8::/32',
+  '64:ff9b:1::/48',
 ].map((cidr) => ipaddr.parseCIDR(cidr))
 
 // IANA allocates global unicast IPv6 only from 2000::/3; everything else (::/8 with the deprecated

@@ -1,7 +1,7 @@
-import { classifyAndEmbed, primaryLeaf } from '../../content/classify/index.ts'
 import type { Embedding, PageInput, ScoredCategory } from '../../content/classify/index.ts'
-import { extractPage } from '../extract/extract-page.ts'
+import { classifyAndEmbed, primaryLeaf } from '../../content/classify/index.ts'
 import type { PageMetadata, PageSignals } from '../extract/extract-page.ts'
+import { emptyMetadata, extractPage } from '../extract/extract-page.ts'
 import type { FetchOutcome } from '../fetch/fetcher.ts'
 import { simhash } from './simhash.ts'
 
@@ -54,7 +54,7 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
     full_text: null,
     language: null,
     word_count: null,
-    metadata: f.status === null ? null : { ...emptyMetadata, http_status: f.status, content_type: f.contentType },
+    metadata: f.status === null ? null : { ...emptyMetadata(), http_status: f.status, content_type: f.contentType },
     published_date: null,
     last_updated_date: null,
     categories: [],
@@ -67,7 +67,8 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
   if (f.error) return { ...base, errors: [f.error.code] }
   if (f.html === null) return { ...base, errors: ['E003'] }
 
-  const page = extractPage(f.html, f.finalUrl)
+  // Dates are judged against when the page was fetched, not when it is analyzed.
+  const page = extractPage(f.html, f.finalUrl, { fetchedAt: new Date(f.fetchedAt) })
   const errors: ErrorCode[] = []
   const metadata = { ...page.metadata, http_status: f.status, content_type: f.contentType }
   const common = {
@@ -84,7 +85,13 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
   if (word_count < minWords) errors.push('E004')
   if (!language) errors.push('E005')
   else if (!supportedLanguages.has(language)) errors.push('E006')
-  const input = { title, text: full_text, url: f.finalUrl, ...(metadata.meta_description ? { metaDescription: metadata.meta_description } : {}), ...(language ? { language } : {}) }
+  const input = {
+    title,
+    text: full_text,
+    url: f.finalUrl,
+    ...(metadata.meta_description ? { metaDescription: metadata.meta_description } : {}),
+    ...(language ? { language } : {}),
+  }
   const topics = classifyForIndex(input)
   if (!topics.classified) errors.push('E007')
   if (f.truncated) errors.push('E008')
@@ -106,15 +113,4 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
 export function classifyForIndex(input: PageInput): Pick<AnalyzedPage, 'categories' | 'primary_category' | 'embedding'> & { classified: boolean } {
   const { classification, embedding } = classifyAndEmbed(input)
   return { classified: classification.classified, categories: classification.categories, primary_category: primaryLeaf(classification), embedding }
-}
-
-const emptyMetadata: PageMetadata = {
-  canonical_url: null,
-  og_title: null,
-  og_description: null,
-  og_image: null,
-  og_type: null,
-  author: null,
-  meta_description: null,
-  robots: null,
 }

@@ -1,7 +1,7 @@
-import type { Queryable } from '../../platform/db/db.ts'
 import { CLASSIFIER_VERSION } from '../../content/topics/topic-model.ts'
-import type { AnalyzedPage } from './analyze-page.ts'
 import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
+import type { Queryable } from '../../platform/db/db.ts'
+import type { AnalyzedPage } from './analyze-page.ts'
 
 export interface PageRow {
   id: number
@@ -44,9 +44,7 @@ export async function queuePages(q: Queryable, urls: NormalizedUrl[], now: Date)
      ON CONFLICT (url) DO NOTHING`,
     [urls.map((u) => u.url), urls.map((u) => u.host), urls.map((u) => u.tld), now],
   )
-  const { rows } = await q.query<{ id: number; url: string }>('SELECT id, url FROM pages WHERE url = ANY($1::text[])', [
-    urls.map((u) => u.url),
-  ])
+  const { rows } = await q.query<{ id: number; url: string }>('SELECT id, url FROM pages WHERE url = ANY($1::text[])', [urls.map((u) => u.url)])
   for (const r of rows) ids.set(r.url, r.id)
   return ids
 }
@@ -143,9 +141,4 @@ function textSafe(_key: string, value: unknown): unknown {
 export async function getPageByUrl(q: Queryable, url: string): Promise<PageRow | null> {
   const { rows } = await q.query<PageRow>(`SELECT ${columns} FROM pages WHERE url = $1`, [url])
   return rows[0] ?? null
-}
-
-export async function getPagesByIds(q: Queryable, ids: number[]): Promise<PageRow[]> {
-  const { rows } = await q.query<PageRow>(`SELECT ${columns} FROM pages WHERE id = ANY($1::bigint[])`, [ids])
-  return rows
 }

@@ -6,13 +6,21 @@
  * segments keep building meanwhile: the ranker reads old and new embeddings alike. Progress: the
  * count of pages still to do (reclassifyProgress), logged by each run.
  */
+
+import { CLASSIFIER_VERSION } from '../../content/topics/topic-model.ts'
 import type { AppContext } from '../../platform/context.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
-import { CLASSIFIER_VERSION } from '../../content/topics/topic-model.ts'
+import type { Periodic } from '../../platform/jobs/kinds.ts'
 import { classifyForIndex } from './analyze-page.ts'
 
 export const reclassifyKind = 'index.reclassify'
+
+declare module '../../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'index.reclassify': Periodic
+  }
+}
 const BATCH = 200
 /** One run stops after this long and leaves the rest to the next (other jobs share the worker). */
 const RUN_BUDGET_MS = 20_000
@@ -72,7 +80,7 @@ export async function reclassifyProgress(db: Queryable): Promise<{ remaining: nu
   return { remaining: rows[0]?.n ?? 0, version: CLASSIFIER_VERSION }
 }
 
-export function reclassifyJob(ctx: AppContext): JobHandler<Record<string, never>> {
+export function reclassifyJob(ctx: AppContext): JobHandler<'index.reclassify'> {
   return {
     kind: reclassifyKind,
     everyMs: EVERY_MS,

@@ -7,27 +7,17 @@
  * - scrape.maintenance: hourly, removes submissions abandoned while being written and the politeness
  *   rows of hosts no longer crawled.
  */
-import type { AppContext } from '../../platform/context.ts'
-import type { JobContext, JobHandler } from '../../platform/jobs/handler.ts'
-import { sweepHostGates } from '../fetch/db-host-gate.ts'
-import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+
 import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import type { JobContext, JobHandler } from '../../platform/jobs/handler.ts'
+import type { ScrapingContext } from '../context.ts'
+import { sweepHostGates } from '../fetch/db-host-gate.ts'
 import { registerUrls } from '../index/pages-repository.ts'
-import { scraperFor } from '../scraper.ts'
 import { chunkJobKind, maintenanceJobKind, registerJobKind, urlJobKind } from './kinds.ts'
-import type { ChunkPayload, RegisterPayload, UrlPayload } from './kinds.ts'
 import { CHUNK_SIZE } from './prepare.ts'
 import type { StoredChunk } from './repository.ts'
-import {
-  chunkCount,
-  failJob,
-  finishChunk,
-  loadChunkForWork,
-  markProcessing,
-  readChunksForWork,
-  recordChunkProgress,
-  removeAbandoned,
-} from './repository.ts'
+import { chunkCount, failJob, finishChunk, loadChunkForWork, markProcessing, readChunksForWork, recordChunkProgress, removeAbandoned } from './repository.ts'
 
 /** Pages one chunk fetches at once; with JOB_CONCURRENCY chunks per worker this fills the fetcher's 64 slots. */
 export const chunkFetchConcurrency = 16
@@ -53,7 +43,7 @@ function validUrls(chunk: Pick<StoredChunk, 'urls' | 'invalid'>): NormalizedUrl[
 // Chunks registered per statement (10,000 URLs).
 const REGISTER_CHUNKS = 10
 
-function registerJob(ctx: AppContext): JobHandler<RegisterPayload> {
+function registerJob(ctx: ScrapingContext): JobHandler<'scrape.register'> {
   return {
     kind: registerJobKind,
     maxAttempts: 5,
@@ -69,13 +59,13 @@ function registerJob(ctx: AppContext): JobHandler<RegisterPayload> {
   }
 }
 
-function chunkJob(ctx: AppContext): JobHandler<ChunkPayload> {
+function chunkJob(ctx: ScrapingContext): JobHandler<'scrape.chunk'> {
   return {
     kind: chunkJobKind,
     maxAttempts: 5,
     async run({ job_id, chunk_no }, job) {
       const chunk = await loadChunkForWork(ctx.db, job_id, chunk_no)
-      if (!chunk || chunk.done_at || chunk.job_status === 'failed') return
+      if (!chunk || chunk.done_at || chunk.job_status === 'failed' || chunk.job_status === 'cancelled') return
       await markProcessing(ctx.db, job_id)
       const urls = validUrls(chunk)
       const settledBefore = chunk.urls.length - urls.length
@@ -90,7 +80,7 @@ function chunkJob(ctx: AppContext): JobHandler<ChunkPayload> {
           .catch(() => {})
           .finally(() => (writing = false))
       }
-      await scraperFor(ctx).indexUrls(urls, { signal: job.signal, concurrency: chunkFetchConcurrency, onProgress })
+      await ctx.scraper.indexUrls(urls, { signal: job.signal, concurrency: chunkFetchConcurrency, onProgress })
       stopIfAborted(job)
       await job.finish((tx) => finishChunk(tx, job_id, chunk_no, ctx.clock.now()))
     },
@@ -100,20 +90,20 @@ function chunkJob(ctx: AppContext): JobHandler<ChunkPayload> {
   }
 }
 
-function urlJob(ctx: AppContext): JobHandler<UrlPayload> {
+function urlJob(ctx: ScrapingContext): JobHandler<'scrape.url'> {
   return {
     kind: urlJobKind,
     maxAttempts: 3,
     async run({ url }, job) {
       const n = normalizeUrl(url)
       if (isNormalizeError(n)) return
-      await scraperFor(ctx).indexUrls([{ ...n, url }], { signal: job.signal })
+      await ctx.scraper.indexUrls([{ ...n, url }], { signal: job.signal })
       stopIfAborted(job)
     },
   }
 }
 
-function maintenanceJob(ctx: AppContext): JobHandler<Record<string, never>> {
+function maintenanceJob(ctx: ScrapingContext): JobHandler<'scrape.maintenance'> {
   return {
     kind: maintenanceJobKind,
     everyMs: 3_600_000,
@@ -124,6 +114,6 @@ function maintenanceJob(ctx: AppContext): JobHandler<Record<string, never>> {
   }
 }
 
-export function scrapingJobs(ctx: AppContext): JobHandler<never>[] {
-  return [registerJob(ctx), chunkJob(ctx), urlJob(ctx), maintenanceJob(ctx)] as JobHandler<never>[]
+export function scrapingJobs(ctx: ScrapingContext): JobHandler[] {
+  return [registerJob(ctx), chunkJob(ctx), urlJob(ctx), maintenanceJob(ctx)]
 }

@@ -1,4 +1,6 @@
 /** Queue job kinds of the scraping feature (src/platform/jobs). */
+import type { Periodic } from '../../platform/jobs/kinds.ts'
+
 export const chunkJobKind = 'scrape.chunk'
 export const urlJobKind = 'scrape.url'
 export const registerJobKind = 'scrape.register'
@@ -15,4 +17,13 @@ export interface RegisterPayload {
 
 export interface UrlPayload {
   url: string
+}
+
+declare module '../../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'scrape.chunk': ChunkPayload
+    'scrape.url': UrlPayload
+    'scrape.register': RegisterPayload
+    'scrape.maintenance': Periodic
+  }
 }

@@ -4,9 +4,9 @@
  * and listed, never dropped. Works in one pass over the parsed array, yielding to the event loop
  * now and then so a million-URL submission does not stall other requests.
  */
-import { maxUrlLength, isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
-import { maxListedInvalid } from '../schemas.ts'
+import { isNormalizeError, maxUrlLength, normalizeUrl } from '../../content/urls/normalize-url.ts'
 import type { InvalidUrl } from '../schemas.ts'
+import { maxListedInvalid } from '../schemas.ts'
 
 /** Entries per stored chunk and per queue job: entry i lives in chunk i / CHUNK_SIZE. */
 export const CHUNK_SIZE = 1000

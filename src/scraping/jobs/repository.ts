@@ -6,8 +6,8 @@ import type { Db, Queryable } from '../../platform/db/db.ts'
 import { ApiError } from '../../platform/http/errors.ts'
 import { enqueue, enqueueMany } from '../../platform/jobs/queue.ts'
 import type { JobStatus } from '../schemas.ts'
+import type { ChunkPayload } from './kinds.ts'
 import { chunkJobKind, registerJobKind } from './kinds.ts'
-import type { ChunkPayload, RegisterPayload } from './kinds.ts'
 import type { Chunk, PreparedJob } from './prepare.ts'
 
 /** Unfinished (pending or processing) jobs one client may have at once (spec 8). */
@@ -51,13 +51,9 @@ export async function createJob(db: Db, clientId: number, p: PreparedJob, now: D
       [clientId, new Date(now.getTime() - loadingTimeoutMs)],
     )
     if ((rows[0]?.n ?? 0) >= maxUnfinishedJobs) {
-      throw new ApiError(
-        429,
-        'rate_limited',
-        `at most ${maxUnfinishedJobs} scrape jobs may be unfinished at once; retry when one completes`,
-        undefined,
-        { 'retry-after': String(unfinishedRetryAfterSeconds) },
-      )
+      throw new ApiError(429, 'rate_limited', `at most ${maxUnfinishedJobs} scrape jobs may be unfinished at once; retry when one completes`, undefined, {
+        'retry-after': String(unfinishedRetryAfterSeconds),
+      })
     }
     const inserted = await tx.query<JobRow>(
       `INSERT INTO scrape_jobs (client_id, submitted_count, url_count, invalid_count, chunk_count, created_date)
@@ -73,7 +69,7 @@ export async function createJob(db: Db, clientId: number, p: PreparedJob, now: D
     await db.transaction(async (tx) => {
       // Registering goes first (a lower id is claimed first): search answers 202 for the job's URLs
       // within seconds, long before a worker reaches their chunk.
-      await enqueue(tx, registerJobKind, { job_id: job.id } satisfies RegisterPayload, { now, maxAttempts: 5 })
+      await enqueue(tx, registerJobKind, { job_id: job.id }, { now, maxAttempts: 5 })
       const payloads: ChunkPayload[] = p.chunks.map((_c, i) => ({ job_id: job.id, chunk_no: i }))
       await enqueueMany(tx, chunkJobKind, payloads, { now, maxAttempts: 5 })
       await tx.query(`UPDATE scrape_jobs SET loading = false WHERE id = $1`, [job.id])
@@ -99,19 +95,17 @@ async function insertChunks(q: Queryable, jobId: number, clientId: number, first
 }
 
 export async function getJob(q: Queryable, clientId: number, id: number): Promise<JobRow | null> {
-  const { rows } = await q.query<JobRow>(
-    `SELECT ${jobColumns} FROM scrape_jobs WHERE id = $1 AND client_id = $2 AND NOT loading`,
-    [id, clientId],
-  )
+  const { rows } = await q.query<JobRow>(`SELECT ${jobColumns} FROM scrape_jobs WHERE id = $1 AND client_id = $2 AND NOT loading`, [id, clientId])
   return rows[0] ?? null
 }
 
 /** The client's jobs, newest first. */
 export async function listJobs(q: Queryable, clientId: number, limit: number, offset: number): Promise<JobRow[]> {
-  const { rows } = await q.query<JobRow>(
-    `SELECT ${jobColumns} FROM scrape_jobs WHERE client_id = $1 AND NOT loading ORDER BY id DESC LIMIT $2 OFFSET $3`,
-    [clientId, limit, offset],
-  )
+  const { rows } = await q.query<JobRow>(`SELECT ${jobColumns} FROM scrape_jobs WHERE client_id = $1 AND NOT loading ORDER BY id DESC LIMIT $2 OFFSET $3`, [
+    clientId,
+    limit,
+    offset,
+  ])
   return rows
 }
 
@@ -177,10 +171,11 @@ export async function markProcessing(q: Queryable, jobId: number): Promise<void>
 }
 
 export async function recordChunkProgress(q: Queryable, jobId: number, chunkNo: number, done: number): Promise<void> {
-  await q.query(
-    `UPDATE scrape_job_chunks SET done_count = GREATEST(done_count, $3) WHERE job_id = $1 AND chunk_no = $2 AND done_at IS NULL`,
-    [jobId, chunkNo, done],
-  )
+  await q.query(`UPDATE scrape_job_chunks SET done_count = GREATEST(done_count, $3) WHERE job_id = $1 AND chunk_no = $2 AND done_at IS NULL`, [
+    jobId,
+    chunkNo,
+    done,
+  ])
 }
 
 /**
@@ -206,17 +201,31 @@ export async function finishChunk(tx: Queryable, jobId: number, chunkNo: number,
 }
 
 /** The job cannot proceed (a chunk failed for good): failed, with the reason. */
-export async function failJob(tx: Queryable, jobId: number, reason: string): Promise<void> {
-  await tx.query(
-    `UPDATE scrape_jobs SET status = 'failed', failure_reason = $2 WHERE id = $1 AND status IN ('pending', 'processing')`,
-    [jobId, reason.slice(0, 1000)],
+/**
+ * Cancels one of the client's unfinished jobs: no further chunk starts (fetches in flight finish and
+ * are kept), and the job reads as cancelled with the results settled so far. Null when the job is
+ * not the client's; the row unchanged when it had already finished.
+ */
+export async function cancelJob(q: Queryable, clientId: number, id: number, now: Date): Promise<{ row: JobRow; cancelled: boolean } | null> {
+  const { rows } = await q.query<JobRow>(
+    `UPDATE scrape_jobs SET status = 'cancelled', processed_date = $3
+      WHERE id = $1 AND client_id = $2 AND NOT loading AND status IN ('pending', 'processing') RETURNING ${jobColumns}`,
+    [id, clientId, now],
   )
+  if (rows[0]) return { row: rows[0], cancelled: true }
+  const row = await getJob(q, clientId, id)
+  return row ? { row, cancelled: false } : null
+}
+
+export async function failJob(tx: Queryable, jobId: number, reason: string): Promise<void> {
+  await tx.query(`UPDATE scrape_jobs SET status = 'failed', failure_reason = $2 WHERE id = $1 AND status IN ('pending', 'processing')`, [
+    jobId,
+    reason.slice(0, 1000),
+  ])
 }
 
 /** Removes submissions abandoned while their chunks were being written. */
 export async function removeAbandoned(q: Queryable, now: Date): Promise<number> {
-  const { rowCount } = await q.query(`DELETE FROM scrape_jobs WHERE loading AND created_date < $1`, [
-    new Date(now.getTime() - loadingTimeoutMs),
-  ])
+  const { rowCount } = await q.query(`DELETE FROM scrape_jobs WHERE loading AND created_date < $1`, [new Date(now.getTime() - loadingTimeoutMs)])
   return rowCount
 }

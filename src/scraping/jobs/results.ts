@@ -3,9 +3,10 @@
  * hold the page are read, and pages of the index are read a few hundred at a time, so a 10,000-result
  * page of long articles never sits in memory whole.
  */
-import type { Queryable } from '../../platform/db/db.ts'
-import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+
 import { rootDomain } from '../../content/urls/domains.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import type { Queryable } from '../../platform/db/db.ts'
 import { adsTxtByDomain, invalidResult, pagesByUrl, pendingResult, toScrapeResult } from '../search/scrape-result.ts'
 import { CHUNK_SIZE } from './prepare.ts'
 import { readChunks } from './repository.ts'
@@ -50,7 +51,10 @@ export async function* resultsJson(
   let first = true
   for (let i = 0; i < entries.length; i += BATCH) {
     const batch = entries.slice(i, i + BATCH)
-    const pages = await pagesByUrl(db, batch.filter((e) => !e.invalid).map((e) => e.url))
+    const pages = await pagesByUrl(
+      db,
+      batch.filter((e) => !e.invalid).map((e) => e.url),
+    )
     const domains = new Set<string>()
     for (const p of pages.values()) {
       const d = rootDomain(p.host)

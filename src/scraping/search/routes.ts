@@ -1,13 +1,13 @@
-import type { AppContext } from '../../platform/context.ts'
 import type { App } from '../../platform/http/app.ts'
 import { errorResponses } from '../../platform/http/schemas.ts'
+import type { ScrapingContext } from '../context.ts'
 import { ScrapeResult, SearchBody, SearchQuery, SearchQueued } from '../schemas.ts'
 import { search, searchInput } from './search.ts'
 
 const responses = { 200: ScrapeResult, 202: SearchQueued }
 
 /** POST and GET /v1/scraping/search (spec 4.7). */
-export function searchRoutes(app: App, ctx: AppContext): void {
+export function searchRoutes(app: App, ctx: ScrapingContext): void {
   app.post(
     '/search',
     {

@@ -93,6 +93,7 @@ export function toScrapeResult(page: IndexedPage, adsTxt: AdsTxt | null): Scrape
             author: m.author,
             meta_description: m.meta_description,
             robots: m.robots,
+            date_evidence: m.date_evidence ?? null,
           },
     ads_txt: adsTxt,
   }

@@ -2,16 +2,16 @@
  * Looking one URL up in the content index (spec 4.7 search), and submitting it when asked to.
  * GET never submits; POST submits an unknown URL and answers 202 until it is fetched.
  */
-import type { AppContext } from '../../platform/context.ts'
+
+import { rootDomain } from '../../content/urls/domains.ts'
+import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
 import { ApiError, badRequest, unprocessable } from '../../platform/http/errors.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
-import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
-import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
+import type { ScrapingContext } from '../context.ts'
 import { queuePages } from '../index/pages-repository.ts'
 import { urlJobKind } from '../jobs/kinds.ts'
-import type { UrlPayload } from '../jobs/kinds.ts'
 import type { ScrapeResult, SearchQueued } from '../schemas.ts'
-import { rootDomain } from '../../content/urls/domains.ts'
 import { adsTxtByDomain, pagesByUrl, toScrapeResult } from './scrape-result.ts'
 
 export type SearchOutcome = { status: 200; body: ScrapeResult } | { status: 202; body: SearchQueued }
@@ -23,7 +23,9 @@ export const requeueAfterMs = 10 * 60_000
 export function searchInput(input: { url?: string | undefined; u?: string | undefined }, part: 'body' | 'query'): { raw: string; field: string } {
   const { url, u } = input
   if (url !== undefined && u !== undefined && url !== u) {
-    throw badRequest(`send the URL as ${part}.url or as ${part}.u, not two different ones`, [{ path: `${part}.u`, message: `${part}.u differs from ${part}.url` }])
+    throw badRequest(`send the URL as ${part}.url or as ${part}.u, not two different ones`, [
+      { path: `${part}.u`, message: `${part}.u differs from ${part}.url` },
+    ])
   }
   const raw = url ?? u
   if (raw === undefined) throw badRequest(`${part}.url is required`, [{ path: `${part}.url`, message: `${part}.url is required` }])
@@ -36,11 +38,11 @@ function normalized(raw: string, field: string): NormalizedUrl {
   return n
 }
 
-async function submit(ctx: AppContext, n: NormalizedUrl): Promise<void> {
+async function submit(ctx: ScrapingContext, n: NormalizedUrl): Promise<void> {
   const now = ctx.clock.now()
   await ctx.db.transaction(async (tx) => {
     await queuePages(tx, [n], now)
-    await enqueue(tx, urlJobKind, { url: n.url } satisfies UrlPayload, { now, maxAttempts: 3, singletonKey: `${urlJobKind}:${n.url}` })
+    await enqueue(tx, urlJobKind, { url: n.url }, { now, maxAttempts: 3, singletonKey: `${urlJobKind}:${n.url}` })
   })
 }
 
@@ -54,7 +56,7 @@ const queued = (n: { url: string; tld: string }): SearchOutcome => ({
  * once it is older than the freshness window); 202 while it is queued; for a URL never submitted,
  * POST submits it (202) and GET answers 404.
  */
-export async function search(ctx: AppContext, raw: string, field: string, opts: { submit: boolean }): Promise<SearchOutcome> {
+export async function search(ctx: ScrapingContext, raw: string, field: string, opts: { submit: boolean }): Promise<SearchOutcome> {
   const n = normalized(raw, field)
   const page = (await pagesByUrl(ctx.db, [n.url])).get(n.url)
   const now = ctx.clock.now().getTime()

@@ -10,20 +10,76 @@ const topTier1 = (title: string, text: string): string | undefined => {
 
 describe('classifyPage on short handmade texts', () => {
   const cases: [string, string, string][] = [
-    ['Sports', 'Late winner seals derby', 'The striker scored in stoppage time and the home team climbed to second in the league table. The coach praised the goalkeeper after the match.'],
-    ['Food & Drink', 'Weeknight lemon chicken', 'Season the chicken, then roast it in the oven with garlic, butter and lemon. Serve with a green salad; the recipe takes 40 minutes and two tablespoons of olive oil.'],
-    ['Personal Finance', 'How to pay off your credit card', 'Build a budget, keep an emergency savings account and pay more than the minimum on the credit card with the highest APR. Your credit score will thank you.'],
-    ['Automotive', 'The new hybrid SUV, driven', 'The SUV pairs a turbocharged engine with an electric motor for 300 horsepower. The sedan version gets better mpg, and both come with a heated steering wheel.'],
-    ['Travel', 'Three days in Lisbon', 'Book a hotel near the old town, take the tram to the castle and plan a day trip to the beach. Our itinerary covers flights, luggage tips and where tourists should go.'],
-    ['Medical Health', 'What to know about type 2 diabetes', 'Doctors say symptoms include thirst and fatigue. Diagnosis needs a blood test, and treatment may include medication such as insulin. Patients should see a physician.'],
-    ['Politics', 'Senate passes the spending bill', 'Senators voted 60 to 40 after Democrats and Republicans reached a bipartisan deal. The president is expected to sign the legislation; the governor of Ohio criticised it.'],
-    ['Technology & Computing', 'Rust 2.0 released', 'The new compiler release speeds up builds, and the open source project ships a faster package manager for programmers. Download it for Linux, macOS or Windows.'],
-    ['Video Gaming', 'Review: the new Zelda', 'Nintendo’s open-world adventure is the best Switch game this year. The gameplay loop, dungeons and boss fights will keep gamers busy for 60 hours on the console.'],
-    ['Pets', 'Bringing a puppy home', 'Your new dog needs a vet check, a leash, a crate and quality pet food. Puppies of every breed should be socialised with other dogs and cats early.'],
-    ['Real Estate', 'Renting vs buying', 'Landlords raised rent again, so more tenants consider buying a condo. A realtor says listings under 800 square feet sell fastest, and mortgage rates matter.'],
-    ['Crime', 'Suspect arrested after robbery', 'Police arrested a suspect after an armed robbery at a petrol station. The man was charged with assault and remains in custody; detectives are looking for a second suspect.'],
-    ['Science', 'Telescope spots a distant galaxy', 'Astronomers using the space telescope found a galaxy 13 billion light years away. The physicists say the discovery tests theories about how the early universe formed.'],
-    ['Style & Fashion', 'Spring fashion trends', 'Designers sent oversized jackets, wide-leg jeans and chunky sneakers down the runway at fashion week. Pair the outfit with a leather handbag.'],
+    [
+      'Sports',
+      'Late winner seals derby',
+      'The striker scored in stoppage time and the home team climbed to second in the league table. The coach praised the goalkeeper after the match.',
+    ],
+    [
+      'Food & Drink',
+      'Weeknight lemon chicken',
+      'Season the chicken, then roast it in the oven with garlic, butter and lemon. Serve with a green salad; the recipe takes 40 minutes and two tablespoons of olive oil.',
+    ],
+    [
+      'Personal Finance',
+      'How to pay off your credit card',
+      'Build a budget, keep an emergency savings account and pay more than the minimum on the credit card with the highest APR. Your credit score will thank you.',
+    ],
+    [
+      'Automotive',
+      'The new hybrid SUV, driven',
+      'The SUV pairs a turbocharged engine with an electric motor for 300 horsepower. The sedan version gets better mpg, and both come with a heated steering wheel.',
+    ],
+    [
+      'Travel',
+      'Three days in Lisbon',
+      'Book a hotel near the old town, take the tram to the castle and plan a day trip to the beach. Our itinerary covers flights, luggage tips and where tourists should go.',
+    ],
+    [
+      'Medical Health',
+      'What to know about type 2 diabetes',
+      'Doctors say symptoms include thirst and fatigue. Diagnosis needs a blood test, and treatment may include medication such as insulin. Patients should see a physician.',
+    ],
+    [
+      'Politics',
+      'Senate passes the spending bill',
+      'Senators voted 60 to 40 after Democrats and Republicans reached a bipartisan deal. The president is expected to sign the legislation; the governor of Ohio criticised it.',
+    ],
+    [
+      'Technology & Computing',
+      'Rust 2.0 released',
+      'The new compiler release speeds up builds, and the open source project ships a faster package manager for programmers. Download it for Linux, macOS or Windows.',
+    ],
+    [
+      'Video Gaming',
+      'Review: the new Zelda',
+      'Nintendo’s open-world adventure is the best Switch game this year. The gameplay loop, dungeons and boss fights will keep gamers busy for 60 hours on the console.',
+    ],
+    [
+      'Pets',
+      'Bringing a puppy home',
+      'Your new dog needs a vet check, a leash, a crate and quality pet food. Puppies of every breed should be socialised with other dogs and cats early.',
+    ],
+    [
+      'Real Estate',
+      'Renting vs buying',
+      'Landlords raised rent again, so more tenants consider buying a condo. A realtor says listings under 800 square feet sell fastest, and mortgage rates matter.',
+    ],
+    [
+      'Crime',
+      'Suspect arrested after robbery',
+      'Police arrested a suspect after an armed robbery at a petrol station. The man was charged with assault and remains in custody; detectives are looking for a second suspect.',
+    ],
+    [
+      'Science',
+      'Telescope spots a distant galaxy',
+      'Astronomers using the space telescope found a galaxy 13 billion light years away. The physicists say the discovery tests theories about how the early universe formed.',
+    ],
+    [
+      'Style & Fashion',
+      'Spring fashion trends',
+      'Designers sent oversized jackets, wide-leg jeans and chunky sneakers down the runway at fashion week. Pair the outfit with a leather handbag.',
+    ],
   ]
   for (const [want, title, text] of cases) {
     it(`puts ${want} first`, () => {
@@ -70,7 +126,10 @@ describe('classifyPage output', () => {
   })
 
   it('never returns media genres or sensitive topics as topical categories', () => {
-    const r = classifyPage({ title: 'Terror attack', text: 'The terrorist attack killed 12 people; police said the gunman used an assault rifle. The war drama documentary comedy.' })
+    const r = classifyPage({
+      title: 'Terror attack',
+      text: 'The terrorist attack killed 12 people; police said the gunman used an assault rifle. The war drama documentary comedy.',
+    })
     const roots = new Set(r.categories.map((c) => tier1Of(c.id)?.name))
     expect(roots.has('Sensitive Topics')).toBe(false)
     expect(roots.has('Genres')).toBe(false)
@@ -87,7 +146,11 @@ describe('classifyPage refuses what it cannot read', () => {
     ['empty', '', ''],
     ['whitespace', '  ', '\n\t '],
     ['keyboard mash', 'asdf qwer', 'zxcv uiop hjkl qwerty asdfgh zxcvbn lkjhg poiuy'],
-    ['lorem ipsum', 'Lorem ipsum', 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.'],
+    [
+      'lorem ipsum',
+      'Lorem ipsum',
+      'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.',
+    ],
     ['numbers and symbols', '404', '1234 5678 !!! ??? $$$ 42 %%% 3.14159 ### @@@'],
     ['function words only', 'the', 'and the of to in it is was for on that with as he she they we you'],
   ])('%s → classified false', (_name, title, text) => {

@@ -28,7 +28,9 @@ function load(): { label: Label; input: PageInput }[] {
       const text =
         l.set === 'scrapinghub'
           ? (truth[l.id]?.articleBody ?? '')
-          : gunzipSync(readFileSync(`${data}extraction/readability-test-pages/${l.id}/expected.html.gz`)).toString('utf8').replace(/<[^>]+>/g, ' ')
+          : gunzipSync(readFileSync(`${data}extraction/readability-test-pages/${l.id}/expected.html.gz`))
+              .toString('utf8')
+              .replace(/<[^>]+>/g, ' ')
       return { label: l, input: { title: l.title, text, url: l.url || undefined, language: l.lang } }
     })
 }
@@ -56,7 +58,12 @@ describe('classifyPage on dev pages', () => {
     let hits = 0
     for (const p of pages) {
       const want = new Set(p.label.tier1.map((u) => getNodeByUniqueId(u)?.id))
-      if (tier1Ids(classifyPage(p.input)).slice(0, 2).some((id) => want.has(id))) hits++
+      if (
+        tier1Ids(classifyPage(p.input))
+          .slice(0, 2)
+          .some((id) => want.has(id))
+      )
+        hits++
     }
     expect(pages.length).toBeGreaterThan(200)
     expect(hits / pages.length).toBeGreaterThanOrEqual(0.8)

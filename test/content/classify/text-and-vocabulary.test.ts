@@ -19,7 +19,8 @@ describe('text', () => {
       ['arrested', 'arrest'],
       ['shooting', 'shoot'],
       ['shopping', 'shops'],
-    ]) expect(stem(a ?? '')).toBe(stem(b ?? ''))
+    ])
+      expect(stem(a ?? '')).toBe(stem(b ?? ''))
   })
 
   it('does not merge different words', () => {

@@ -29,7 +29,11 @@ describe('taxonomy data', () => {
   it('matches the source TSV it was generated from', () => {
     const raw = readFileSync(sourceTsv)
     expect(createHash('sha256').update(raw).digest('hex')).toBe(TAXONOMY_SOURCE.sha256)
-    const rows = raw.toString('utf8').split(/\r?\n/).slice(2).filter((l) => l.trim() !== '')
+    const rows = raw
+      .toString('utf8')
+      .split(/\r?\n/)
+      .slice(2)
+      .filter((l) => l.trim() !== '')
     expect(allNodes()).toHaveLength(rows.length)
     const uids = new Set(rows.map((l) => l.split('\t')[0]))
     for (const n of allNodes()) expect(uids.has(n.unique_id)).toBe(true)

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import type { CrawlerEntry } from '../../../scripts/build-agents.ts'
+import { buildAgents, CRAWLERS_PATH, formatAgents, ROBOTS_PATH } from '../../../scripts/build-agents.ts'
 import shippedAgents from '../../../src/pixel/agents/agents.json' with { type: 'json' }
 import shippedRanges from '../../../src/pixel/agents/ip-ranges.json' with { type: 'json' }
-import { AGENT_TYPES, validateAgents } from '../../../src/pixel/agents/schema.ts'
 import type { AgentsDocument } from '../../../src/pixel/agents/schema.ts'
-import { buildAgents, formatAgents, ROBOTS_PATH } from '../../../scripts/build-agents.ts'
+import { AGENT_TYPES, validateAgents } from '../../../src/pixel/agents/schema.ts'
 
 const doc = shippedAgents as AgentsDocument
 const agents = doc.agents
@@ -22,19 +23,21 @@ describe('agents.json invariants', () => {
   })
   it('no token is claimed by two agents', () => {
     const owner = new Map<string, string>()
-    for (const a of agents) for (const t of a.tokens) {
-      const k = t.toLowerCase()
-      expect(owner.get(k) ?? a.name, `${t} in ${a.name} and ${owner.get(k)}`).toBe(a.name)
-      owner.set(k, a.name)
-    }
+    for (const a of agents)
+      for (const t of a.tokens) {
+        const k = t.toLowerCase()
+        expect(owner.get(k) ?? a.name, `${t} in ${a.name} and ${owner.get(k)}`).toBe(a.name)
+        owner.set(k, a.name)
+      }
   })
   it('every verify key names a list or an operator of ip-ranges.json', () => {
     const lists = Object.entries(shippedRanges.lists)
     const keys = new Set([...lists.map(([k]) => k), ...lists.map(([, l]) => l.operator.toLowerCase())])
     for (const a of agents) if (a.verify) expect(keys, a.name).toContain(a.verify.ranges_key.toLowerCase())
   })
-  it('credits ai.robots.txt (MIT)', () => {
+  it('credits ai.robots.txt and crawler-user-agents (MIT)', () => {
     expect(doc.attribution).toContainEqual(expect.objectContaining({ license: 'MIT', url: expect.stringContaining('ai.robots.txt') }))
+    expect(doc.attribution).toContainEqual(expect.objectContaining({ license: 'MIT', url: expect.stringContaining('crawler-user-agents') }))
   })
   it('verifies the operators that publish lists, and lists robots-only tokens', () => {
     const by = new Map(agents.map((a) => [a.name, a]))
@@ -53,7 +56,8 @@ describe('agents.json against the ai.robots.txt list (fixtures/bots)', () => {
     for (const key of Object.keys(robots)) expect(known, key).toContain(key)
   })
   it('is exactly what scripts/build-agents.ts generates', () => {
-    const generated = formatAgents(buildAgents(robots))
+    const crawlers = JSON.parse(readFileSync(CRAWLERS_PATH, 'utf8')) as CrawlerEntry[]
+    const generated = formatAgents(buildAgents(robots, crawlers))
     expect(JSON.parse(generated)).toEqual(doc)
   })
 })

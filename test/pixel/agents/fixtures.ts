@@ -40,29 +40,61 @@ export const HUMAN_UAS: string[] = [
 
 /** [user-agent, expected agent name] */
 export const SEARCH_UAS: [string, string][] = [
-  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Googlebot/2.1; +http://www.google.com/bot.html) Chrome/124.0.6367.201 Safari/537.36', 'Googlebot'],
-  ['Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.201 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', 'Googlebot'],
+  [
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Googlebot/2.1; +http://www.google.com/bot.html) Chrome/124.0.6367.201 Safari/537.36',
+    'Googlebot',
+  ],
+  [
+    'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.201 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+    'Googlebot',
+  ],
   ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', 'Googlebot'],
   ['Googlebot-Image/1.0', 'Googlebot-Image'],
-  ['Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.201 Mobile Safari/537.36 (compatible; Google-InspectionTool/1.0;)', 'Google-InspectionTool'],
-  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36', 'bingbot'],
+  [
+    'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.201 Mobile Safari/537.36 (compatible; Google-InspectionTool/1.0;)',
+    'Google-InspectionTool',
+  ],
+  [
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36',
+    'bingbot',
+  ],
   ['Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)', 'YandexBot'],
   ['Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)', 'Baiduspider'],
   ['DuckDuckBot/1.1; (+http://duckduckgo.com/duckduckbot.html)', 'DuckDuckBot'],
-  ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)', 'Applebot'],
+  [
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)',
+    'Applebot',
+  ],
   ['Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)', 'Yahoo! Slurp'],
-  ['Mozilla/5.0 (Linux; Android 7.0;) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; PetalBot;+https://webmaster.petalsearch.com/site/petalbot)', 'PetalBot'],
+  [
+    'Mozilla/5.0 (Linux; Android 7.0;) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; PetalBot;+https://webmaster.petalsearch.com/site/petalbot)',
+    'PetalBot',
+  ],
   ['Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)', 'Sogou Spider'],
+  ['Mozilla/5.0 (compatible; YouBot (+http://www.you.com))', 'YouBot'],
+  ['Mozilla/5.0 (compatible; GoogleOther)', 'GoogleOther'],
+  ['AdsBot-Google (+http://www.google.com/adsbot.html)', 'AdsBot-Google'],
+  ['Mozilla/5.0 (compatible; SeznamBot/4.0; +https://o-seznam.cz/napoveda/vyhledavani/en/seznambot-crawler/)', 'SeznamBot'],
+  ['Mozilla/5.0 (compatible; Yeti/1.1; +https://naver.me/spd)', 'Yeti'],
+  ['Mozilla/5.0 (compatible; Qwantbot/1.0_800166; +https://help.qwant.com/bot/)', 'Qwantbot'],
+  ['Y!J-WSC/1.0 crawler (https://www.yahoo-help.jp/app/answers/detail/p/595/a_id/42716/)', 'Y!J'],
 ]
 
 export const LLM_TRAINING_UAS: [string, string][] = [
   ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)', 'GPTBot'],
   ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)', 'ClaudeBot'],
   ['CCBot/2.0 (https://commoncrawl.org/faq/)', 'CCBot'],
-  ['Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)', 'Bytespider'],
+  [
+    'Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)',
+    'Bytespider',
+  ],
   ['meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)', 'meta-externalagent'],
-  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36', 'Amazonbot'],
+  [
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36',
+    'Amazonbot',
+  ],
   ['Mozilla/5.0 (compatible) AI2Bot (+https://www.allenai.org/crawler)', 'AI2Bot'],
+  ['Mozilla/5.0 (compatible; Spider; +https://www.spider.com/)', 'Spider'],
 ]
 
 export const LLM_RETRIEVAL_UAS: [string, string][] = [
@@ -75,7 +107,7 @@ export const LLM_RETRIEVAL_UAS: [string, string][] = [
   ['DuckAssistBot/1.2; (+http://duckduckgo.com/duckassistbot.html)', 'DuckAssistBot'],
   ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)', 'MistralAI-User'],
   ['meta-externalfetcher/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)', 'meta-externalfetcher'],
-  ['Mozilla/5.0 (compatible; YouBot (+http://www.you.com))', 'YouBot'],
+  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityUser/1.0; +https://perplexity.ai/perplexity-user)', 'Perplexity-User'],
 ]
 
 export const SCRAPER_UAS: [string, string][] = [
@@ -84,9 +116,14 @@ export const SCRAPER_UAS: [string, string][] = [
   ['facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)', 'facebookexternalhit'],
   ['Twitterbot/1.0', 'Twitterbot'],
   ['Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', 'Slackbot'],
-  ['Mozilla/5.0 (compatible; GoogleOther)', 'GoogleOther'],
-  ['AdsBot-Google (+http://www.google.com/adsbot.html)', 'AdsBot-Google'],
   ['Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)', 'MJ12bot'],
+  ['Mozilla/5.0+(compatible; UptimeRobot/2.0; http://www.uptimerobot.com/)', 'UptimeRobot'],
+  ['Feedly/1.0 (+http://www.feedly.com/fetcher.html; 12 subscribers; like FeedFetcher-Google)', 'Feedly'],
+  ['Mozilla/5.0 (compatible; archive.org_bot +http://www.archive.org/details/archive.org_bot)', 'archive.org_bot'],
+  [
+    'Expanse, a Palo Alto Networks company, searches across the global IPv4 space multiple times per day to identify customers&#39; presences on the Internet.',
+    'Expanse',
+  ],
 ]
 
 export const LIBRARY_UAS: [string, string][] = [
@@ -107,7 +144,7 @@ export const LIBRARY_UAS: [string, string][] = [
   ['Apache-HttpClient/4.5.14 (Java/17.0.8)', 'Apache-HttpClient'],
   ['libwww-perl/6.72', 'libwww-perl'],
   ['Scrapy/2.11.0 (+https://scrapy.org)', 'Scrapy'],
-  ['PHP-Curl-Class/9.14.0 (+https://github.com/php-curl-class/php-curl-class) PHP/8.1.2 curl/7.81.0', 'curl'],
+  ['PHP-Curl-Class/9.14.0 (+https://github.com/php-curl-class/php-curl-class) PHP/8.1.2 curl/7.81.0', 'PHP'],
 ]
 
 export const HEADLESS_UAS: [string, string][] = [
@@ -115,5 +152,8 @@ export const HEADLESS_UAS: [string, string][] = [
   ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36', 'HeadlessChrome'],
   ['Mozilla/5.0 (Unknown; Linux x86_64) AppleWebKit/538.1 (KHTML, like Gecko) PhantomJS/2.1.1 Safari/538.1', 'PhantomJS'],
   ['Mozilla/5.0 (linux) AppleWebKit/537.36 (KHTML, like Gecko) jsdom/24.0.0', 'jsdom'],
-  ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Cypress/13.6.0 Chrome/118.0.5993.159 Electron/27.1.3 Safari/537.36', 'Cypress'],
+  [
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Cypress/13.6.0 Chrome/118.0.5993.159 Electron/27.1.3 Safari/537.36',
+    'Cypress',
+  ],
 ]

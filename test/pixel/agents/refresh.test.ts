@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { parseRangeDocument, refreshRanges } from '../../../scripts/refresh-bot-ranges.ts'
 import shipped from '../../../src/pixel/agents/ip-ranges.json' with { type: 'json' }
 import type { RangesDocument } from '../../../src/pixel/agents/verify.ts'
-import { parseRangeDocument, refreshRanges } from '../../../scripts/refresh-bot-ranges.ts'
 
 const published = {
   creationTime: '2026-09-30T14:46:11.000000',
@@ -20,7 +20,9 @@ function fakeFetch(routes: Record<string, unknown>): typeof fetch {
 describe('parseRangeDocument', () => {
   it('keeps valid, distinct prefixes and counts the rest', () => {
     expect(parseRangeDocument(published)).toEqual({
-      prefixes: ['2001:4860:4801:10::/64', '66.249.64.0/27'], creationTime: '2026-09-30T14:46:11.000000', rejected: 1,
+      prefixes: ['2001:4860:4801:10::/64', '66.249.64.0/27'],
+      creationTime: '2026-09-30T14:46:11.000000',
+      rejected: 1,
     })
   })
   it.each([null, {}, { prefixes: [] }, { prefixes: [{ ipv4Prefix: 'x' }] }, { prefixes: 'no' }])('refuses %j', (body) => {
@@ -40,11 +42,19 @@ describe('refreshRanges', () => {
       now,
       only: ['googlebot', 'bingbot', 'ccbot'],
     })
-    expect(next.lists.googlebot).toMatchObject({ complete: true, fetched_at: '2026-10-01T00:00:00.000Z', prefixes: ['2001:4860:4801:10::/64', '66.249.64.0/27'] })
+    expect(next.lists.googlebot).toMatchObject({
+      complete: true,
+      fetched_at: '2026-10-01T00:00:00.000Z',
+      prefixes: ['2001:4860:4801:10::/64', '66.249.64.0/27'],
+    })
     expect(next.lists.bingbot).toEqual(doc.lists.bingbot)
     expect(next.lists.ccbot).toEqual(doc.lists.ccbot)
     expect(next.lists.gptbot).toEqual(doc.lists.gptbot)
-    expect(results.map((r) => [r.key, r.ok])).toEqual([['googlebot', true], ['bingbot', false], ['ccbot', false]])
+    expect(results.map((r) => [r.key, r.ok])).toEqual([
+      ['googlebot', true],
+      ['bingbot', false],
+      ['ccbot', false],
+    ])
     expect(doc.lists.googlebot!.complete).toBe(false) // input not mutated
   })
   it('a malformed body keeps the previous list', async () => {

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import shipped from '../../../src/pixel/agents/ip-ranges.json' with { type: 'json' }
 import { classifyUserAgent } from '../../../src/pixel/agents/classify.ts'
-import { assessRisk } from '../../../src/pixel/agents/risk.ts'
+import shipped from '../../../src/pixel/agents/ip-ranges.json' with { type: 'json' }
 import type { RiskInput } from '../../../src/pixel/agents/risk.ts'
-import { loadOperatorRanges } from '../../../src/pixel/agents/verify.ts'
+import { assessRisk } from '../../../src/pixel/agents/risk.ts'
 import type { RangesDocument } from '../../../src/pixel/agents/verify.ts'
+import { loadOperatorRanges } from '../../../src/pixel/agents/verify.ts'
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const CHROME_CH = '"Chromium";v="124", "Google Chrome";v="124", "Not-A.Brand";v="99"'
@@ -14,14 +14,16 @@ const HEADLESS = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, lik
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
 const PPLX_USER = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)'
 
-const risk = (ua: string, ip: string | null, headers?: RiskInput['headers']) =>
-  assessRisk({ classification: classifyUserAgent(ua), ua, ip, headers })
+const risk = (ua: string, ip: string | null, headers?: RiskInput['headers']) => assessRisk({ classification: classifyUserAgent(ua), ua, ip, headers })
 
 describe('spoofed_verified_bot', () => {
   beforeEach(() => {
     // What a refresh produces: complete lists.
     const doc = structuredClone(shipped) as RangesDocument
-    for (const l of Object.values(doc.lists)) { l.complete = true; if (l.prefixes.length === 0) l.prefixes = ['192.0.2.0/24'] }
+    for (const l of Object.values(doc.lists)) {
+      l.complete = true
+      if (l.prefixes.length === 0) l.prefixes = ['192.0.2.0/24']
+    }
     loadOperatorRanges(doc)
   })
   afterEach(() => loadOperatorRanges(shipped as RangesDocument))

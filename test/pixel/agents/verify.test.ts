@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import shipped from '../../../src/pixel/agents/ip-ranges.json' with { type: 'json' }
 import { parseCidr, parseIp } from '../../../src/pixel/agents/ip.ts'
-import { isInOperatorRanges, loadOperatorRanges } from '../../../src/pixel/agents/verify.ts'
+import shipped from '../../../src/pixel/agents/ip-ranges.json' with { type: 'json' }
 import type { RangesDocument } from '../../../src/pixel/agents/verify.ts'
+import { isInOperatorRanges, loadOperatorRanges } from '../../../src/pixel/agents/verify.ts'
 
 const words = (ip: string) => {
   const out = new Uint32Array(4)
@@ -26,8 +26,23 @@ describe('parseIp', () => {
     expect(words('2001:DB8::A')).toEqual(['20010db8', '0', '0', 'a'])
   })
   it.each([
-    '', '1.2.3', '1.2.3.4.5', '256.1.1.1', '01.2.3.4', '1.2.3.4 ', 'a.b.c.d', '1:2:3:4:5:6:7:8:9', '1::2::3',
-    ':1:2', '1:2:3:4:5:6:7:8::', '12345::', 'g::1', '::ffff:1.2.3', '1:2:3:4:5:6:7:1.2.3.4', 'hello', '1.2.3.4/24',
+    '',
+    '1.2.3',
+    '1.2.3.4.5',
+    '256.1.1.1',
+    '01.2.3.4',
+    '1.2.3.4 ',
+    'a.b.c.d',
+    '1:2:3:4:5:6:7:8:9',
+    '1::2::3',
+    ':1:2',
+    '1:2:3:4:5:6:7:8::',
+    '12345::',
+    'g::1',
+    '::ffff:1.2.3',
+    '1:2:3:4:5:6:7:1.2.3.4',
+    'hello',
+    '1.2.3.4/24',
   ])('rejects %j', (ip) => expect(words(ip)).toBeNull())
 })
 
@@ -67,7 +82,13 @@ describe('isInOperatorRanges with complete lists', () => {
   afterEach(() => loadOperatorRanges(shipped as RangesDocument))
   const complete: RangesDocument = {
     lists: {
-      googlebot: { operator: 'Google', source: 'x', fetched_at: null, complete: true, prefixes: ['66.249.64.0/27', '66.249.64.16/28', '66.249.66.0/27', '2001:4860:4801:10::/64'] },
+      googlebot: {
+        operator: 'Google',
+        source: 'x',
+        fetched_at: null,
+        complete: true,
+        prefixes: ['66.249.64.0/27', '66.249.64.16/28', '66.249.66.0/27', '2001:4860:4801:10::/64'],
+      },
       other: { operator: 'Google', source: 'x', fetched_at: null, complete: false, prefixes: ['192.0.2.0/24'] },
     },
   }

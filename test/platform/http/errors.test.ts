@@ -1,5 +1,5 @@
-import { connect } from 'node:net'
 import type { AddressInfo } from 'node:net'
+import { connect } from 'node:net'
 
 import { Type } from '@sinclair/typebox'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -19,12 +19,8 @@ const failing: Feature = {
     })
     app.get('/bad-sql', async () => ctx.db.query('SELECT key_hash FROM no_such_table_here'))
     // The client's text reaches a cast unvalidated: the class-22 safety net answers 400.
-    app.get('/cast', { schema: { querystring: Type.Object({ v: Type.String() }) } }, async (req) =>
-      ctx.db.query('SELECT $1::integer AS n', [req.query.v]),
-    )
-    app.get('/date', { schema: { querystring: Type.Object({ v: Type.String() }) } }, async (req) =>
-      ctx.db.query('SELECT $1::date AS d', [req.query.v]),
-    )
+    app.get('/cast', { schema: { querystring: Type.Object({ v: Type.String() }) } }, async (req) => ctx.db.query('SELECT $1::integer AS n', [req.query.v]))
+    app.get('/date', { schema: { querystring: Type.Object({ v: Type.String() }) } }, async (req) => ctx.db.query('SELECT $1::date AS d', [req.query.v]))
     // Our own arithmetic fault is not the client's: still 500.
     app.get('/divide', async () => ctx.db.query('SELECT 1 / 0 AS n'))
   },
@@ -66,9 +62,7 @@ describeEachEngine('error mapping and readiness', (getDb, engine) => {
 
   it('reports not_ready with 503 while a migration is pending', async () => {
     const db = getDb().db
-    const { rows } = await db.query<{ version: number; name: string }>(
-      'SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1',
-    )
+    const { rows } = await db.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1')
     const last = rows[0]!
     await db.query('DELETE FROM schema_migrations WHERE version = $1', [last.version])
     try {

@@ -45,15 +45,37 @@ const oddString = fc.oneof(
   fc.constantFrom('\u0000', '\uD800', '%00', '../../etc/passwd', "'; DROP TABLE jobs; --", '\u202e', 'ＡＢＣ', '😀'.repeat(500)),
   fc.string({ minLength: 5000, maxLength: 20_000 }),
 )
-const oddNumber = fc.oneof(
-  fc.double(),
-  fc.integer(),
-  fc.constantFrom(1e308, -1e308, 2 ** 64, 2 ** 63, -(2 ** 63), 0.1, -0, Number.MAX_SAFE_INTEGER + 2),
-)
+const oddNumber = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(1e308, -1e308, 2 ** 64, 2 ** 63, -(2 ** 63), 0.1, -0, Number.MAX_SAFE_INTEGER + 2))
 const value = fc.oneof(oddString, oddNumber, fc.boolean(), fc.constant(null), fc.anything({ maxDepth: 4 }))
 const body = fc.oneof(
   fc.anything({ maxDepth: 6, withObjectString: true }).map((v) => JSON.stringify(v) ?? 'null'),
-  fc.dictionary(fc.constantFrom('description', 'name', 'url', 'u', 'urls', 'segment_ids', 'dsp', 'prompt', 'example_urls', 'use_case', 'campaign_id', 'start_date', 'end_date', 'dimensions', 'expand', 'block', 'kpis', 'budget', 'geo', 'limit'), value).map((o) => JSON.stringify(o)),
+  fc
+    .dictionary(
+      fc.constantFrom(
+        'description',
+        'name',
+        'url',
+        'u',
+        'urls',
+        'segment_ids',
+        'dsp',
+        'prompt',
+        'example_urls',
+        'use_case',
+        'campaign_id',
+        'start_date',
+        'end_date',
+        'dimensions',
+        'expand',
+        'block',
+        'kpis',
+        'budget',
+        'geo',
+        'limit',
+      ),
+      value,
+    )
+    .map((o) => JSON.stringify(o)),
   fc.integer({ min: 100, max: 100_000 }).map(deepJson),
   fc.integer({ min: 1, max: 300 }).map((n) => '['.repeat(n * 100)),
   oddString,
@@ -72,11 +94,7 @@ const contentType = fc.constantFrom(
   '\u0000',
   'application/json;;;',
 )
-const pathParam = fc.oneof(
-  fc.integer().map(String),
-  fc.constantFrom(...hostileParams),
-  fc.string({ maxLength: 300 }).map(pct),
-)
+const pathParam = fc.oneof(fc.integer().map(String), fc.constantFrom(...hostileParams), fc.string({ maxLength: 300 }).map(pct))
 const query = fc.dictionary(
   fc.constantFrom('limit', 'offset', 'url', 'u', 'tld', 'result_taxonomy_leaf_id', 'q', 'x', 'parent_id', 'tier', 'type', 'reason', 'segment_id'),
   fc.oneof(oddString.map(pct), oddNumber.map(String), fc.constantFrom(...hostileParams)),
@@ -104,7 +122,10 @@ interface Req {
 }
 
 const fill = (path: string, param: string) => path.replace(/\{[^}]+\}/g, param)
-const qs = (q: Record<string, string>) => Object.entries(q).map(([k, v]) => `${k}=${v}`).join('&')
+const qs = (q: Record<string, string>) =>
+  Object.entries(q)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&')
 
 describeEachEngine('fuzzing every route', (getDb) => {
   let t: TestApp
@@ -153,7 +174,8 @@ describeEachEngine('fuzzing every route', (getDb) => {
   }
 
   function check(r: Req, res: Res, viaHttp = false): void {
-    const what = () => `${r.method} ${r.url.slice(0, 300)} [${r.headers['content-type'] ?? ''}] ${(r.payload ?? '').slice(0, 300)} → ${res.statusCode} ${res.body.slice(0, 500)}`
+    const what = () =>
+      `${r.method} ${r.url.slice(0, 300)} [${r.headers['content-type'] ?? ''}] ${(r.payload ?? '').slice(0, 300)} → ${res.statusCode} ${res.body.slice(0, 500)}`
     const path = r.url.split('?', 1)[0]!
     if (res.statusCode >= 500) throw new Error(`5xx: ${what()}`)
     // In-process requests reach only the collector's Fastify fallback routes; over HTTP its raw
@@ -223,7 +245,12 @@ describeEachEngine('fuzzing every route', (getDb) => {
     // The schema-directed strategy is only worth its time if its pristine bodies get through.
     let accepted = 0
     for (const r of routes.filter((x) => x.bodySchema)) {
-      const req = { method: r.method, url: fill(r.path, '1'), headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: toJson(sample(r.bodySchema!)) }
+      const req = {
+        method: r.method,
+        url: fill(r.path, '1'),
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        payload: toJson(sample(r.bodySchema!)),
+      }
       const res = await send(req)
       check(req, res)
       if (res.statusCode < 300) accepted++
@@ -279,7 +306,10 @@ describeEachEngine('fuzzing every route', (getDb) => {
         jsonrpc: fc.constantFrom('2.0', '1.0', 2, null),
         id: fc.oneof(fc.integer(), oddString, fc.constant(null), fc.double(), fc.object()),
         method: fc.constantFrom('initialize', 'tools/list', 'tools/call', 'ping', 'resources/list', 'prompts/get', 'notifications/initialized', '', '\u0000x'),
-        params: fc.oneof(fc.anything({ maxDepth: 3 }), fc.record({ name: fc.oneof(fc.constantFrom(...tools.map((x) => x.name)), oddString), arguments: fc.anything({ maxDepth: 4 }) })),
+        params: fc.oneof(
+          fc.anything({ maxDepth: 3 }),
+          fc.record({ name: fc.oneof(fc.constantFrom(...tools.map((x) => x.name)), oddString), arguments: fc.anything({ maxDepth: 4 }) }),
+        ),
       },
       { requiredKeys: [] },
     )
@@ -291,7 +321,12 @@ describeEachEngine('fuzzing every route', (getDb) => {
       return { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool.name, arguments: args } }
     })
     await assertFor(
-      fc.oneof(junkRpc.map((m) => JSON.stringify(m)), fc.array(junkRpc, { maxLength: 5 }).map((m) => JSON.stringify(m)), toolCall.map(toJson), body),
+      fc.oneof(
+        junkRpc.map((m) => JSON.stringify(m)),
+        fc.array(junkRpc, { maxLength: 5 }).map((m) => JSON.stringify(m)),
+        toolCall.map(toJson),
+        body,
+      ),
       (payload) => run({ method: 'POST', url: '/mcp', headers: mcpHeaders(), payload }),
       share(0.15),
     )

@@ -2,14 +2,13 @@ import { Writable } from 'node:stream'
 
 import pino from 'pino'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-
-import { snowballFeature } from '../../../src/snowball/routes.ts'
-import { ManualClock } from '../../../src/platform/clock.ts'
-import { buildApp } from '../../../src/platform/http/app.ts'
-import type { App } from '../../../src/platform/http/app.ts'
-import { createKey } from '../../../src/platform/keys/keys.ts'
 import { createContext } from '../../../src/platform/context.ts'
+import type { App } from '../../../src/platform/http/app.ts'
+import { buildApp } from '../../../src/platform/http/app.ts'
+import { createKey } from '../../../src/platform/keys/keys.ts'
+import { snowballFeature } from '../../../src/snowball/routes.ts'
 import { testConfig } from '../../helpers/app.ts'
+import { ManualClock } from '../../helpers/clock.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
 
 describeEachEngine('structured logs', (getDb) => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-
-import { ManualClock } from '../../../src/platform/clock.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp, json } from '../../helpers/app.ts'
+import { ManualClock } from '../../helpers/clock.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
 
 describeEachEngine('rate limit', (getDb) => {

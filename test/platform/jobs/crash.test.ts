@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -38,8 +38,7 @@ describe.skipIf(!postgresAvailable())('job workers as processes [postgres]', () 
   }
   const status = async (id: number) =>
     (await t.db.query<{ status: string; attempts: number }>('SELECT status, attempts FROM jobs WHERE id = $1', [id])).rows[0]!
-  const effectCount = async (id: number) =>
-    (await t.db.query('SELECT 1 FROM test_effects WHERE job_id = $1', [id])).rows.length
+  const effectCount = async (id: number) => (await t.db.query('SELECT 1 FROM test_effects WHERE job_id = $1', [id])).rows.length
 
   it('a worker killed with SIGKILL mid-job loses nothing: another completes the job exactly once', async () => {
     const id = (await enqueue(t.db, 'test.effect', { sleepMs: 2500 }, { now: systemClock.now() }))!

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-
-import { ManualClock } from '../../../src/platform/clock.ts'
 import type { Queryable } from '../../../src/platform/db/db.ts'
 import type { JobHandler } from '../../../src/platform/jobs/handler.ts'
 import { PermanentJobError } from '../../../src/platform/jobs/handler.ts'
-import { enqueue } from '../../../src/platform/jobs/queue.ts'
 import type { JobRow } from '../../../src/platform/jobs/queue.ts'
-import { createWorker } from '../../../src/platform/jobs/worker.ts'
+import { enqueue } from '../../../src/platform/jobs/queue.ts'
 import type { Worker } from '../../../src/platform/jobs/worker.ts'
+import { createWorker } from '../../../src/platform/jobs/worker.ts'
+import { ManualClock } from '../../helpers/clock.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
@@ -27,14 +26,13 @@ describeEachEngine('durable jobs', (getDb) => {
     await Promise.all(workers.map((w) => w.stop()))
   })
 
-  function start(handlers: JobHandler<never>[], leaseMs = 60_000): Worker {
+  function start(handlers: JobHandler[], leaseMs = 60_000): Worker {
     const w = createWorker({ db: db(), clock, handlers, pollMs: 20, leaseMs, graceMs: 200 })
     workers.push(w)
     void w.start()
     return w
   }
-  const job = async (id: number) =>
-    (await db().query<JobRow>('SELECT * FROM jobs WHERE id = $1', [id])).rows[0]!
+  const job = async (id: number) => (await db().query<JobRow>('SELECT * FROM jobs WHERE id = $1', [id])).rows[0]!
   const effects = async () => (await db().query<{ job_id: number; note: string }>('SELECT * FROM test_effects')).rows
 
   it('enqueues inside the caller’s transaction: a rollback leaves no job', async () => {
@@ -89,7 +87,14 @@ describeEachEngine('durable jobs', (getDb) => {
 
   it('fails a permanent error at once', async () => {
     const id = (await enqueue(db(), 'test.perm', {}, { now: clock.now(), maxAttempts: 5 }))!
-    const w = start([{ kind: 'test.perm', run: async () => { throw new PermanentJobError('no such segment') } }])
+    const w = start([
+      {
+        kind: 'test.perm',
+        run: async () => {
+          throw new PermanentJobError('no such segment')
+        },
+      },
+    ])
     await waitFor(async () => (await job(id)).status === 'failed')
     expect(await job(id)).toMatchObject({ attempts: 1, last_error: 'no such segment' })
     await w.stop()
@@ -114,10 +119,12 @@ describeEachEngine('durable jobs', (getDb) => {
           async run(_p, ctx) {
             if (ctx.job.attempts === 1) {
               await gate
-              await ctx.finish((tx) => tx.query(`INSERT INTO test_effects VALUES ($1, 'first')`, [ctx.job.id])).catch((e: unknown) => {
-                firstLost = e
-                throw e
-              })
+              await ctx
+                .finish((tx) => tx.query(`INSERT INTO test_effects VALUES ($1, 'first')`, [ctx.job.id]))
+                .catch((e: unknown) => {
+                  firstLost = e
+                  throw e
+                })
             } else {
               await ctx.finish((tx) => tx.query(`INSERT INTO test_effects VALUES ($1, 'second')`, [ctx.job.id]))
             }
@@ -129,7 +136,9 @@ describeEachEngine('durable jobs', (getDb) => {
     await waitFor(async () => (await job(id)).status === 'running')
     clock.advance(5000) // the lease of worker 1 runs out (its heartbeat reads the same clock, so stop it first)
     await db().query(`UPDATE jobs SET locked_until = $1 WHERE id = $2`, [new Date(clock.now().getTime() - 1), id])
-    const w2 = start([{ kind: 'test.stuck', run: (_p, ctx) => ctx.finish((tx) => tx.query(`INSERT INTO test_effects VALUES ($1, 'second')`, [ctx.job.id])).then(() => {}) }])
+    const w2 = start([
+      { kind: 'test.stuck', run: (_p, ctx) => ctx.finish((tx) => tx.query(`INSERT INTO test_effects VALUES ($1, 'second')`, [ctx.job.id])).then(() => {}) },
+    ])
     await waitFor(async () => (await job(id)).status === 'done')
     release()
     await waitFor(async () => firstLost !== null)
@@ -158,7 +167,9 @@ describeEachEngine('durable jobs', (getDb) => {
 
   it('on stop gives running jobs back to the queue after the grace period', async () => {
     const id = (await enqueue(db(), 'test.long', {}, { now: clock.now() }))!
-    const w = start([{ kind: 'test.long', run: (_p, ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))) }])
+    const w = start([
+      { kind: 'test.long', run: (_p, ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))) },
+    ])
     await waitFor(async () => (await job(id)).status === 'running')
     await w.stop()
     expect(await job(id)).toMatchObject({ status: 'queued', attempts: 0, locked_by: null })

@@ -1,14 +1,14 @@
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rootDomain } from '../../../src/content/urls/domains.ts'
-import { fetchAdsTxt } from '../../../src/scraping/ads-txt/fetch-ads-txt.ts'
 import type { AdsTxtFetchOptions } from '../../../src/scraping/ads-txt/fetch-ads-txt.ts'
+import { fetchAdsTxt } from '../../../src/scraping/ads-txt/fetch-ads-txt.ts'
 import { createAdsTxtService, createMemoryAdsTxtStore } from '../../../src/scraping/ads-txt/service.ts'
-import { createHttpClient } from '../../../src/scraping/fetch/client.ts'
 import type { HttpClient } from '../../../src/scraping/fetch/client.ts'
+import { createHttpClient } from '../../../src/scraping/fetch/client.ts'
 import { corpus, countRecords } from '../fixtures/web-ads-txt.ts'
-import { closedPort, startServer, testConfig } from '../fixtures/web-server.ts'
 import type { Handler, WebServer } from '../fixtures/web-server.ts'
+import { closedPort, startServer, testConfig } from '../fixtures/web-server.ts'
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' }
 const SMALL = 'ssp.com, 1, DIRECT, abc\nother.com, 2, RESELLER\n'
@@ -22,9 +22,18 @@ describe('fetchAdsTxt and the ads.txt service', () => {
   let http: HttpClient
   let opts: AdsTxtFetchOptions
   const hosts = new Map<string, Handler>()
-  const text = (body: string, headers: Record<string, string> = TEXT): Handler => (_req, res) => void res.writeHead(200, headers).end(body)
-  const status = (code: number): Handler => (_req, res) => void res.writeHead(code, TEXT).end('nope')
-  const to = (location: string, code = 301): Handler => (_req, res) => void res.writeHead(code, { location }).end()
+  const text =
+    (body: string, headers: Record<string, string> = TEXT): Handler =>
+    (_req, res) =>
+      void res.writeHead(200, headers).end(body)
+  const status =
+    (code: number): Handler =>
+    (_req, res) =>
+      void res.writeHead(code, TEXT).end('nope')
+  const to =
+    (location: string, code = 301): Handler =>
+    (_req, res) =>
+      void res.writeHead(code, { location }).end()
   const at = (host: string, p = '/ads.txt'): string => `http://${host}:${server.port}${p}`
   let flakyUp = true
 
@@ -93,7 +102,12 @@ describe('fetchAdsTxt and the ads.txt service', () => {
   it('pins entries and variables of real files', async () => {
     const politico = await fetchAdsTxt('politico-com.test', opts)
     expect(politico).toMatchObject({ status: 'found', seller_count: 103, domain: 'politico-com.test', reason: null, invalid_lines: 0 })
-    expect(politico.entries[0]).toEqual({ domain: 'google.com', account_id: 'pub-8279698647515158', relationship: 'DIRECT', certification_id: 'f08c47fec0942fa0' })
+    expect(politico.entries[0]).toEqual({
+      domain: 'google.com',
+      account_id: 'pub-8279698647515158',
+      relationship: 'DIRECT',
+      certification_id: 'f08c47fec0942fa0',
+    })
     expect(politico.variables.owner_domain).toBe('politico.com')
     const tm = await fetchAdsTxt('transfermarkt-de.test', opts)
     expect(tm).toMatchObject({ seller_count: 2049, invalid_lines: 7 })

@@ -51,7 +51,12 @@ describe('parseAdsTxt on the real corpus', () => {
     const p = parseAdsTxt(corpusFile('real/MediaImpact/motorsport.com/ads.txt'))
     expect(p.entries).toHaveLength(705)
     expect(p.invalid_lines).toBe(1) // "RESELLER 50b1c356f2c5c8fc"
-    expect(p.entries).toContainEqual({ domain: 'google.com', account_id: 'pub-2163792983970113', relationship: 'RESELLER', certification_id: 'f08c47fec0942fa0' })
+    expect(p.entries).toContainEqual({
+      domain: 'google.com',
+      account_id: 'pub-2163792983970113',
+      relationship: 'RESELLER',
+      certification_id: 'f08c47fec0942fa0',
+    })
     expect(p.entries).toContainEqual({ domain: 'contextweb.com', account_id: '560288', relationship: 'RESELLER', certification_id: '89ff185a4c4e857c' })
     expect(p.variables.owner_domain).toBe('de.motorsport.com')
   })
@@ -87,16 +92,26 @@ describe('parseAdsTxt rules', () => {
   })
 
   it('reads every 1.1 variable, case-insensitively', () => {
-    const p = parseAdsTxt([
-      'OWNERDOMAIN=Owner.com', 'ownerdomain=second.com',
-      'MANAGERDOMAIN=mgr.com', 'managerdomain = mgr-fr.com, fr', 'MANAGERDOMAIN=other-fr.com,FR',
-      'CONTACT=adops@owner.com # the team', 'contact=https://owner.com/contact',
-      'SUBDOMAIN=news.owner.com', 'InventoryPartnerDomain=partner.com',
-    ].join('\n'))
+    const p = parseAdsTxt(
+      [
+        'OWNERDOMAIN=Owner.com',
+        'ownerdomain=second.com',
+        'MANAGERDOMAIN=mgr.com',
+        'managerdomain = mgr-fr.com, fr',
+        'MANAGERDOMAIN=other-fr.com,FR',
+        'CONTACT=adops@owner.com # the team',
+        'contact=https://owner.com/contact',
+        'SUBDOMAIN=news.owner.com',
+        'InventoryPartnerDomain=partner.com',
+      ].join('\n'),
+    )
     expect(p.invalid_lines).toBe(0)
     expect(p.variables).toEqual({
       owner_domain: 'owner.com',
-      manager_domains: [{ domain: 'mgr.com', country: null }, { domain: 'mgr-fr.com', country: 'FR' }],
+      manager_domains: [
+        { domain: 'mgr.com', country: null },
+        { domain: 'mgr-fr.com', country: 'FR' },
+      ],
       contacts: ['adops@owner.com', 'https://owner.com/contact'],
       subdomains: ['news.owner.com'],
       inventory_partner_domains: ['partner.com'],
@@ -105,19 +120,21 @@ describe('parseAdsTxt rules', () => {
   })
 
   it('skips and counts invalid lines', () => {
-    const p = parseAdsTxt([
-      'ok.com, 1, DIRECT',
-      'two-fields.com, 1',
-      'bad.com, 1, PARTNER',
-      'no-dot, 1, DIRECT',
-      'spaced.com, a b, DIRECT',
-      'ownerdomain=not a domain',
-      'managerdomain=m.com,FRA',
-      'subdomain=',
-      '<html><body>oops</body></html>',
-      '   # only a comment',
-      '',
-    ].join('\n'))
+    const p = parseAdsTxt(
+      [
+        'ok.com, 1, DIRECT',
+        'two-fields.com, 1',
+        'bad.com, 1, PARTNER',
+        'no-dot, 1, DIRECT',
+        'spaced.com, a b, DIRECT',
+        'ownerdomain=not a domain',
+        'managerdomain=m.com,FRA',
+        'subdomain=',
+        '<html><body>oops</body></html>',
+        '   # only a comment',
+        '',
+      ].join('\n'),
+    )
     expect(p.entries).toHaveLength(1)
     expect(p.invalid_lines).toBe(8)
   })

@@ -39,7 +39,7 @@ describe('parseDate', () => {
   it('rejects implausible or ambiguous values', () => {
     expect(parseDate('')).toBeNull()
     expect(parseDate('not a date')).toBeNull()
-    expect(parseDate('1990-01-01')).toBeNull()
+    expect(parseDate('1989-12-31')).toBeNull()
     expect(parseDate('2015-02-30')).toBeNull()
     expect(parseDate('2999-01-01')).toBeNull()
     expect(parseDate('03/04/2015')).toBeNull()
@@ -59,9 +59,9 @@ describe('published and last-updated dates', () => {
   it('reads CMS meta tags and <time> markup', () => {
     expect(page('<meta name="parsely-pub-date" content="2018-05-06T07:08:09Z">').published_date).toBe('2018-05-06T07:08:09Z')
     expect(page('<meta property="og:updated_time" content="2018-05-07">').last_updated_date).toBe('2018-05-07')
-    expect(page('', '<article><time class="entry-date published" datetime="2016-04-05T06:07:08+00:00">April 5</time><p>Text.</p></article>').published_date).toBe(
-      '2016-04-05T06:07:08+00:00',
-    )
+    expect(
+      page('', '<article><time class="entry-date published" datetime="2016-04-05T06:07:08+00:00">April 5</time><p>Text.</p></article>').published_date,
+    ).toBe('2016-04-05T06:07:08+00:00')
     expect(page('', '<span itemprop="datePublished" content="2014-02-03">Feb 3</span><p>Text.</p>').published_date).toBe('2014-02-03')
   })
 
@@ -75,5 +75,74 @@ describe('published and last-updated dates', () => {
     const result = extractPage(html, 'http://fakehost/test/page.html')
     expect(publishedTime).not.toBeNull()
     expect(result.published_date?.slice(0, 10)).toBe(publishedTime?.slice(0, 10))
+  })
+})
+
+describe('date evidence', () => {
+  const fetchedAt = new Date('2024-06-01T12:00:00Z')
+  const at = (head: string, body = '<p>Some article text.</p>', url = 'https://example.com/news/story'): ReturnType<typeof extractPage> =>
+    extractPage(`<html><head>${head}</head><body>${body}</body></html>`, url, { fetchedAt })
+
+  it('reads written-out dates in the major European languages', () => {
+    expect(parseDate('6. August 2009')).toBe('2009-08-06')
+    expect(parseDate('12 de mayo de 2019')).toBe('2019-05-12')
+    expect(parseDate('1er mai 2019')).toBe('2019-05-01')
+    expect(parseDate('3 marca 2020')).toBe('2020-03-03')
+    expect(parseDate('Stand: 07.11.2023, 07:30 Uhr')).toBe('2023-11-07T07:30:00')
+    expect(parseDate('Mon Jan 13 13:37:49 UTC 2020')).toBe('2020-01-13T13:37:49')
+  })
+
+  it('finds datePublished in a JSON-LD @graph and in nested objects, and says so', () => {
+    const graph = at(
+      `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"Organization","name":"X"},{"@type":"WebPage","mainEntity":{"@type":"NewsArticle","datePublished":"2021-03-04T08:00:00+01:00"}}]}</script>`,
+    )
+    expect(graph.published_date).toBe('2021-03-04T08:00:00+01:00')
+    expect(graph.metadata.date_evidence?.published).toEqual({ source: 'json-ld', field: 'datePublished', value: '2021-03-04T08:00:00+01:00' })
+  })
+
+  it('ignores the dates of images and comments in JSON-LD', () => {
+    const p = at(
+      `<script type="application/ld+json">{"@type":"ImageObject","uploadDate":"2010-01-01"}</script><meta property="article:published_time" content="2022-02-02T10:00:00+01:00">`,
+    )
+    expect(p.published_date).toBe('2022-02-02T10:00:00+01:00')
+  })
+
+  it('reads a labelled date in the visible text when the markup has none', () => {
+    const p = at('', '<h1>Title of the story</h1><div class="info">Veröffentlicht am 12. März 2024 von Anna</div><p>Article text that goes on.</p>')
+    expect(p.published_date).toBe('2024-03-12')
+    expect(p.metadata.date_evidence?.published).toMatchObject({ source: 'text', field: 'labelled' })
+    const labelled = at('', '<h1>Title</h1><p>Lorem ipsum dolor sit amet.</p><p>Publié le 3 avril 2023 à 10h15</p>')
+    expect(labelled.published_date?.slice(0, 10)).toBe('2023-04-03')
+  })
+
+  it('rejects a date after the fetch time and records why', () => {
+    const p = at('<meta property="article:published_time" content="2031-01-01T00:00:00Z">')
+    expect(p.published_date).toBeNull()
+    expect(p.metadata.date_evidence?.rejected).toEqual([
+      { kind: 'published', source: 'meta', field: 'article:published_time', value: '2031-01-01T00:00:00Z', reason: 'after_fetch_time' },
+    ])
+  })
+
+  it('rejects a date before the web and falls back to the next piece of evidence', () => {
+    const p = at('<meta name="date" content="1990-05-05">', '<p>Text.</p>', 'https://example.com/2019/08/02/story/')
+    expect(p.published_date).toBe('2019-08-02')
+    expect(p.metadata.date_evidence?.rejected[0]?.reason).toBe('before_web')
+  })
+
+  it("takes the publisher's day when a UTC timestamp falls on the next day", () => {
+    const p = at('<meta property="article:published_time" content="2023-11-09T05:30:59+00:00">', '<p>Text.</p>', 'https://example.com/2023/11/08/story/')
+    expect(p.published_date).toBe('2023-11-08')
+    expect(p.metadata.date_evidence?.notes[0]).toContain('publisher')
+  })
+
+  it('never takes an update for the original date, and drops an update stamped before it', () => {
+    const p = at(
+      '<meta property="article:published_time" content="2020-02-17T06:00:00+01:00"><meta property="article:modified_time" content="2020-02-13T19:00:00+01:00">',
+    )
+    expect(p.published_date).toBe('2020-02-17T06:00:00+01:00')
+    expect(p.last_updated_date).toBeNull()
+    const onlyUpdate = at('', '<h1>Title</h1><p>Stand: 19.10.2019 11:05 Uhr</p><p>Text.</p>')
+    expect(onlyUpdate.last_updated_date).toBe('2019-10-19T11:05:00')
+    expect(onlyUpdate.published_date).toBe('2019-10-19T11:05:00')
   })
 })

@@ -90,3 +90,11 @@ describe('extractPage against scrapinghub ground truth', () => {
     expect(covered).toBeGreaterThan(0.95)
   })
 })
+
+describe('rendered text', () => {
+  it('drops soft hyphens and zero-width spaces, which split words for search', () => {
+    const sentence = 'Der Wein aus Ita\u00ADlien über\u200Bzeugt mit zarter Frucht und feiner Säure, sagen die Kenner. '
+    const page = extractPage(`<html><body><article><p>${sentence.repeat(10)}</p></article></body></html>`, 'https://example.com/wein')
+    expect(page.content?.full_text).toContain('Der Wein aus Italien überzeugt mit zarter Frucht')
+  })
+})

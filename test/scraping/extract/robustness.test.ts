@@ -1,8 +1,8 @@
 // Malformed input: never throws, always returns the full shape, and finishes in bounded time.
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { extractPage } from '../../../src/scraping/extract/extract-page.ts'
 import type { ExtractedPage } from '../../../src/scraping/extract/extract-page.ts'
+import { extractPage } from '../../../src/scraping/extract/extract-page.ts'
 
 function timed(html: string): { page: ExtractedPage; ms: number } {
   const start = performance.now()
@@ -14,7 +14,17 @@ function expectShape(page: ExtractedPage): void {
   expect(Array.isArray(page.links)).toBe(true)
   expect(typeof page.signals.ad_slot_count).toBe('number')
   expect(typeof page.language_reliable).toBe('boolean')
-  expect(Object.keys(page.metadata).sort()).toEqual(['author', 'canonical_url', 'meta_description', 'og_description', 'og_image', 'og_title', 'og_type', 'robots'])
+  expect(Object.keys(page.metadata).sort()).toEqual([
+    'author',
+    'canonical_url',
+    'date_evidence',
+    'meta_description',
+    'og_description',
+    'og_image',
+    'og_title',
+    'og_type',
+    'robots',
+  ])
 }
 
 const paragraph = `<p>${'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt. '.repeat(12)}</p>\n`

@@ -27,7 +27,11 @@ describe('readBody', () => {
 
   it('bounds the decompressed size of gzip, deflate and br', async () => {
     const big = Buffer.alloc(1_000_000, 'z')
-    for (const [coding, data] of [['gzip', zlib.gzipSync(big)], ['deflate', zlib.deflateSync(big)], ['br', zlib.brotliCompressSync(big)]] as const) {
+    for (const [coding, data] of [
+      ['gzip', zlib.gzipSync(big)],
+      ['deflate', zlib.deflateSync(big)],
+      ['br', zlib.brotliCompressSync(big)],
+    ] as const) {
       const body = await readBody(chunks(data), coding, limits)
       expect(body.truncated, coding).toBe(true)
       expect(body.bytes.length, coding).toBe(1000)
@@ -37,7 +41,11 @@ describe('readBody', () => {
   it('bounds the raw size of a compressed stream that never produces output', async () => {
     // Empty gzip members, concatenated: valid, endless, and decoding to nothing.
     const empty = zlib.gzipSync(Buffer.alloc(0))
-    const endless = new Readable({ read() { this.push(Buffer.concat(Array.from({ length: 50 }, () => empty))) } })
+    const endless = new Readable({
+      read() {
+        this.push(Buffer.concat(Array.from({ length: 50 }, () => empty)))
+      },
+    })
     const body = await readBody(endless, 'gzip', limits)
     expect(body).toEqual({ bytes: Buffer.alloc(0), truncated: true })
   })

@@ -1,10 +1,10 @@
 import iconv from 'iconv-lite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { charsetParam, encodingForLabel, prescanMeta, sniffEncoding } from '../../../src/scraping/fetch/charset.ts'
-import { createFetcher } from '../../../src/scraping/fetch/fetcher.ts'
 import type { Fetcher } from '../../../src/scraping/fetch/fetcher.ts'
-import { reply, startRoutes, testConfig } from '../fixtures/web-server.ts'
+import { createFetcher } from '../../../src/scraping/fetch/fetcher.ts'
 import type { WebServer } from '../fixtures/web-server.ts'
+import { reply, startRoutes, testConfig } from '../fixtures/web-server.ts'
 
 const FRENCH = 'Ça coûte 5 € — « déjà vu »'
 const JAPANESE = '日本語のページです。東京'

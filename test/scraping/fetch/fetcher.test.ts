@@ -1,10 +1,10 @@
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createFetcher } from '../../../src/scraping/fetch/fetcher.ts'
 import type { Fetcher } from '../../../src/scraping/fetch/fetcher.ts'
+import { createFetcher } from '../../../src/scraping/fetch/fetcher.ts'
 import { binaryAsHtml, encoded, hangUp, redirect } from '../fixtures/hostile-handlers.ts'
-import { closedPort, html, reply, startRoutes, testConfig } from '../fixtures/web-server.ts'
 import type { WebServer } from '../fixtures/web-server.ts'
+import { closedPort, html, reply, startRoutes, testConfig } from '../fixtures/web-server.ts'
 
 const PAGE = '<!doctype html><html><head><title>Hello</title></head><body><p>Grüße, Welt — ünïcödé</p></body></html>'
 
@@ -151,7 +151,13 @@ describe('fetchPage on well-behaved and plainly broken servers', () => {
     expect(refused.error?.code).toBe('E002')
     expect(refused.error?.reason).toMatch(/ECONNREFUSED/)
 
-    const named = createFetcher(testConfig({ resolver: async () => { throw Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.test'), { code: 'ENOTFOUND' }) } }))
+    const named = createFetcher(
+      testConfig({
+        resolver: async () => {
+          throw Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.test'), { code: 'ENOTFOUND' })
+        },
+      }),
+    )
     const dns = await named.fetchPage('http://nowhere.test/')
     await named.close()
     expect(dns.error).toEqual({ code: 'E002', reason: 'getaddrinfo ENOTFOUND nowhere.test' })

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createFetcher } from '../../../src/scraping/fetch/fetcher.ts'
-import type { Fetcher } from '../../../src/scraping/fetch/fetcher.ts'
 import zlib from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Fetcher } from '../../../src/scraping/fetch/fetcher.ts'
+import { createFetcher } from '../../../src/scraping/fetch/fetcher.ts'
 import { brotliBomb, encoded, gzipBomb, huge, silent, stall, trickle } from '../fixtures/hostile-handlers.ts'
-import { startRoutes, testConfig } from '../fixtures/web-server.ts'
 import type { WebServer } from '../fixtures/web-server.ts'
+import { startRoutes, testConfig } from '../fixtures/web-server.ts'
 
 const CAP = 256 * 1024
 

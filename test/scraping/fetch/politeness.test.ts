@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { createFetcher } from '../../../src/scraping/fetch/fetcher.ts'
 import { retryAfterMs } from '../../../src/scraping/fetch/client.ts'
+import { createFetcher } from '../../../src/scraping/fetch/fetcher.ts'
 import { createPoliteness } from '../../../src/scraping/fetch/politeness.ts'
 import { flapping } from '../fixtures/hostile-handlers.ts'
-import { html, reply, startRoutes, startServer, testConfig } from '../fixtures/web-server.ts'
 import type { Handler, WebServer } from '../fixtures/web-server.ts'
+import { html, reply, startRoutes, startServer, testConfig } from '../fixtures/web-server.ts'
 
 const servers: WebServer[] = []
 afterAll(() => Promise.all(servers.map((s) => s.close())))
@@ -13,7 +13,10 @@ const serve = async (routes: Record<string, Handler>): Promise<WebServer> => {
   servers.push(s)
   return s
 }
-const slow = (ms: number): Handler => (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>slow</p>'), ms)
+const slow =
+  (ms: number): Handler =>
+  (_req, res) =>
+    void setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>slow</p>'), ms)
 
 describe('politeness gate', () => {
   it('limits concurrency per host and overall, and releases on abort', async () => {
@@ -39,11 +42,13 @@ describe('politeness gate', () => {
     const gate = createPoliteness({ perHostConcurrency: 5, perHostDelayMs: 60, globalConcurrency: 10 })
     const started = performance.now()
     const times: number[] = []
-    await Promise.all([1, 2, 3].map(async () => {
-      const release = await gate.acquire('a')
-      times.push(performance.now() - started)
-      release()
-    }))
+    await Promise.all(
+      [1, 2, 3].map(async () => {
+        const release = await gate.acquire('a')
+        times.push(performance.now() - started)
+        release()
+      }),
+    )
     const other = performance.now()
     ;(await gate.acquire('b'))()
     expect(performance.now() - other).toBeLessThan(30)

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createFetcher } from '../../../src/scraping/fetch/fetcher.ts'
 import { parseRobots, patternMatches, productToken } from '../../../src/scraping/fetch/robots.ts'
 import { hangUp, redirect } from '../fixtures/hostile-handlers.ts'
-import { closedPort, html, reply, startRoutes, testConfig } from '../fixtures/web-server.ts'
 import type { Handler, WebServer } from '../fixtures/web-server.ts'
+import { closedPort, html, reply, startRoutes, testConfig } from '../fixtures/web-server.ts'
 
 const UA = 'CurataBot/0.1 (+https://curata.example/bot)'
 
@@ -47,9 +47,17 @@ describe('robots.txt rules (RFC 9309)', () => {
 
   it('prefers our own groups (merged, case-insensitive) over *', () => {
     const text = [
-      'User-agent: *', 'Disallow: /',
-      '', 'User-agent: CURATABOT', 'Disallow: /private',
-      '', 'User-agent: otherbot', 'User-agent: curatabot/2.0', 'Disallow: /tmp', '# comment', 'Sitemap: https://x.test/s.xml',
+      'User-agent: *',
+      'Disallow: /',
+      '',
+      'User-agent: CURATABOT',
+      'Disallow: /private',
+      '',
+      'User-agent: otherbot',
+      'User-agent: curatabot/2.0',
+      'Disallow: /tmp',
+      '# comment',
+      'Sitemap: https://x.test/s.xml',
       'Allow: /tmp/ok',
     ].join('\r\n')
     const p = parseRobots(text, UA)
@@ -84,7 +92,12 @@ describe('robots.txt rules (RFC 9309)', () => {
 describe('fetchPage obeys robots.txt', () => {
   const servers: WebServer[] = []
   const start = async (robots: Handler): Promise<WebServer> => {
-    const s = await startRoutes({ '/robots.txt': robots, '/page': html('<p>ok</p>'), '/private/page': html('<p>secret</p>'), '/to-private': redirect('/private/page') })
+    const s = await startRoutes({
+      '/robots.txt': robots,
+      '/page': html('<p>ok</p>'),
+      '/private/page': html('<p>secret</p>'),
+      '/to-private': redirect('/private/page'),
+    })
     servers.push(s)
     return s
   }

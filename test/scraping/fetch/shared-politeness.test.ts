@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-
-import { createDbHostGate, sweepHostGates } from '../../../src/scraping/fetch/db-host-gate.ts'
-import { createFetcher } from '../../../src/scraping/fetch/fetcher.ts'
-import type { Fetcher } from '../../../src/scraping/fetch/fetcher.ts'
 import type { FetcherConfig } from '../../../src/scraping/fetch/config.ts'
-import { describeEachEngine } from '../../helpers/db.ts'
+import { createDbHostGate, sweepHostGates } from '../../../src/scraping/fetch/db-host-gate.ts'
+import type { Fetcher } from '../../../src/scraping/fetch/fetcher.ts'
+import { createFetcher } from '../../../src/scraping/fetch/fetcher.ts'
 import type { TestDb } from '../../helpers/db.ts'
-import { html, startRoutes, testConfig } from '../fixtures/web-server.ts'
+import { describeEachEngine } from '../../helpers/db.ts'
 import type { Handler, WebServer } from '../fixtures/web-server.ts'
+import { html, startRoutes, testConfig } from '../fixtures/web-server.ts'
 
-const slow = (ms: number): Handler => (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>slow</p>'), ms)
+const slow =
+  (ms: number): Handler =>
+  (_req, res) =>
+    void setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>slow</p>'), ms)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
@@ -39,7 +41,15 @@ describeEachEngine('per-host politeness shared by two workers through the databa
     const cfg = testConfig(overrides)
     const f = createFetcher({
       ...cfg,
-      ...(shared ? { sharedHosts: createDbHostGate(t.db, { perHostConcurrency: cfg.perHostConcurrency, perHostDelayMs: cfg.perHostDelayMs, leaseMs: cfg.totalTimeoutMs + 1_000 }) } : {}),
+      ...(shared
+        ? {
+            sharedHosts: createDbHostGate(t.db, {
+              perHostConcurrency: cfg.perHostConcurrency,
+              perHostDelayMs: cfg.perHostDelayMs,
+              leaseMs: cfg.totalTimeoutMs + 1_000,
+            }),
+          }
+        : {}),
     })
     fetchers.push(f)
     return f
@@ -66,7 +76,10 @@ describeEachEngine('per-host politeness shared by two workers through the databa
     const [a, b] = [worker(get(), { perHostDelayMs: 200 }), worker(get(), { perHostDelayMs: 200 })]
     const before = server.hits.length
     await Promise.all([crawl(a, '/page', 3, 'sa-'), crawl(b, '/page', 3, 'sb-')])
-    const at = server.hits.slice(before).map((h) => h.at).sort((x, y) => x - y)
+    const at = server.hits
+      .slice(before)
+      .map((h) => h.at)
+      .sort((x, y) => x - y)
     expect(at).toHaveLength(6)
     // Arrival times carry connection jitter; the span proves the spacing held for the six together.
     expect(at[5]! - at[0]!).toBeGreaterThanOrEqual(5 * 200 - 60)

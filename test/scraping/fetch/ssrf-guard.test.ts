@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createFetcher } from '../../../src/scraping/fetch/fetcher.ts'
 import type { Fetcher } from '../../../src/scraping/fetch/fetcher.ts'
-import { blockedRange } from '../../../src/scraping/fetch/ssrf-guard.ts'
+import { createFetcher } from '../../../src/scraping/fetch/fetcher.ts'
 import type { Resolver } from '../../../src/scraping/fetch/ssrf-guard.ts'
+import { blockedRange } from '../../../src/scraping/fetch/ssrf-guard.ts'
 import { redirect } from '../fixtures/hostile-handlers.ts'
-import { html, startRoutes, testConfig } from '../fixtures/web-server.ts'
 import type { WebServer } from '../fixtures/web-server.ts'
+import { html, startRoutes, testConfig } from '../fixtures/web-server.ts'
 
 describe('blockedRange', () => {
   it.each([
@@ -55,16 +55,25 @@ describe('blockedRange', () => {
     expect(blockedRange(address)).toBe(range)
   })
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '198.20.0.1', '2606:4700::1111', '2a00:1450:4001::1', '3ffe::1', '::ffff:8.8.8.8'])('allows public %s', (address) => {
-    expect(blockedRange(address)).toBeNull()
-  })
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '198.20.0.1', '2606:4700::1111', '2a00:1450:4001::1', '3ffe::1', '::ffff:8.8.8.8'])(
+    'allows public %s',
+    (address) => {
+      expect(blockedRange(address)).toBeNull()
+    },
+  )
 })
 
 describe('the guard inside fetchPage (allowPrivate=false)', () => {
   let server: WebServer
   let guarded: Fetcher
   // Names a test can point anywhere; real DNS is never asked.
-  const names: Record<string, string> = { 'internal.test': '10.0.0.7', 'metadata.test': '169.254.169.254', 'loop.test': '127.0.0.1', 'v6.test': '::1', 'mapped.test': '::ffff:192.168.0.1' }
+  const names: Record<string, string> = {
+    'internal.test': '10.0.0.7',
+    'metadata.test': '169.254.169.254',
+    'loop.test': '127.0.0.1',
+    'v6.test': '::1',
+    'mapped.test': '::ffff:192.168.0.1',
+  }
   const resolver: Resolver = async (host) => {
     const address = names[host]
     if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' })
@@ -122,7 +131,10 @@ describe('the guard inside fetchPage (allowPrivate=false)', () => {
     const polite = createFetcher(testConfig({ allowPrivate: false, respectRobots: true }))
     const out = await polite.fetchPage(`http://127.0.0.1:${server.port}/page`)
     await polite.close()
-    expect(out.error).toEqual({ code: 'E002', reason: `disallowed: ${server.origin}/robots.txt unavailable (refused to connect to 127.0.0.1 (loopback address))` })
+    expect(out.error).toEqual({
+      code: 'E002',
+      reason: `disallowed: ${server.origin}/robots.txt unavailable (refused to connect to 127.0.0.1 (loopback address))`,
+    })
     expect(server.hits).toHaveLength(0)
   })
 

@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-
-import { ManualClock } from '../../../src/platform/clock.ts'
+import type { NormalizedUrl } from '../../../src/content/urls/normalize-url.ts'
+import { normalizeUrl } from '../../../src/content/urls/normalize-url.ts'
 import { loadConfig } from '../../../src/platform/config.ts'
 import { createDbAdsTxtStore } from '../../../src/scraping/ads-txt/db-store.ts'
 import { ADS_TXT_TTL_MS } from '../../../src/scraping/ads-txt/service.ts'
-import { normalizeUrl } from '../../../src/content/urls/normalize-url.ts'
-import type { NormalizedUrl } from '../../../src/content/urls/normalize-url.ts'
 import { getPageByUrl } from '../../../src/scraping/index/pages-repository.ts'
-import { closeScraper, scraperFor } from '../../../src/scraping/scraper.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp } from '../../helpers/app.ts'
+import { ManualClock } from '../../helpers/clock.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
-import { html } from '../fixtures/web-server.ts'
 import type { Handler } from '../fixtures/web-server.ts'
+import { html } from '../fixtures/web-server.ts'
 import type { Web } from '../helpers.ts'
 import { article, startWeb, useTestWeb } from '../helpers.ts'
 
@@ -33,14 +31,14 @@ describeEachEngine('the content index: freshness window and ads.txt cache', (get
     await useTestWeb(t.ctx, web)
   })
   afterAll(async () => {
-    await closeScraper(t.ctx)
+    await t.ctx.scraper.close()
     await t.close()
     await web.close()
   })
 
   it('keeps one record per normalized URL and re-fetches it only once it is older than the window', async () => {
     const a = n(web.at('www.fresh.test', '/a'))
-    const index = (...urls: NormalizedUrl[]) => scraperFor(t.ctx).indexUrls(urls)
+    const index = (...urls: NormalizedUrl[]) => t.ctx.scraper.indexUrls(urls)
     const ids = await index(a, n(web.at('WWW.FRESH.TEST', '/a#x')))
     expect(ids.size).toBe(1)
     expect(web.count('www.fresh.test', '/a')).toBe(1)
@@ -68,20 +66,24 @@ describeEachEngine('the content index: freshness window and ads.txt cache', (get
     expect(before).toBe(1)
     expect((await store.get('fresh.test'))!.result).toMatchObject({ status: 'found', seller_count: 1 })
 
-    await scraperFor(t.ctx).indexUrls([n(web.at('news.fresh.test', '/b')), n(web.at('fresh.test', '/b'))])
+    await t.ctx.scraper.indexUrls([n(web.at('news.fresh.test', '/b')), n(web.at('fresh.test', '/b'))])
     expect(fetches()).toBe(1)
 
     clock.advance(ADS_TXT_TTL_MS)
     adsUp = false
-    await scraperFor(t.ctx).indexUrls([n(web.at('fresh.test', '/b'))])
+    await t.ctx.scraper.indexUrls([n(web.at('fresh.test', '/b'))])
     expect(fetches()).toBe(2)
     const kept = (await store.get('fresh.test'))!
-    expect(kept.result).toMatchObject({ status: 'found', seller_count: 1, entries: [{ domain: 'ssp.com', account_id: '7', relationship: 'DIRECT', certification_id: null }] })
+    expect(kept.result).toMatchObject({
+      status: 'found',
+      seller_count: 1,
+      entries: [{ domain: 'ssp.com', account_id: '7', relationship: 'DIRECT', certification_id: null }],
+    })
     expect(kept.expiresAt).toBe(clock.now().getTime() + HOUR) // errors are retried after an hour
 
     adsUp = true
     clock.advance(HOUR + 1)
-    await scraperFor(t.ctx).indexUrls([n(web.at('fresh.test', '/b'))])
+    await t.ctx.scraper.indexUrls([n(web.at('fresh.test', '/b'))])
     expect(fetches()).toBe(3)
     expect((await store.get('fresh.test'))!.expiresAt).toBe(clock.now().getTime() + ADS_TXT_TTL_MS)
   })
@@ -93,7 +95,14 @@ describeEachEngine('the content index: freshness window and ads.txt cache', (get
       status: 'found' as const,
       seller_count: 1,
       entries: [{ domain: 'ssp.com', account_id: 'A-1', relationship: 'RESELLER' as const, certification_id: 'abc' }],
-      variables: { owner_domain: 'never.test', manager_domains: [{ domain: 'm.com', country: 'DE' }], contacts: ['ops@never.test'], subdomains: [], inventory_partner_domains: [], other: [] },
+      variables: {
+        owner_domain: 'never.test',
+        manager_domains: [{ domain: 'm.com', country: 'DE' }],
+        contacts: ['ops@never.test'],
+        subdomains: [],
+        inventory_partner_domains: [],
+        other: [],
+      },
       invalid_lines: 2,
       domain: 'never.test',
       source_url: 'https://never.test/ads.txt',

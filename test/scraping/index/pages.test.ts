@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 
 import { describe, expect, it } from 'vitest'
-
+import { normalizeUrl } from '../../../src/content/urls/normalize-url.ts'
 import type { FetchOutcome } from '../../../src/scraping/fetch/fetcher.ts'
 import { analyzePage } from '../../../src/scraping/index/analyze-page.ts'
-import { normalizeUrl } from '../../../src/content/urls/normalize-url.ts'
 import { getPageByUrl, queuePages, savePage, savePages } from '../../../src/scraping/index/pages-repository.ts'
 import { hammingDistance, simhash } from '../../../src/scraping/index/simhash.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
@@ -49,7 +48,9 @@ describe('normalizeUrl', () => {
 
 describe('simhash', () => {
   it('keeps near-duplicates close and different texts far apart', () => {
-    const text = page('guardian-1').replace(/<[^>]+>/g, ' ').slice(0, 20000)
+    const text = page('guardian-1')
+      .replace(/<[^>]+>/g, ' ')
+      .slice(0, 20000)
     const edited = text.replace(/the/g, 'The ').slice(0, 19500)
     const other = page('ehow-1').replace(/<[^>]+>/g, ' ')
     expect(hammingDistance(simhash(text)!, simhash(edited)!)).toBeLessThan(8)
@@ -119,11 +120,30 @@ describeEachEngine('savePage on a page saved before', (getDb) => {
     const id = (await queuePages(db, [u], new Date('2026-11-22T10:00:00Z'))).get(u.url)!
     const base = analyzePage(outcome(page('guardian-1')))
     const membership = async () =>
-      (await db.query<{ taxonomy_id: number; score: number }>('SELECT taxonomy_id, score FROM page_categories WHERE page_id = $1 ORDER BY taxonomy_id', [id])).rows
-    await savePage(db, id, { ...base, categories: [{ id: 1, score: 0.5 }, { id: 2, score: 0.25 }] })
-    expect(await membership()).toEqual([{ taxonomy_id: 1, score: 0.5 }, { taxonomy_id: 2, score: 0.25 }])
-    await savePage(db, id, { ...base, categories: [{ id: 2, score: 0.75 }, { id: 3, score: 0.5 }] })
-    expect(await membership()).toEqual([{ taxonomy_id: 2, score: 0.75 }, { taxonomy_id: 3, score: 0.5 }])
+      (await db.query<{ taxonomy_id: number; score: number }>('SELECT taxonomy_id, score FROM page_categories WHERE page_id = $1 ORDER BY taxonomy_id', [id]))
+        .rows
+    await savePage(db, id, {
+      ...base,
+      categories: [
+        { id: 1, score: 0.5 },
+        { id: 2, score: 0.25 },
+      ],
+    })
+    expect(await membership()).toEqual([
+      { taxonomy_id: 1, score: 0.5 },
+      { taxonomy_id: 2, score: 0.25 },
+    ])
+    await savePage(db, id, {
+      ...base,
+      categories: [
+        { id: 2, score: 0.75 },
+        { id: 3, score: 0.5 },
+      ],
+    })
+    expect(await membership()).toEqual([
+      { taxonomy_id: 2, score: 0.75 },
+      { taxonomy_id: 3, score: 0.5 },
+    ])
     await savePage(db, id, { ...base, errors: ['E002'], categories: [] })
     expect(await membership()).toEqual([])
     expect((await getPageByUrl(db, u.url))!.errors).toEqual(['E002'])
@@ -133,7 +153,9 @@ describeEachEngine('savePage on a page saved before', (getDb) => {
 describeEachEngine('savePages', (getDb) => {
   it('stores a batch in one statement, and text PostgreSQL cannot hold (NUL, half a surrogate pair) is cleaned', async () => {
     const db = getDb().db
-    const urls = ['https://batch.example.com/1', 'https://batch.example.com/2'].map((u) => normalizeUrl(u) as Exclude<ReturnType<typeof normalizeUrl>, { error: string }>)
+    const urls = ['https://batch.example.com/1', 'https://batch.example.com/2'].map(
+      (u) => normalizeUrl(u) as Exclude<ReturnType<typeof normalizeUrl>, { error: string }>,
+    )
     const ids = await queuePages(db, urls, new Date('2026-11-22T10:00:00Z'))
     const base = analyzePage(outcome(page('guardian-1')))
     const odd = { ...base, title: 'NUL\u0000 and \uD83D half', full_text: `${base.full_text} \uDE00 end` }

@@ -3,13 +3,18 @@
 import { expect, it } from 'vitest'
 import { CLASSIFIER_VERSION } from '../../../src/content/topics/topic-model.ts'
 import { reclassifyBatch, reclassifyProgress } from '../../../src/scraping/index/reclassify.ts'
-import { describeEachEngine } from '../../helpers/db.ts'
 import { indexTopic } from '../../curation/fixtures.ts'
+import { describeEachEngine } from '../../helpers/db.ts'
 
 describeEachEngine('reclassification', (getDb) => {
   it('moves outdated pages to the current classifier in batches, resumably, and leaves current ones alone', async () => {
     const db = getDb().db
-    const ids = await indexTopic(db, 'sports', Array.from({ length: 5 }, (_, i) => `https://www.reclass${i}.example.com/match/${i}`), 900)
+    const ids = await indexTopic(
+      db,
+      'sports',
+      Array.from({ length: 5 }, (_, i) => `https://www.reclass${i}.example.com/match/${i}`),
+      900,
+    )
     // As a page stored by the keyword-only classifier looked: one old category, an old embedding, version 1.
     await db.query(
       `UPDATE pages SET classifier_version = 1, categories = '[{"id": 52, "score": 0.9}]'::jsonb, primary_category = 52,
@@ -34,7 +39,10 @@ describeEachEngine('reclassification', (getDb) => {
       expect(r.classifier_version).toBe(CLASSIFIER_VERSION)
       expect(r.first).toBe(483)
     }
-    const { rows: members } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM page_categories WHERE page_id = ANY($1::bigint[]) AND taxonomy_id = 52`, [ids])
+    const { rows: members } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM page_categories WHERE page_id = ANY($1::bigint[]) AND taxonomy_id = 52`,
+      [ids],
+    )
     expect(members[0]?.n).toBe(0)
   })
 })

@@ -4,7 +4,6 @@ import type { ServerResponse } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { systemClock } from '../../../src/platform/clock.ts'
-import { closeScraper } from '../../../src/scraping/scraper.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp, json } from '../../helpers/app.ts'
 import type { TestDb } from '../../helpers/db.ts'
@@ -42,7 +41,7 @@ describe.skipIf(!postgresAvailable())('a scrape job survives a worker killed mid
   })
   afterAll(async () => {
     for (const c of children) c.kill('SIGKILL')
-    await closeScraper(t.ctx)
+    await t.ctx.scraper.close()
     await t.close()
     await web.close()
     await db.close()
@@ -66,7 +65,12 @@ describe.skipIf(!postgresAvailable())('a scrape job survives a worker killed mid
     return w
   }
   const jobRow = async (id: number) =>
-    (await db.db.query<{ status: string; chunks_done: number; chunk_count: number }>('SELECT status, chunks_done, chunk_count FROM scrape_jobs WHERE id = $1', [id])).rows[0]!
+    (
+      await db.db.query<{ status: string; chunks_done: number; chunk_count: number }>(
+        'SELECT status, chunks_done, chunk_count FROM scrape_jobs WHERE id = $1',
+        [id],
+      )
+    ).rows[0]!
 
   // About 30 s on a quiet 2-core machine; the timeout leaves room for a busy one.
   it('completes after a restart with exactly one result per URL', { timeout: 240_000 }, async () => {
@@ -94,7 +98,9 @@ describe.skipIf(!postgresAvailable())('a scrape job survives a worker killed mid
     // Page through the results the spec's way: every URL exactly once, in submission order, fetched.
     const got: { url: string; errors: string[]; ads_txt: { status: string } | null }[] = []
     for (let offset = 0; ; ) {
-      const page = json<{ results: typeof got }>(await t.app.inject({ method: 'GET', url: `/v1/scraping/jobs/${id}?limit=10000&offset=${offset}`, headers })).results
+      const page = json<{ results: typeof got }>(
+        await t.app.inject({ method: 'GET', url: `/v1/scraping/jobs/${id}?limit=10000&offset=${offset}`, headers }),
+      ).results
       got.push(...page)
       offset += page.length
       if (page.length < 10_000) break

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import { blockedRange } from '../../../src/scraping/fetch/ssrf-guard.ts'
 import { analyzePage } from '../../../src/scraping/index/analyze-page.ts'
-import { closeScraper } from '../../../src/scraping/scraper.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp, json } from '../../helpers/app.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
@@ -41,11 +40,18 @@ describeEachEngine('a scrape job over a hostile web', (getDb) => {
         'to-metadata.test/': redirect('http://169.254.169.254/latest/meta-data/'),
         'internal.test/': html(article('Never served')),
         'metadata.test/': html(article('Never served either')),
-        'shift-jis-as-utf8.test/': reply(200, { 'content-type': 'text/html; charset=utf-8' }, iconv.encode(`<p>${'日本語のテキストです。'.repeat(200)}</p>`, 'shift_jis')),
+        'shift-jis-as-utf8.test/': reply(
+          200,
+          { 'content-type': 'text/html; charset=utf-8' },
+          iconv.encode(`<p>${'日本語のテキストです。'.repeat(200)}</p>`, 'shift_jis'),
+        ),
         'cp1251.test/': reply(
           200,
           { 'content-type': 'text/html' },
-          iconv.encode(`<html><head><meta charset="windows-1251"><title>Выставка</title></head><body><article><p>${russian.repeat(6)}</p></article></body></html>`, 'windows-1251'),
+          iconv.encode(
+            `<html><head><meta charset="windows-1251"><title>Выставка</title></head><body><article><p>${russian.repeat(6)}</p></article></body></html>`,
+            'windows-1251',
+          ),
         ),
         'binary.test/': binaryAsHtml,
         'flap.test/': flapping(2, html(article('Third time lucky'))),
@@ -75,7 +81,19 @@ describeEachEngine('a scrape job over a hostile web', (getDb) => {
     )
     // Load the extractor's language tables now: a first load stalls the event loop for most of a
     // second, longer than the short deadlines below.
-    analyzePage({ url: 'http://warm.test/', finalUrl: 'http://warm.test/', status: 200, contentType: 'text/html', html: article('Warm up'), encoding: 'utf-8', headers: {}, truncated: false, error: null, fetchedAt: new Date().toISOString(), elapsedMs: 0 })
+    analyzePage({
+      url: 'http://warm.test/',
+      finalUrl: 'http://warm.test/',
+      status: 200,
+      contentType: 'text/html',
+      html: article('Warm up'),
+      encoding: 'utf-8',
+      headers: {},
+      truncated: false,
+      error: null,
+      fetchedAt: new Date().toISOString(),
+      elapsedMs: 0,
+    })
     // The test polls the job far more often than the per-key rate limit allows.
     t = await createTestApp(getDb().db, { config: { rateLimitPerMinute: 1_000_000 } })
     await useTestWeb(
@@ -99,7 +117,7 @@ describeEachEngine('a scrape job over a hostile web', (getDb) => {
     headers = (await t.client()).headers
   })
   afterAll(async () => {
-    await closeScraper(t.ctx)
+    await t.ctx.scraper.close()
     await t.close()
     await web.close()
   })
@@ -112,7 +130,11 @@ describeEachEngine('a scrape job over a hostile web', (getDb) => {
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10)
     const started = performance.now()
     try {
-      await runJobsUntil(t.ctx, async () => json<{ status: string }>(await t.app.inject({ method: 'GET', url: `/v1/scraping/jobs/${created.id}`, headers })).status === 'complete', 30_000)
+      await runJobsUntil(
+        t.ctx,
+        async () => json<{ status: string }>(await t.app.inject({ method: 'GET', url: `/v1/scraping/jobs/${created.id}`, headers })).status === 'complete',
+        30_000,
+      )
     } finally {
       clearInterval(sampler)
     }

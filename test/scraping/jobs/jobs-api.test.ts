@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-
+import type { NormalizedUrl } from '../../../src/content/urls/normalize-url.ts'
+import { normalizeUrl } from '../../../src/content/urls/normalize-url.ts'
 import type { Queryable } from '../../../src/platform/db/db.ts'
 import { createWorker } from '../../../src/platform/jobs/worker.ts'
 import { scrapingJobs } from '../../../src/scraping/feature.ts'
-import { normalizeUrl } from '../../../src/content/urls/normalize-url.ts'
-import type { NormalizedUrl } from '../../../src/content/urls/normalize-url.ts'
 import { queuePages } from '../../../src/scraping/index/pages-repository.ts'
 import { finishChunk, recordChunkProgress } from '../../../src/scraping/jobs/repository.ts'
 import { chunkRange, resultsJson } from '../../../src/scraping/jobs/results.ts'
@@ -77,6 +76,76 @@ describeEachEngine('scrape jobs API', (getDb) => {
     }
   }
 
+  describe('cancel (an addition to the spec)', () => {
+    const cancel = (headers: Record<string, string>, id: number | string) => t.app.inject({ method: 'POST', url: `/v1/scraping/jobs/${id}/cancel`, headers })
+
+    it('cancels an unfinished job: no further chunk runs, the results so far stay readable', async () => {
+      const urls = urlsOf(1500, 'cancel.example.com')
+      const job = json<Job>(await post(a.headers, { urls }))
+      // Chunk 0 (entries 0–999) is fetched before the cancellation, chunk 1 is not.
+      const { rows } = await t.ctx.db.query<{ urls: string[] }>('SELECT urls FROM scrape_job_chunks WHERE job_id = $1 AND chunk_no = 0', [job.id])
+      const first = rows[0]!.urls.map((u) => normalizeUrl(u) as NormalizedUrl)
+      await queuePages(t.ctx.db, first, t.ctx.clock.now())
+      await t.ctx.db.query(
+        `UPDATE pages SET state = 'done', fetched_at = $2, http_status = 200, content_type = 'text/html', title = 'T', full_text = 'Some text',
+                language = 'en', word_count = 2, errors = '{E004}', metadata = '{"http_status": 200}'::jsonb WHERE url = ANY($1::text[])`,
+        [first.map((u) => u.url), t.ctx.clock.now()],
+      )
+      await t.ctx.db.transaction((tx) => finishChunk(tx, job.id, 0, t.ctx.clock.now()))
+
+      const res = await cancel(a.headers, job.id)
+      expect(res.statusCode).toBe(200)
+      expect(json<Job>(res)).toMatchObject({
+        id: job.id,
+        status: 'cancelled',
+        processed_date: '2026-11-22T10:00:00.000Z',
+        progress: { done: 1000, total: 1500 },
+      })
+
+      // The handler meeting the job's remaining chunk leaves it alone: it takes no lease and fetches nothing.
+      const chunkJob = scrapingJobs(t.ctx).find((h) => h.kind === 'scrape.chunk')!
+      const untouched = (): never => {
+        throw new Error('the chunk of a cancelled job was worked on')
+      }
+      const jobCtx = {
+        job: { attempts: 1, max_attempts: 5 },
+        clock: t.ctx.clock,
+        signal: new AbortController().signal,
+        finish: untouched,
+        withLease: untouched,
+      }
+      await chunkJob.run({ job_id: job.id, chunk_no: 1 }, jobCtx as unknown as Parameters<typeof chunkJob.run>[1])
+      const { rows: chunks } = await t.ctx.db.query<{ done_at: Date | null }>('SELECT done_at FROM scrape_job_chunks WHERE job_id = $1 ORDER BY chunk_no', [
+        job.id,
+      ])
+      expect(chunks.map((c) => c.done_at !== null)).toEqual([true, false])
+
+      const read = json<Job>(await getJob(a.headers, job.id, '?offset=990&limit=20'))
+      expect(read.status).toBe('cancelled')
+      expect(read.results!.map((r) => r.errors)).toEqual([...Array(10).fill(['E004']), ...Array(10).fill(['E001'])])
+      // Cancelling again, or a finished job, is a conflict; the job stays as it is.
+      const again = await cancel(a.headers, job.id)
+      expect(again.statusCode).toBe(409)
+      expect(json(again)).toMatchObject({ error: 'conflict', message: expect.stringContaining('already finished (cancelled)') })
+      await t.ctx.db.query(`DELETE FROM jobs WHERE kind LIKE 'scrape.%' AND (payload->>'job_id')::bigint = $1`, [job.id])
+    })
+
+    it('answers a finished job 409, another client’s job 404, and a bad id 400 or 422', async () => {
+      const job = json<Job>(await post(a.headers, { urls: urlsOf(3, 'done.example.com') }))
+      await complete(job.id)
+      expect((await cancel(a.headers, job.id)).statusCode).toBe(409)
+      const open = json<Job>(await post(a.headers, { urls: urlsOf(3, 'open.example.com') }))
+      const theirs = await cancel(b.headers, open.id)
+      expect(theirs.statusCode).toBe(404)
+      expect(json(await getJob(a.headers, open.id)).status).toBe('pending')
+      expect((await cancel(a.headers, 'abc')).statusCode).toBe(400)
+      expect((await cancel(a.headers, 0)).statusCode).toBe(422)
+      expect((await cancel(a.headers, 999_999)).statusCode).toBe(404)
+      await clearUnfinished()
+      await t.ctx.db.query(`DELETE FROM jobs WHERE kind LIKE 'scrape.%' AND (payload->>'job_id')::bigint = ANY($1::bigint[])`, [[job.id, open.id]])
+    })
+  })
+
   it('creates a pending job: 201 with the spec fields, url_count after de-duplication, invalid entries reported', async () => {
     const urls = [
       'https://www.example.com/a',
@@ -135,6 +204,19 @@ describeEachEngine('scrape jobs API', (getDb) => {
     expect(res.statusCode).toBe(201)
     expect(json<Job>(res).invalid_urls!.map((i) => i.url)).toEqual(['bad\uFFFDentry', '\uFFFD'])
     await clearUnfinished()
+  })
+
+  it('refuses unstorable text anywhere else in the body with 400, like every other route', async () => {
+    for (const body of [
+      { urls: ['https://ok.example.com/'], 'x\u0000': 1 },
+      { urls: ['https://ok.example.com/'], note: '\uD800' },
+    ]) {
+      const res = await post(a.headers, body)
+      expect(res.statusCode).toBe(400)
+      expect(json<{ error: string; message: string }>(res)).toMatchObject({ error: 'invalid_request' })
+    }
+    const { rows } = await t.ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM scrape_jobs WHERE status IN ('pending', 'processing')`)
+    expect(rows[0]!.n).toBe(0)
   })
 
   it('accepts a body above the default 1 MiB limit on this route', async () => {
@@ -225,7 +307,10 @@ describeEachEngine('scrape jobs API', (getDb) => {
     expect(json(sixth)).toMatchObject({ error: 'rate_limited', message: expect.stringContaining('5 scrape jobs') })
     // Another client has its own allowance; a finished job frees a slot.
     expect((await post(b.headers, { urls: ['https://limit.example.com/b'] })).statusCode).toBe(201)
-    await t.ctx.db.query(`UPDATE scrape_jobs SET status = 'complete' WHERE id = (SELECT min(id) FROM scrape_jobs WHERE client_id = $1 AND status = 'pending')`, [a.clientId])
+    await t.ctx.db.query(
+      `UPDATE scrape_jobs SET status = 'complete' WHERE id = (SELECT min(id) FROM scrape_jobs WHERE client_id = $1 AND status = 'pending')`,
+      [a.clientId],
+    )
     expect((await post(a.headers, { urls: ['https://limit.example.com/7'] })).statusCode).toBe(201)
     await clearUnfinished()
   })
@@ -270,12 +355,27 @@ describeEachEngine('scrape jobs API', (getDb) => {
 
   it('refuses more than 1,000,000 URLs with 422, broken JSON with 400, other content types with 415, no key with 401', async () => {
     const tooMany = `{"urls":[${'"x",'.repeat(1_000_000)}"x"]}`
-    const res = await t.app.inject({ method: 'POST', url: '/v1/scraping/jobs', headers: { ...a.headers, 'content-type': 'application/json' }, payload: tooMany })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/scraping/jobs',
+      headers: { ...a.headers, 'content-type': 'application/json' },
+      payload: tooMany,
+    })
     expect(res.statusCode).toBe(422)
     expect(json(res)).toMatchObject({ error: 'validation_failed', details: [{ path: 'body.urls' }] })
-    const broken = await t.app.inject({ method: 'POST', url: '/v1/scraping/jobs', headers: { ...a.headers, 'content-type': 'application/json' }, payload: '{"urls":["a"' })
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/v1/scraping/jobs',
+      headers: { ...a.headers, 'content-type': 'application/json' },
+      payload: '{"urls":["a"',
+    })
     expect(broken.statusCode).toBe(400)
-    const text = await t.app.inject({ method: 'POST', url: '/v1/scraping/jobs', headers: { ...a.headers, 'content-type': 'text/plain' }, payload: 'https://a.com/' })
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/v1/scraping/jobs',
+      headers: { ...a.headers, 'content-type': 'text/plain' },
+      payload: 'https://a.com/',
+    })
     expect(text.statusCode).toBe(415)
     expect((await t.app.inject({ method: 'POST', url: '/v1/scraping/jobs', payload: { urls: ['https://a.com/'] } })).statusCode).toBe(401)
   })

@@ -1,19 +1,28 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
-import { closeScraper } from '../../../src/scraping/scraper.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp, json } from '../../helpers/app.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
-import { html, reply } from '../fixtures/web-server.ts'
 import type { Handler } from '../fixtures/web-server.ts'
+import { html, reply } from '../fixtures/web-server.ts'
 import type { Web } from '../helpers.ts'
 import { article, runJobsUntil, startWeb, useTestWeb } from '../helpers.ts'
 
 type Result = { url: string; tld: string; errors: string[]; content: { title: string } | null; ads_txt: { status: string; seller_count: number } | null }
-type Job = { id: number; status: string; processed_date: string | null; results: Result[] | null; progress: { done: number; total: number }; failure_reason: string | null }
+type Job = {
+  id: number
+  status: string
+  processed_date: string | null
+  results: Result[] | null
+  progress: { done: number; total: number }
+  failure_reason: string | null
+}
 
 const TEXT = { 'content-type': 'text/plain' }
-const slow = (ms: number, then: Handler): Handler => (req, res) => void setTimeout(() => then(req, res), ms)
+const slow =
+  (ms: number, then: Handler): Handler =>
+  (req, res) =>
+    void setTimeout(() => then(req, res), ms)
 
 describeEachEngine('scrape jobs end to end (in-process worker)', (getDb) => {
   let t: TestApp
@@ -36,7 +45,7 @@ describeEachEngine('scrape jobs end to end (in-process worker)', (getDb) => {
     headers = (await t.client()).headers
   })
   afterAll(async () => {
-    await closeScraper(t.ctx)
+    await t.ctx.scraper.close()
     await t.close()
     await web.close()
   })
@@ -65,7 +74,13 @@ describeEachEngine('scrape jobs end to end (in-process worker)', (getDb) => {
     expect([...seen]).toEqual(expect.arrayContaining(['processing', 'complete']))
     const job = await getJob(created.id)
     expect(job).toMatchObject({ status: 'complete', processed_date: expect.any(String), progress: { done: 7, total: 7 }, failure_reason: null })
-    const rows = job.results!.map((r) => ({ url: r.url, tld: r.tld, errors: r.errors, title: r.content?.title ?? null, ads: r.ads_txt && [r.ads_txt.status, r.ads_txt.seller_count] }))
+    const rows = job.results!.map((r) => ({
+      url: r.url,
+      tld: r.tld,
+      errors: r.errors,
+      title: r.content?.title ?? null,
+      ads: r.ads_txt && [r.ads_txt.status, r.ads_txt.seller_count],
+    }))
     expect(rows).toEqual([
       { url: web.at('www.alpha.test', '/one'), tld: 'alpha.test', errors: [], title: 'Alpha one', ads: ['found', 3] },
       { url: web.at('www.alpha.test', '/two'), tld: 'alpha.test', errors: [], title: 'Alpha two', ads: ['found', 3] },
@@ -89,7 +104,12 @@ describeEachEngine('scrape jobs end to end (in-process worker)', (getDb) => {
   it('a second job over indexed URLs is served from the index without fetching them again', async () => {
     const before = web.hits.length
     const created = json<Job>(
-      await t.app.inject({ method: 'POST', url: '/v1/scraping/jobs', headers, payload: { urls: [web.at('www.alpha.test', '/one'), web.at('beta.test', '/thin')] } }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/scraping/jobs',
+        headers,
+        payload: { urls: [web.at('www.alpha.test', '/one'), web.at('beta.test', '/thin')] },
+      }),
     )
     await runJobsUntil(t.ctx, async () => (await getJob(created.id)).status === 'complete')
     expect(web.hits.length).toBe(before)
@@ -124,7 +144,9 @@ describeEachEngine('scrape jobs end to end (in-process worker)', (getDb) => {
   })
 
   it('fails the job, with a reason, when a chunk cannot be processed at all', async () => {
-    const created = json<Job>(await t.app.inject({ method: 'POST', url: '/v1/scraping/jobs', headers, payload: { urls: [web.at('www.alpha.test', '/poison')] } }))
+    const created = json<Job>(
+      await t.app.inject({ method: 'POST', url: '/v1/scraping/jobs', headers, payload: { urls: [web.at('www.alpha.test', '/poison')] } }),
+    )
     // As if workers had died on this chunk on every allowed attempt.
     await t.ctx.db.query(`UPDATE jobs SET attempts = max_attempts WHERE kind = 'scrape.chunk' AND payload->>'job_id' = $1`, [String(created.id)])
     await runJobsUntil(t.ctx, async () => (await getJob(created.id)).status !== 'pending')

@@ -3,7 +3,6 @@ import type { ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { systemClock } from '../../../src/platform/clock.ts'
-import { closeScraper } from '../../../src/scraping/scraper.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp, json } from '../../helpers/app.ts'
 import type { TestDb } from '../../helpers/db.ts'
@@ -36,7 +35,7 @@ describe.skipIf(!postgresAvailable())('per-host politeness across worker process
   })
   afterAll(async () => {
     for (const c of children) c.kill('SIGKILL')
-    await closeScraper(t.ctx)
+    await t.ctx.scraper.close()
     await t.close()
     await web.close()
     await db.close()
@@ -64,14 +63,18 @@ describe.skipIf(!postgresAvailable())('per-host politeness across worker process
     const id = json<{ id: number }>(created).id
     // Both chunks must be running at once for the test to mean anything: each worker takes one.
     let bothBusy = false
-    await waitFor(async () => {
-      const { rows } = await db.db.query<{ running: number; status: string }>(
-        `SELECT (SELECT count(*)::int FROM scrape_job_chunks WHERE job_id = $1 AND done_at IS NULL AND done_count > 0) AS running, status FROM scrape_jobs WHERE id = $1`,
-        [id],
-      )
-      if (rows[0]!.running === 2) bothBusy = true
-      return rows[0]!.status === 'complete'
-    }, 180_000, 'the job to complete')
+    await waitFor(
+      async () => {
+        const { rows } = await db.db.query<{ running: number; status: string }>(
+          `SELECT (SELECT count(*)::int FROM scrape_job_chunks WHERE job_id = $1 AND done_at IS NULL AND done_count > 0) AS running, status FROM scrape_jobs WHERE id = $1`,
+          [id],
+        )
+        if (rows[0]!.running === 2) bothBusy = true
+        return rows[0]!.status === 'complete'
+      },
+      180_000,
+      'the job to complete',
+    )
     for (const w of workers) w.child.kill('SIGTERM')
 
     expect(web.count('one-host.test', '/article/0') + web.count('one-host.test', `/article/${URLS - 1}`)).toBe(2)

@@ -2,7 +2,7 @@
 import type { Vocabulary } from './types.ts'
 
 export const CULTURE: Vocabulary = {
-  'JLBCU7': `entertainment^3, hollywood^3, celebrity^1, star^0.8, actor^2.5, actress^3, director^1.2,
+  JLBCU7: `entertainment^3, hollywood^3, celebrity^1, star^0.8, actor^2.5, actress^3, director^1.2,
     producer^1.2, cast^2, showrunner^3, box office^3, premiere^2.5, streaming^2, netflix^3, hulu^3, disney^2, hbo^3,
     studio^1, blockbuster^3, sequel^2.5, franchise^1, trailer^1.5, episode^2.5, series^1.2, screen^0.5, performance^1, role^1, character^1, comedian^2.5, comedy^2, drama^1.5, thriller^2, horror^1.5, superhero^3, marvel^2.5`,
   '324': `movie^3, movies^3, film^3, films^3, cinema^3, filmmaker^3, screenplay^3, oscar^3, box office^3, theater^0.8`,

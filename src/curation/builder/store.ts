@@ -90,10 +90,13 @@ export async function refreshSegmentStats(tx: Queryable, seg: SegmentKey, now: D
     byLanguage[r.language] = r.n
     total += r.n
   }
-  await tx.query(
-    'UPDATE segment_requests SET url_count = $3, language_counts = $4::jsonb, last_updated_date = $5 WHERE id = $1 AND client_id = $2',
-    [seg.id, seg.client_id, total, JSON.stringify(byLanguage), now],
-  )
+  await tx.query('UPDATE segment_requests SET url_count = $3, language_counts = $4::jsonb, last_updated_date = $5 WHERE id = $1 AND client_id = $2', [
+    seg.id,
+    seg.client_id,
+    total,
+    JSON.stringify(byLanguage),
+    now,
+  ])
   return total
 }
 
@@ -101,8 +104,11 @@ export type ChangeKind = 'build' | 'optimization' | 'tld_removal'
 
 /** The activation feature's hook: one row per change of a segment's URL list (docs/curation.md). */
 export async function recordChange(tx: Queryable, seg: SegmentKey, kind: ChangeKind, now: Date, optimizationId: number | null = null): Promise<void> {
-  await tx.query(
-    `INSERT INTO segment_changes (segment_id, client_id, optimization_id, kind, created_at) VALUES ($1, $2, $3, $4, $5)`,
-    [seg.id, seg.client_id, optimizationId, kind, now],
-  )
+  await tx.query(`INSERT INTO segment_changes (segment_id, client_id, optimization_id, kind, created_at) VALUES ($1, $2, $3, $4, $5)`, [
+    seg.id,
+    seg.client_id,
+    optimizationId,
+    kind,
+    now,
+  ])
 }

@@ -12,12 +12,13 @@
  * content/topics/relevance.ts), the similarity to the example pages, and its category score for the
  * requested taxonomy node; the parts that matched are kept as the URL's reasons.
  */
-import { similarity } from '../../content/classify/index.ts'
+
 import type { Embedding, ScoredCategory } from '../../content/classify/index.ts'
+import { similarity } from '../../content/classify/index.ts'
+import { ancestry, children, getNode } from '../../content/taxonomy/taxonomy.ts'
 import { interpretPrompt, type PromptIntent } from '../../content/topics/interpret-prompt.ts'
 import { promptFit } from '../../content/topics/relevance.ts'
 import type { Queryable } from '../../platform/db/db.ts'
-import { ancestry, children, getNode } from '../../content/taxonomy/taxonomy.ts'
 import type { Candidate, CandidateSource, UrlReasons } from '../quality/filters.ts'
 import type { SegmentRow } from '../segments/repository.ts'
 
@@ -361,4 +362,3 @@ async function textCandidates(db: Queryable, terms: string[], taxonomyId: number
   for (const r of rows) out.set(r.id, r.matched)
   return out
 }
-

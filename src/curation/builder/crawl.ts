@@ -3,12 +3,12 @@
  * no fresh copy, and `extra_hops_count` rounds of their links are crawled to find more candidates.
  * Fetching, politeness and freshness belong to the scraper (src/scraping/scraper.ts).
  */
-import type { AppContext } from '../../platform/context.ts'
-import type { Queryable } from '../../platform/db/db.ts'
-import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
-import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
-import { scraperFor } from '../../scraping/scraper.ts'
+
 import { domainMatcher } from '../../content/urls/domains.ts'
+import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import type { Queryable } from '../../platform/db/db.ts'
+import type { CurationContext } from '../context.ts'
 
 export interface IndexedSeed {
   /** As given by the user. */
@@ -21,7 +21,7 @@ export interface IndexedSeed {
  * Page ids of the URLs: those with a fresh copy in the index (scrape.freshnessMs) straight from it,
  * the others after the scraper fetched and stored them.
  */
-export async function ensureIndexed(ctx: AppContext, urls: NormalizedUrl[], signal?: AbortSignal): Promise<Map<string, number>> {
+export async function ensureIndexed(ctx: CurationContext, urls: NormalizedUrl[], signal?: AbortSignal): Promise<Map<string, number>> {
   if (!urls.length) return new Map()
   const since = new Date(ctx.clock.now().getTime() - ctx.config.scrape.freshnessMs)
   const { rows } = await ctx.db.query<{ id: number; url: string }>(
@@ -31,13 +31,13 @@ export async function ensureIndexed(ctx: AppContext, urls: NormalizedUrl[], sign
   const ids = new Map(rows.map((r) => [r.url, r.id]))
   const missing = urls.filter((u) => !ids.has(u.url))
   if (missing.length) {
-    for (const [url, id] of await scraperFor(ctx).indexUrls(missing, signal ? { signal } : {})) ids.set(url, id)
+    for (const [url, id] of await ctx.scraper.indexUrls(missing, signal ? { signal } : {})) ids.set(url, id)
   }
   return ids
 }
 
 /** Normalizes and indexes the URLs (fetching those without a fresh copy); keeps the caller's order. */
-export async function indexSeeds(ctx: AppContext, inputs: string[], signal?: AbortSignal): Promise<IndexedSeed[]> {
+export async function indexSeeds(ctx: CurationContext, inputs: string[], signal?: AbortSignal): Promise<IndexedSeed[]> {
   const normalized = inputs.map((input) => normalizeUrl(input))
   const valid = normalized.filter((n): n is NormalizedUrl => !isNormalizeError(n))
   const ids = await ensureIndexed(ctx, valid, signal)
@@ -57,7 +57,7 @@ export interface HopOptions {
 }
 
 /** Follows links from the start pages for `hops` rounds; returns the ids of the pages reached. */
-export async function crawlHops(ctx: AppContext, startPageIds: number[], opts: HopOptions): Promise<number[]> {
+export async function crawlHops(ctx: CurationContext, startPageIds: number[], opts: HopOptions): Promise<number[]> {
   const reached = new Set<number>(startPageIds)
   const found: number[] = []
   const blocked = domainMatcher(opts.blockedDomains)

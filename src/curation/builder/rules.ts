@@ -3,9 +3,10 @@
  * block_tlds and block_keywords, the blocks of its optimizations, and the client's removals by
  * domain. Builds, rebuilds and expansions all read them from here, so a removal stays removed.
  */
-import type { Queryable } from '../../platform/db/db.ts'
-import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+
 import { normalizeDomain } from '../../content/urls/domains.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import type { Queryable } from '../../platform/db/db.ts'
 import type { BlockRules } from '../quality/filters.ts'
 
 export interface OptimizationBlock {
@@ -24,9 +25,7 @@ export async function loadBlockRules(
       `SELECT block FROM optimizations WHERE segment_id = $1 AND client_id = $2 AND block IS NOT NULL ORDER BY id`,
       [segment.id, segment.client_id],
     ),
-    db.query<{ tld: string; taxonomy_leaf_id: number }>(`SELECT tld, taxonomy_leaf_id FROM tld_removals WHERE client_id = $1`, [
-      segment.client_id,
-    ]),
+    db.query<{ tld: string; taxonomy_leaf_id: number }>(`SELECT tld, taxonomy_leaf_id FROM tld_removals WHERE client_id = $1`, [segment.client_id]),
   ])
   const urls = new Set<string>()
   const domains = new Set<string>()

@@ -8,21 +8,21 @@
  *  4. the URL list, exclusions, warnings and errors are stored with the job's completion.
  * A build that cannot produce a segment still completes, with processing_errors saying why.
  */
-import type { AppContext } from '../../platform/context.ts'
+
+import { getNode } from '../../content/taxonomy/taxonomy.ts'
+import { interpretPrompt, type PromptIntent } from '../../content/topics/interpret-prompt.ts'
+import { normalizeDomain } from '../../content/urls/domains.ts'
+import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
+import type { CurationConfig } from '../../platform/config.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
 import { PermanentJobError } from '../../platform/jobs/handler.ts'
-import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
-import { getNode } from '../../content/taxonomy/taxonomy.ts'
-import { normalizeDomain } from '../../content/urls/domains.ts'
-import type { CurationConfig } from '../config.ts'
-import { curationConfigFor } from '../config.ts'
+import type { CurationContext } from '../context.ts'
 import type { Candidate, CandidateSource, Exclusion } from '../quality/filters.ts'
 import { applyFilters, loadQualityData } from '../quality/filters.ts'
 import { enforceRemovals } from '../removals/repository.ts'
-import type { BuildPayload, Problem, SegmentRow } from '../segments/repository.ts'
+import type { Problem, SegmentRow } from '../segments/repository.ts'
 import { buildKind, getSegment } from '../segments/repository.ts'
-import { interpretPrompt, type PromptIntent } from '../../content/topics/interpret-prompt.ts'
 import { crawlHops, indexSeeds } from './crawl.ts'
 import { rankCandidates, rankExpansion } from './rank.ts'
 import { loadBlockRules } from './rules.ts'
@@ -49,7 +49,7 @@ export interface BuildOutcome {
   stats: { candidates_scored: number; ranked: number; hop_pages: number }
 }
 
-export async function buildSegment(ctx: AppContext, seg: SegmentRow, cfg: CurationConfig, signal?: AbortSignal): Promise<BuildOutcome> {
+export async function buildSegment(ctx: CurationContext, seg: SegmentRow, cfg: CurationConfig, signal?: AbortSignal): Promise<BuildOutcome> {
   const warnings: Problem[] = []
   const seeds = await indexSeeds(ctx, seg.example_urls, signal)
   const seedIds = seeds.flatMap((s) => (s.pageId === null ? [] : [s.pageId]))
@@ -116,7 +116,12 @@ export async function buildSegment(ctx: AppContext, seg: SegmentRow, cfg: Curati
   for (const e of excluded) {
     if (e.candidate.source !== 'example') continue
     const s = seeds.find((x) => x.pageId === e.candidate.pageId)
-    warnings.push({ code: 'example_excluded', message: `example URL left out of the segment: ${e.reason}`, reason: e.reason, ...(s ? { url: s.input, index: s.index } : {}) })
+    warnings.push({
+      code: 'example_excluded',
+      message: `example URL left out of the segment: ${e.reason}`,
+      reason: e.reason,
+      ...(s ? { url: s.input, index: s.index } : {}),
+    })
   }
 
   if (intent) warnings.push(...promptWarnings(intent, kept))
@@ -160,7 +165,10 @@ function promptWarnings(intent: PromptIntent, kept: readonly Candidate[]): Probl
     })
   }
   if (intent.topical && !read.categories.length) {
-    out.push({ code: 'prompt_topic_unknown', message: `no topic was recognised in the prompt; pages were matched on its words only (${read.terms.join(', ')})` })
+    out.push({
+      code: 'prompt_topic_unknown',
+      message: `no topic was recognised in the prompt; pages were matched on its words only (${read.terms.join(', ')})`,
+    })
   }
   const likely = kept.filter((c) => c.source === 'prompt' && c.score >= LIKELY_FIT).length
   if (likely < FEW_LIKELY) {
@@ -221,7 +229,7 @@ function buildFailedMessage(reason: string): string {
   return /^segment request \d+ is gone$/.test(reason) ? reason : 'the build failed repeatedly on our side; create the request again or contact the operator'
 }
 
-export function buildJob(ctx: AppContext): JobHandler<BuildPayload> {
+export function buildJob(ctx: CurationContext): JobHandler<'curation.build'> {
   return {
     kind: buildKind,
     maxAttempts: 3,
@@ -235,7 +243,7 @@ export function buildJob(ctx: AppContext): JobHandler<BuildPayload> {
           job.clock.now(),
         ]),
       )
-      const out = await buildSegment(ctx, seg, curationConfigFor(ctx), job.signal)
+      const out = await buildSegment(ctx, seg, ctx.config.curation, job.signal)
       await job.finish((tx) => storeBuild(tx, seg, out, job.clock.now()))
     },
     async onFailed(payload, reason, tx) {

@@ -11,8 +11,15 @@
 import type { AppContext } from '../../platform/context.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
+import type { Periodic } from '../../platform/jobs/kinds.ts'
 
 export const associationsKind = 'curation.associations'
+
+declare module '../../platform/jobs/kinds.ts' {
+  interface JobPayloads {
+    'curation.associations': Periodic
+  }
+}
 const SAMPLE_PAGES = 50_000
 const TERMS_PER_PAGE = 24
 const MIN_TERM_PAGES = 5
@@ -101,7 +108,7 @@ export async function expansionsFor(db: Queryable, terms: readonly string[]): Pr
   return [...new Set(rows.map((r) => r.related))]
 }
 
-export function associationsJob(ctx: AppContext): JobHandler<Record<string, never>> {
+export function associationsJob(ctx: AppContext): JobHandler<'curation.associations'> {
   return {
     kind: associationsKind,
     everyMs: EVERY_MS,

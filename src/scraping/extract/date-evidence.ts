@@ -1,0 +1,416 @@
+// Collects every date a page carries, each with where it came from: JSON-LD (any object, @graph and
+// nested), the meta conventions CMSs emit, in-page markup (itemprop, <time>, date-classed elements),
+// labelled or headline-adjacent dates in the visible text, and the URL path. dates.ts decides among them.
+
+import { findDates, parseDate } from './date-parse.ts'
+import { PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
+import type { DomNode, ElementNode } from './dom.ts'
+import { textOf } from './dom.ts'
+import type { MetaIndex } from './meta-tags.ts'
+
+export type DateKind = 'published' | 'modified'
+export type EvidenceSource = 'json-ld' | 'meta' | 'markup' | 'text' | 'url'
+
+export interface DateEvidence {
+  kind: DateKind
+  source: EvidenceSource
+  /** The key, attribute or rule that held the date (e.g. "article:published_time", "near headline"). */
+  field: string
+  /** ISO 8601 as parsed (local day and offset kept). */
+  value: string
+}
+
+const PUBLISHED_META = [
+  'article:published_time',
+  'og:article:published_time',
+  'og:published_time',
+  'article:published',
+  'article:post_date',
+  'parsely-pub-date',
+  'sailthru:date',
+  'cxenseparse:recs:publishtime',
+  'shareaholic:article_published_time',
+  'datepublished',
+  'date_published',
+  'publishdate',
+  'publish-date',
+  'publish_date',
+  'published_time',
+  'published-date',
+  'publication_date',
+  'publication-date',
+  'pubdate',
+  'pub_date',
+  'og:pubdate',
+  'article_date_original',
+  'original-publish-date',
+  'originalpublicationdate',
+  'firstpublisheddate',
+  'analyticsattributes:articledate',
+  'article_date',
+  'article:publication_date',
+  'displaydate',
+  'dc:date:issued',
+  'dcterms:issued',
+  'dc:date:created',
+  'dcterms:created',
+  'dcterm:created',
+  'citation_publication_date',
+  'citation_date',
+  'citation_online_date',
+  'rnews:datepublished',
+  'bt:pubdate',
+  'ptime',
+  'weibo:article:create_at',
+  'dc:date',
+  'dcterms:date',
+  'date',
+  'creation_date',
+  'created',
+  'release_date',
+]
+const MODIFIED_META = [
+  'article:modified_time',
+  'og:article:modified_time',
+  'og:updated_time',
+  'article:modified',
+  'shareaholic:article_modified_time',
+  'datemodified',
+  'dcterms:modified',
+  'dc:date:modified',
+  'last-modified',
+  'lastmod',
+  'modified',
+  'revised',
+  'updated_time',
+  'last-updated',
+  'revision_date',
+  'utime',
+]
+
+function fromMeta(meta: MetaIndex, out: DateEvidence[]): void {
+  for (const [kind, keys] of [
+    ['published', PUBLISHED_META],
+    ['modified', MODIFIED_META],
+  ] as const) {
+    for (const key of keys) {
+      const raw = meta.get(key)
+      const value = raw === undefined ? null : parseDate(raw)
+      if (value !== null) out.push({ kind, source: 'meta', field: key, value })
+    }
+  }
+  // parsely-page holds a JSON blob with pub_date.
+  const parsely = meta.get('parsely-page')
+  const m = parsely === undefined ? null : /"pub_date"\s*:\s*"([^"]+)"/.exec(parsely)
+  const value = m ? parseDate(m[1] as string) : null
+  if (value !== null) out.push({ kind: 'published', source: 'meta', field: 'parsely-page', value })
+}
+
+const ARTICLE_TYPE = /Article|Posting|Report|BlogPost|NewsArticle|Review|Recipe|Event|Episode|Creative/
+const MEDIA_TYPE = /ImageObject|VideoObject|AudioObject|MediaObject|Comment|Person|Organization|WebSite|Product|Offer|Rating|ListItem|BreadcrumbList/
+
+/** Properties that hold other works (listed, related, cited, reviewed): their dates are not the page's. */
+const OTHER_THINGS = new Set([
+  'itemListElement',
+  'hasPart',
+  'relatedLink',
+  'isPartOf',
+  'citation',
+  'comment',
+  'review',
+  'subjectOf',
+  'about',
+  'mentions',
+  'workExample',
+  'exampleOfWork',
+  'isBasedOn',
+  'associatedMedia',
+  'image',
+  'video',
+  'audio',
+  'author',
+  'publisher',
+  'creator',
+  'sourceOrganization',
+  'potentialAction',
+  'offers',
+  'aggregateRating',
+])
+
+function typesOf(obj: Record<string, unknown>): string {
+  const t = obj['@type']
+  return (Array.isArray(t) ? t : [t]).filter((x): x is string => typeof x === 'string').join(' ')
+}
+
+/** Objects with their rank: 0 article-typed, 1 web page or untyped, 2 anything else (media, comments). */
+function walkJsonLd(value: unknown, depth: number, out: Array<{ obj: Record<string, unknown>; rank: number }>): void {
+  if (depth > 8 || out.length > 300) return
+  if (Array.isArray(value)) {
+    for (const v of value) walkJsonLd(v, depth + 1, out)
+    return
+  }
+  if (value === null || typeof value !== 'object') return
+  const obj = value as Record<string, unknown>
+  const types = typesOf(obj)
+  const rank = ARTICLE_TYPE.test(types) ? 0 : MEDIA_TYPE.test(types) ? 2 : 1
+  out.push({ obj, rank })
+  for (const key in obj) {
+    const v = obj[key]
+    if (v !== null && typeof v === 'object' && !OTHER_THINGS.has(key)) walkJsonLd(v, depth + 1, out)
+  }
+}
+
+function fromJsonLd(objects: Array<Record<string, unknown>>, raw: string[], out: DateEvidence[]): void {
+  const all: Array<{ obj: Record<string, unknown>; rank: number }> = []
+  for (const o of objects) walkJsonLd(o, 0, all)
+  const ranked = all.filter((x) => x.rank < 2).sort((a, b) => a.rank - b.rank)
+  for (const [kind, key] of [
+    ['published', 'datePublished'],
+    ['modified', 'dateModified'],
+    ['published', 'dateCreated'],
+    ['published', 'uploadDate'],
+  ] as const) {
+    for (const { obj } of ranked) {
+      const v = obj[key]
+      const value = typeof v === 'string' ? parseDate(v) : null
+      if (value !== null) {
+        out.push({ kind, source: 'json-ld', field: key, value })
+        break
+      }
+    }
+  }
+  if (out.some((e) => e.source === 'json-ld')) return
+  // Broken JSON-LD (trailing commas, raw newlines) still names its dates.
+  for (const [kind, key] of [
+    ['published', 'datePublished'],
+    ['modified', 'dateModified'],
+  ] as const) {
+    const re = new RegExp(`"${key}"\\s*:\\s*"([^"]{6,40})"`)
+    for (const block of raw) {
+      const m = re.exec(block)
+      const value = m ? parseDate(m[1] as string) : null
+      if (value !== null) {
+        out.push({ kind, source: 'json-ld', field: key, value })
+        break
+      }
+    }
+  }
+}
+
+export interface DateNode {
+  attrs: Record<string, string>
+  el: ElementNode | null
+  tag: string
+}
+
+function nodeValue(attrs: Record<string, string>, el: ElementNode | null): string | null {
+  for (const v of [attrs.datetime, attrs.content, attrs.title]) {
+    const parsed = v === undefined ? null : parseDate(v)
+    if (parsed !== null) return parsed
+  }
+  if (el === null) return null
+  const text = textOf(el)
+  return text.length <= 200 ? parseDate(text) : null
+}
+
+const ITEMPROP_PUBLISHED = /datepublished|datecreated|uploaddate/i
+const ITEMPROP_MODIFIED = /datemodified/i
+const PUBLISHED_HINT =
+  /publish|submitted|entry-date|post-date|posted|article-date|pubdate|created|date-main|dateline|byline|datum|fecha|data-pub|timestamp|meta-date|post-meta|entry-meta|article-meta|story-date|news-date|date/i
+const MODIFIED_HINT = /updated|modified|revised|aktualisiert/i
+const EXCLUDED_HINT = /comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar/i
+
+function fromMarkup(nodes: DateNode[], out: DateEvidence[]): void {
+  for (const n of nodes) {
+    const prop = n.attrs.itemprop
+    if (prop === undefined) continue
+    const kind = ITEMPROP_PUBLISHED.test(prop) ? 'published' : ITEMPROP_MODIFIED.test(prop) ? 'modified' : null
+    const value = kind === null ? null : nodeValue(n.attrs, n.el)
+    if (kind !== null && value !== null) out.push({ kind, source: 'markup', field: `itemprop=${prop}`, value })
+  }
+  for (const n of nodes) {
+    if (n.tag !== 'time') continue
+    const marker = `${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`
+    if (EXCLUDED_HINT.test(marker)) continue
+    const kind = MODIFIED_HINT.test(marker) ? 'modified' : n.attrs.pubdate !== undefined || PUBLISHED_HINT.test(marker) ? 'published' : null
+    const value = kind === null ? null : nodeValue(n.attrs, n.el)
+    if (kind !== null && value !== null)
+      out.push({ kind, source: 'markup', field: n.attrs.pubdate !== undefined ? 'time[pubdate]' : `time.${marker.trim()}`, value })
+  }
+  // Last resort among the markup: the first machine-readable <time> that is not an update or a comment's.
+  for (const n of nodes) {
+    if (
+      n.tag !== 'time' ||
+      n.attrs.datetime === undefined ||
+      EXCLUDED_HINT.test(`${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`) ||
+      MODIFIED_HINT.test(n.attrs.class ?? '')
+    )
+      continue
+    const value = parseDate(n.attrs.datetime)
+    if (value !== null) {
+      out.push({ kind: 'published', source: 'markup', field: 'first time[datetime]', value })
+      break
+    }
+  }
+}
+
+/** The visible text in document order, with where the headline starts and the date-classed elements. */
+interface TextView {
+  text: string
+  headline: number
+  classed: Array<{ el: ElementNode; at: number; marker: string }>
+}
+
+const BLOCK = new Set([
+  'p',
+  'div',
+  'li',
+  'td',
+  'th',
+  'tr',
+  'br',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'time',
+  'span',
+  'abbr',
+  'dd',
+  'dt',
+])
+/**
+ * A page's own dates sit near its top and its headline: the view stops this far past the headline (or
+ * after MAX_VIEW_CHARS without one), which bounds the cost on long pages.
+ */
+const MAX_VIEW_CHARS = 100_000
+const AFTER_HEADLINE_CHARS = 20_000
+
+function textView(body: ElementNode, headlineEl: ElementNode | null): TextView {
+  const parts: string[] = []
+  let length = 0
+  let headline = -1
+  const classed: TextView['classed'] = []
+  const stack: Array<DomNode | null> = [body]
+  while (stack.length > 0 && length < MAX_VIEW_CHARS && (headline < 0 || length < headline + AFTER_HEADLINE_CHARS)) {
+    const node = stack.pop()
+    if (node === undefined) break
+    if (node === null) {
+      parts.push(' ')
+      length++
+      continue
+    }
+    if (node.isText) {
+      parts.push(node.text)
+      length += node.text.length
+      continue
+    }
+    if (node === headlineEl) headline = length
+    const marker = `${node.attrs.class ?? ''} ${node.attrs.id ?? ''}`
+    if (marker.length > 1 && (PUBLISHED_HINT.test(marker) || MODIFIED_HINT.test(marker)) && !EXCLUDED_HINT.test(marker))
+      classed.push({ el: node, at: length, marker })
+    if (BLOCK.has(node.tag)) {
+      parts.push(' ')
+      length++
+      stack.push(null)
+    }
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as DomNode)
+  }
+  return { text: parts.join(''), headline, classed }
+}
+
+/** Date-classed elements ("post-date", "datum", "entry-meta"): the first one at or after the headline. */
+function fromClassed(view: TextView, out: DateEvidence[]): void {
+  const after = view.headline < 0 ? view.classed : view.classed.filter((c) => c.at >= view.headline - 300)
+  for (const list of [after, view.classed]) {
+    for (const c of list.slice(0, 40)) {
+      const kind: DateKind = MODIFIED_HINT.test(c.marker) && !/publish/i.test(c.marker) ? 'modified' : 'published'
+      const value = nodeValue(c.el.attrs, textOf(c.el).length <= 200 ? c.el : null)
+      if (value !== null) {
+        out.push({ kind, source: 'markup', field: `class=${c.marker.trim().slice(0, 60)}`, value })
+        return
+      }
+    }
+  }
+}
+
+/** Dates in the visible text: labelled ones ("Veröffentlicht am …", "Updated: …"), then near the headline. */
+function fromText(view: TextView, out: DateEvidence[]): void {
+  const dates = findDates(view.text, 400)
+  let published = false
+  let modified = false
+  for (const d of dates) {
+    const before = view.text.slice(Math.max(0, d.index - 40), d.index)
+    if (!published && PUBLISHED_LABEL.test(before)) {
+      out.push({ kind: 'published', source: 'text', field: 'labelled', value: d.iso })
+      published = true
+    } else if (!modified && UPDATED_LABEL.test(before)) {
+      out.push({ kind: 'modified', source: 'text', field: 'labelled', value: d.iso })
+      modified = true
+    }
+  }
+  const unlabelled = dates.filter((d) => !UPDATED_LABEL.test(view.text.slice(Math.max(0, d.index - 40), d.index)))
+  if (view.headline >= 0) {
+    const near = unlabelled.find((d) => d.index >= view.headline - 400 && d.index <= view.headline + 1500)
+    if (near !== undefined) out.push({ kind: 'published', source: 'text', field: 'near headline', value: near.iso })
+  }
+  // Nothing better: the first date after the headline, else the first on the page (usually a dateline).
+  const first = unlabelled.find((d) => d.index >= view.headline) ?? unlabelled[0]
+  if (first !== undefined) out.push({ kind: 'published', source: 'text', field: 'first in text', value: first.iso })
+}
+
+const URL_DATE = /\/((?:19|20)\d{2})([/_-])(0?[1-9]|1[0-2])\2(0?[1-9]|[12]\d|3[01])(?:\/|[_-]|\.html?|$)/
+const URL_COMPACT = /[/_-]((?:19|20)\d{2})()(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?:[/_.-]|$)/
+
+function fromUrl(url: string, out: DateEvidence[]): void {
+  let path = url
+  try {
+    path = new URL(url).pathname
+  } catch {
+    // not a URL: scan it as it is
+  }
+  for (const re of [URL_DATE, URL_COMPACT]) {
+    const m = re.exec(path)
+    const value = m ? parseDate(`${m[1]}-${(m[3] as string).padStart(2, '0')}-${(m[4] as string).padStart(2, '0')}`) : null
+    if (value !== null) {
+      out.push({ kind: 'published', source: 'url', field: 'path', value })
+      return
+    }
+  }
+}
+
+export interface EvidenceInputs {
+  jsonLdObjects: Array<Record<string, unknown>>
+  jsonLdRaw: string[]
+  meta: MetaIndex
+  dateNodes: DateNode[]
+  body: ElementNode
+  /** The page's headline element (its h1), where bylines and datelines sit. */
+  headline: ElementNode | null
+  url: string
+}
+
+/** Header evidence (JSON-LD, meta, markup) and URL: cheap, always collected. */
+export function headerEvidence(input: EvidenceInputs): DateEvidence[] {
+  const out: DateEvidence[] = []
+  fromJsonLd(input.jsonLdObjects, input.jsonLdRaw, out)
+  fromMeta(input.meta, out)
+  fromMarkup(input.dateNodes, out)
+  fromUrl(input.url, out)
+  return out
+}
+
+/** Evidence from the page body (date-classed elements and visible text): collected only when needed. */
+export function bodyEvidence(input: EvidenceInputs): DateEvidence[] {
+  const out: DateEvidence[] = []
+  const view = textView(input.body, input.headline)
+  fromClassed(view, out)
+  fromText(view, out)
+  return out
+}

@@ -1,0 +1,139 @@
+// Month names and date labels of the major European languages, as pages write them in bylines and
+// datelines. Keys are lower-case without a trailing dot; inflected forms (Polish, Russian, Czech genitives)
+// are listed as written because that is how dates appear in running text.
+
+const MONTH_LIST: Array<[number, string]> = [
+  // English
+  [1, 'jan january'],
+  [2, 'feb february'],
+  [3, 'mar march'],
+  [4, 'apr april'],
+  [5, 'may'],
+  [6, 'jun june'],
+  [7, 'jul july'],
+  [8, 'aug august'],
+  [9, 'sep sept september'],
+  [10, 'oct october'],
+  [11, 'nov november'],
+  [12, 'dec december'],
+  // German (incl. Austrian Jänner)
+  [1, 'januar jänner jän'],
+  [2, 'februar'],
+  [3, 'märz mrz mär maerz'],
+  [5, 'mai'],
+  [6, 'juni'],
+  [7, 'juli'],
+  [10, 'okt oktober'],
+  [12, 'dez dezember'],
+  // French
+  [1, 'janv janvier'],
+  [2, 'févr fevr février fevrier'],
+  [3, 'mars'],
+  [4, 'avr avril'],
+  [6, 'juin'],
+  [7, 'juil juillet'],
+  [8, 'août aout'],
+  [9, 'sept septembre'],
+  [10, 'octobre'],
+  [11, 'novembre'],
+  [12, 'déc décembre decembre'],
+  // Spanish and Portuguese
+  [1, 'enero ene janeiro'],
+  [2, 'febrero fevereiro fev'],
+  [3, 'marzo março marco'],
+  [4, 'abril abr'],
+  [5, 'mayo maio'],
+  [6, 'junio junho'],
+  [7, 'julio julho'],
+  [8, 'agosto ago'],
+  [9, 'septiembre setiembre setembro set'],
+  [10, 'octubre outubro out'],
+  [11, 'noviembre novembro'],
+  [12, 'diciembre dezembro dic'],
+  // Italian
+  [1, 'gennaio gen'],
+  [2, 'febbraio'],
+  [4, 'aprile'],
+  [5, 'maggio mag'],
+  [6, 'giugno giu'],
+  [7, 'luglio lug'],
+  [9, 'settembre'],
+  [10, 'ottobre ott'],
+  [12, 'dicembre'],
+  // Dutch
+  [1, 'januari'],
+  [2, 'februari'],
+  [3, 'maart mrt'],
+  [5, 'mei'],
+  [8, 'augustus'],
+  [10, 'oktober'],
+  // Swedish, Danish, Norwegian
+  [3, 'marts'],
+  [8, 'augusti'],
+  [5, 'maj'],
+  [12, 'desember'],
+  // Polish (nominative and genitive)
+  [1, 'styczeń stycznia sty'],
+  [2, 'luty lutego lut'],
+  [3, 'marzec marca'],
+  [4, 'kwiecień kwietnia kwi'],
+  [5, 'maja'],
+  [6, 'czerwiec czerwca cze'],
+  [7, 'lipiec lipca lip'],
+  [8, 'sierpień sierpnia sie'],
+  [9, 'wrzesień września wrz'],
+  [10, 'październik października paź'],
+  [11, 'listopad listopada lis'],
+  [12, 'grudzień grudnia gru'],
+  // Czech (genitive)
+  [1, 'ledna'],
+  [2, 'února'],
+  [3, 'března'],
+  [4, 'dubna'],
+  [5, 'května'],
+  [6, 'června'],
+  [7, 'července'],
+  [8, 'srpna'],
+  [9, 'září'],
+  [10, 'října'],
+  [11, 'listopadu'],
+  [12, 'prosince'],
+  // Russian and Ukrainian (genitive)
+  [1, 'января січня'],
+  [2, 'февраля лютого'],
+  [3, 'марта березня'],
+  [4, 'апреля квітня'],
+  [5, 'мая травня'],
+  [6, 'июня червня'],
+  [7, 'июля липня'],
+  [8, 'августа серпня'],
+  [9, 'сентября вересня'],
+  [10, 'октября жовтня'],
+  [11, 'ноября листопада'],
+  [12, 'декабря грудня'],
+  // Finnish, Hungarian, Turkish, Greek are left out: their dates are mostly numeric or rare in the corpora.
+]
+
+export const MONTHS: ReadonlyMap<string, number> = (() => {
+  const map = new Map<string, number>()
+  for (const [n, words] of MONTH_LIST) for (const w of words.split(' ')) if (!map.has(w)) map.set(w, n)
+  return map
+})()
+
+/** Alternation of every month name, longest first so "sept" never shadows "september". */
+export const MONTH_ALTERNATION = [...MONTHS.keys()]
+  .sort((a, b) => b.length - a.length)
+  .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  .join('|')
+
+export function monthNumber(name: string): number {
+  return MONTHS.get(name.toLowerCase().replace(/\.$/, '')) ?? 0
+}
+
+/** Words that introduce the original publication date, in the languages above. */
+export const PUBLISHED_LABEL =
+  /(?:published|posted|submitted|gespeichert von .{1,40} am|written|released|created|date|veröffentlicht|erschienen|publiziert|erstellt|datum|publié|publiée|mis en ligne|publicado|publicada|publicación|fecha|pubblicato|pubblicata|data|gepubliceerd|geplaatst|opublikowano|publikacja|dodano|publicerad|publiceret|publisert|zveřejněno|опубликовано|опубліковано|дата)\s*(?:on|am|le|el|em|il|op|dnia|:)?\s*:?\s*$/iu
+
+/** Words that introduce a last-updated date. */
+export const UPDATED_LABEL =
+  /(?:updated|last modified|modified|revised|aktualisiert|zuletzt geändert|geändert|stand|mis à jour|modifié|actualizado|actualizada|atualizado|aggiornato|aggiornata|bijgewerkt|gewijzigd|zaktualizowano|aktualizacja|uppdaterad|opdateret|oppdatert|aktualizováno|обновлено|оновлено)\s*(?:on|am|le|el|em|il|op|:)?\s*:?\s*$/iu

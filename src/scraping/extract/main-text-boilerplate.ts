@@ -1,0 +1,301 @@
+// Boilerplate that sits inside the article container, which Readability's rules keep: newsletter and
+// cookie boxes, share bars, comment threads, author boxes, related-links sections, captions and credits.
+// Runs after the cleaner on the chosen article; every drop names its rule so a page's extraction can be
+// explained (docs/extraction.md, "Main text").
+
+import { findDates } from './date-parse.ts'
+import type { ElementNode } from './dom.ts'
+import { textOf } from './dom.ts'
+
+export type BoilerplateRule =
+  | 'furniture-class'
+  | 'navigation'
+  | 'boilerplate-phrase'
+  | 'related-section'
+  | 'credit-line'
+  | 'meta-line'
+  | 'privacy-notice'
+  | 'link-edge'
+
+export interface DroppedBlock {
+  rule: BoilerplateRule
+  /** The start of the dropped text, for a person reading the trace. */
+  text: string
+}
+
+/** class/id words of furniture that lives inside article bodies. */
+const FURNITURE =
+  /(?:^|[\s_-])(?:cookie|consent|gdpr|share|sharing|social|sociable|shariff|related|recommend(?:ed|ations)?|read-?more|more-?(?:articles|stories|news)|author-?(?:box|bio|info)|about-?(?:the-)?author|bio-?box|tags?|tag-?list|taglist|keywords|categor(?:y|ies)|breadcrumbs?|pagination|post-?nav(?:igation)?|nav-?links|prev-?next|rating|print|toolbar|promo|advert(?:isement)?|anzeige|werbung|banner|sponsored|paywall|donat(?:e|ion)|copyright|post-?meta|entry-?meta|article-?meta|sidebar|infobox-?links|footnotes-?nav)(?:$|[\s_-])/i
+/** class/id words that mark the article body itself: never dropped for a furniture word alongside. */
+const CONTENT =
+  /(?:^|[\s_-])(?:article-?(?:body|content|text)|entry-?content|post-?(?:body|content)|story-?body|main-?content|body-?text|richtext|rich-text)(?:$|[\s_-])/i
+
+/** Short blocks that are calls to action, legal lines or navigation, in the major European languages. */
+const PHRASES = new RegExp(
+  [
+    // newsletters, subscriptions, apps, social
+    'newsletter',
+    'subscribe',
+    'abonnieren',
+    'abonnez',
+    'suscr[ií]b',
+    'iscriviti',
+    'jetzt anmelden',
+    'sign up',
+    'download (?:the|our) .{0,40}apps?',
+    'follow us',
+    'folgen sie uns',
+    'suivez-nous',
+    'share (?:this|on)',
+    'teilen sie',
+    'vergiss nicht zu teilen',
+    'artikel teilen',
+    'canal de telegram',
+    'whatsapp-kanal',
+    'entdecken sie jetzt',
+    'mehr von uns',
+    'nichts mehr (?:verpassen|versäumen)',
+    'erhalten sie exklusive',
+    'jetzt (?:kostenlos )?(?:registrieren|testen|bestellen)',
+    'the latest news about',
+    'for the latest stories',
+    // legal and cookie notes
+    'all rights reserved',
+    'alle rechte vorbehalten',
+    'tous droits réservés',
+    'todos los derechos reservados',
+    'tutti i diritti riservati',
+    'wir respektieren deine privatsphäre',
+    'cookies? (?:help|policy|settings|einstellungen)',
+    'datenschutzerklärung',
+    // comments
+    'leave a (?:comment|reply)',
+    'kommentar (?:schreiben|verfassen|hinterlassen)',
+    'kommentare (?:schreiben|insgesamt)',
+    'in den kommentaren',
+    'laisser un commentaire',
+    'deja un comentario',
+    'lascia un commento',
+    '\\d+ (?:comments|kommentare|commentaires)',
+    'this entry was posted',
+    'dieser eintrag wurde',
+    'vorschau auf den nächsten artikel',
+  ].join('|'),
+  'i',
+)
+/** Navigation and related-content labels: only at the start of a block, where they introduce links. */
+const NAV_START =
+  /^(?:read more|weiterlesen|mehr zum thema|lesen sie (?:auch|mehr)|auch interessant|das könnte sie auch interessieren|siehe auch|weiterführender? links?|empfohlene beiträge|neueste artikel|related (?:stories|articles|coverage|posts)|you (?:may|might) also like|more from|zurück zu(?:r)? |back to |lire aussi|à lire aussi|leer más|lee también|leggi anche|zobacz (?:też|także)|czytaj (?:też|także)|lees ook|partager|compartir|condividi)/i
+/** A block that is only an advertising label. */
+const AD_LABEL = /^\W*(?:anzeige|advertisement|werbung|publicité|publicidad|pubblicità|reklama|sponsored)\W*$/i
+/** Metadata lines: "Kategorie: News", "Von:", "4 Min Read", "Aufrufe: 12", a bare time. */
+const META_LINE =
+  /^(?:(?:kategorie|kategorien|category|categories|rubrik|ressort|tags?|schlagwörter|schlagworte|stichwörter|von|by|autor|autorin|author|aufrufe|views|lesezeit|reading time|publikacja|autor|release date|posted in|filed under|abgelegt unter|veröffentlicht|published|erstellt|aktualisiert|updated|stand|quelle|source|foto|fotos|bild|bilder)\s*:.{0,60}|\d+\s*(?:min(?:ute)?s?|minuten)\.?\s*(?:read|lesezeit|lesen)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?|\s*uhr)?)$/i
+/** A byline on its own line: "By Jane Doe", "Von Max Muster", "Par …", "Por …". */
+const BYLINE_LINE =
+  /^(?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]i|[Dd]oor|[Aa]v|[Aa]f|[Pp]rzez|[Aa]utor(?:in)?)\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,3}(?:\s*[,|–-].{0,40})?$/u
+
+const DATA = new Set(['li', 'td', 'th', 'table', 'pre', 'code', 'dl', 'ol', 'ul'])
+
+/** Inside a list, table or code a date is data (a timeline, a log), not the page's dateline. */
+function inData(el: ElementNode): boolean {
+  let depth = 0
+  for (let n: ElementNode | null = el; n !== null && depth < 6; n = n.parent, depth++) if (DATA.has(n.tag)) return true
+  return false
+}
+
+const HAS_YEAR = /(?:19|20)\d\d/
+
+/** A line that is a date and little else ("19. Oktober 2019, 16:14 Uhr", "Posted on May 3, 2020"). */
+function isDateLine(text: string): boolean {
+  if (!HAS_YEAR.test(text)) return false
+  const dates = findDates(text, 2)
+  if (dates.length === 0) return false
+  let rest = text
+  for (const d of dates) rest = rest.replace(text.slice(d.index, d.end), '')
+  return rest.replace(/[\s,.|:–-]+/g, ' ').trim().length <= 25
+}
+
+/** Cookie and privacy boxes run longer than a call to action. */
+const PRIVACY =
+  /wir respektieren (?:deine|ihre) privatsphäre|we (?:value|respect) your privacy|diese (?:website|webseite|seite) (?:verwendet|nutzt) cookies|this (?:website|site) uses cookies|nous utilisons des cookies|utilizamos cookies|utilizziamo (?:i )?cookie/i
+
+/** Whole-line credits and captions: "Foto: …", "(Foto: Getty)", "Crédits photos : …", "© 2020 …". */
+const CREDIT =
+  /^(?:\(?(?:foto|fotos|photo|photos|bild|bilder|image|images|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
+const ENDS_WITH_CREDIT = /\((?:foto|photo|bild|image|fotos|quelle|source)\s*:[^)]{1,80}\)\s*$/i
+
+/** Navigation by markup: menus, breadcrumbs and page footers that the container picked up. */
+const NAVIGATION_TAGS = new Set(['nav', 'menu'])
+const NAVIGATION_ROLES = new Set(['navigation', 'contentinfo', 'banner', 'search', 'menu', 'menubar', 'toolbar'])
+const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6'])
+/** Blocks judged by their text (inline elements are judged with the block that holds them). */
+const BLOCKS = new Set(['p', 'div', 'section', 'aside', 'ul', 'ol', 'li', 'figure', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'dl', 'table'])
+const RELATED_HEADING =
+  /^(?:siehe auch|weitere informationen|weiterführende links?|mehr zum thema|lesen sie auch|auch interessant|empfohlene beiträge|neueste artikel|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|you (?:may|might) also like|recommended|à lire aussi|lire aussi|sur le même sujet|leer más|noticias relacionadas|leggi anche|articoli correlati|zobacz (?:też|także)|czytaj (?:też|także)|gerelateerd|lees ook|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben)\s*:?$/i
+
+/** Which rule, if any, drops a block with this text. */
+function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
+  const length = text.length
+  if (length === 0) return null
+  if (length < 600 && PRIVACY.test(text)) return 'privacy-notice'
+  if (length >= 160) return null
+  if ((HEADINGS.has(el.tag) || length < 50) && RELATED_HEADING.test(text)) return 'related-section'
+  if (PHRASES.test(text) || NAV_START.test(text) || AD_LABEL.test(text)) return 'boilerplate-phrase'
+  if (CREDIT.test(text) || ENDS_WITH_CREDIT.test(text)) return 'credit-line'
+  if (length < 80 && (META_LINE.test(text) || BYLINE_LINE.test(text) || (!inData(el) && isDateLine(text)))) return 'meta-line'
+  return null
+}
+
+interface Pass {
+  run: number
+  drops: Array<{ el: ElementNode; rule: BoilerplateRule; text: string }>
+  /** Nodes already chosen for dropping, so the related-section walk does not count them twice. */
+  chosen: Set<ElementNode>
+}
+
+function drop(el: ElementNode, rule: BoilerplateRule, pass: Pass, text?: string): void {
+  if (pass.chosen.has(el)) return
+  pass.chosen.add(el)
+  pass.drops.push({ el, rule, text: text ?? liveText(el, pass.run) })
+}
+
+function liveText(el: ElementNode, run: number): string {
+  return textOf(el, run).replace(/\s+/g, ' ').trim()
+}
+
+/** The link share of a block's text (0 when it has none). */
+function linkShare(el: ElementNode, run: number, textLength: number): number {
+  if (textLength === 0) return 0
+  let links = 0
+  const stack: ElementNode[] = [el]
+  while (stack.length > 0) {
+    const node = stack.pop() as ElementNode
+    for (const child of node.children) {
+      if (child.isText || child.gone === run) continue
+      if (child.tag === 'a') links += liveText(child, run).length
+      else stack.push(child)
+    }
+  }
+  return links / textLength
+}
+
+/** A heading that opens a related-links, tags or comments section: it and what follows it go. */
+function dropRelatedTail(parent: ElementNode, start: number, pass: Pass): void {
+  const heading = parent.children[start] as ElementNode
+  drop(heading, 'related-section', pass)
+  for (let i = start + 1; i < parent.children.length; i++) {
+    const sib = parent.children[i]
+    if (sib === undefined || sib.isText || sib.gone === pass.run || pass.chosen.has(sib)) continue
+    if (HEADINGS.has(sib.tag)) break
+    const text = liveText(sib, pass.run)
+    // Prose after the heading (a real section that happens to be called "Weitere Informationen", or a
+    // "Related coverage" box placed mid-article) ends the section.
+    if (text.length > 80 && linkShare(sib, pass.run, text.length) < 0.5) break
+    drop(sib, 'related-section', pass, text)
+  }
+}
+
+function visit(el: ElementNode, pass: Pass, depth: number): void {
+  for (let i = 0; i < el.children.length; i++) {
+    const child = el.children[i]
+    if (child === undefined || child.isText || child.gone === pass.run || pass.chosen.has(child)) continue
+    if (NAVIGATION_TAGS.has(child.tag) || NAVIGATION_ROLES.has((child.alias ?? child).attrs.role ?? '')) {
+      drop(child, 'navigation', pass)
+      continue
+    }
+    const marker = `${(child.alias ?? child).attrs.class ?? ''} ${(child.alias ?? child).attrs.id ?? ''}`
+    if (marker.length > 1 && FURNITURE.test(marker) && !CONTENT.test(marker) && child.tag !== 'body' && child.tag !== 'article' && child.tag !== 'main') {
+      // A container holding most of the article is never furniture, whatever its class says.
+      if (child.textLen < 1500) {
+        drop(child, 'furniture-class', pass)
+        continue
+      }
+    }
+    // Measured lengths are from before cleaning: an upper bound, so short blocks are never missed.
+    if (BLOCKS.has(child.tag) && child.textLen < 600) {
+      const text = liveText(child, pass.run)
+      const rule = blockRule(child, text)
+      if (rule === 'related-section') {
+        dropRelatedTail(el, i, pass)
+        continue
+      }
+      if (rule !== null) {
+        drop(child, rule, pass, text)
+        continue
+      }
+    }
+    if (depth < 200) visit(child, pass, depth + 1)
+  }
+}
+
+const LEAVES = new Set(['p', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'dd'])
+/** A paragraph of this length, mostly not links, is article prose. */
+const PROSE_CHARS = 120
+
+function collectLeaves(el: ElementNode, pass: Pass, out: ElementNode[]): void {
+  for (const child of el.children) {
+    if (child.isText || child.gone === pass.run || pass.chosen.has(child)) continue
+    if (LEAVES.has(child.tag)) out.push(child)
+    else collectLeaves(child, pass, out)
+  }
+}
+
+/**
+ * Link lists before the first and after the last paragraph of prose (category links, tag clouds, "more
+ * from" lists) are navigation, whatever their markup.
+ */
+function dropLinkEdges(roots: ElementNode[], pass: Pass): void {
+  const leaves: ElementNode[] = []
+  for (const root of roots) if (root.gone !== pass.run && !pass.chosen.has(root)) collectLeaves(root, pass, leaves)
+  // Read from the end back to the last paragraph of prose: only what follows it is looked at.
+  const tail: Array<{ leaf: ElementNode; text: string }> = []
+  let prose = false
+  for (let i = leaves.length - 1; i >= 0; i--) {
+    const leaf = leaves[i] as ElementNode
+    const text = liveText(leaf, pass.run)
+    if (text.length >= PROSE_CHARS && linkShare(leaf, pass.run, text.length) < 0.3) {
+      prose = true
+      break
+    }
+    tail.push({ leaf, text })
+  }
+  if (!prose) return
+  // tail runs from the page's end backwards.
+  let lineFollows = false
+  for (const { leaf, text } of tail) {
+    if (text.length === 0) continue
+    // A heading after the last prose that heads no real line is a label left over from a removed box.
+    const danglingHeading = HEADINGS.has(leaf.tag) && !lineFollows
+    if (text.length >= 40) lineFollows = true
+    if (danglingHeading || linkShare(leaf, pass.run, text.length) >= 0.5) drop(leaf, 'link-edge', pass, text)
+  }
+}
+
+/** More than this share of the article found to be boilerplate means a rule misread the page. */
+const MAX_DROPPED_SHARE = 0.5
+
+/**
+ * Marks in-article boilerplate under `roots` as gone in attempt `run`, recording each drop in `trace`
+ * when one is given. `articleLength` is the article's text length before the pass.
+ */
+export function dropBoilerplate(roots: ElementNode[], run: number, articleLength: number, trace: DroppedBlock[] | null): void {
+  const pass: Pass = { run, drops: [], chosen: new Set() }
+  for (const root of roots) if (root.gone !== run) visit(root, pass, 0)
+  dropLinkEdges(roots, pass)
+  // Too much found means a rule misread a container that holds the article: the largest drops are
+  // given up until the rest is a plausible amount of boilerplate.
+  let dropped = pass.drops.reduce((sum, d) => sum + d.text.length, 0)
+  const bySize = [...pass.drops].sort((a, b) => b.text.length - a.text.length)
+  const spared = new Set<ElementNode>()
+  for (const d of bySize) {
+    if (dropped <= articleLength * MAX_DROPPED_SHARE) break
+    spared.add(d.el)
+    dropped -= d.text.length
+  }
+  for (const d of pass.drops) {
+    if (spared.has(d.el)) continue
+    d.el.gone = run
+    if (trace !== null && trace.length < 200) trace.push({ rule: d.rule, text: d.text.slice(0, 80) })
+  }
+}

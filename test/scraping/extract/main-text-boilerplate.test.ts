@@ -1,0 +1,74 @@
+// In-article boilerplate and the lead: what goes, what stays, and the rule named for each drop.
+import { describe, expect, it } from 'vitest'
+import { extractMainText } from '../../../src/scraping/extract/main-text.ts'
+import { parseHtml } from '../../../src/scraping/extract/parse-html.ts'
+
+const prose = (n: number): string =>
+  `<p>${'The council met on Tuesday to discuss the new bridge, which residents have asked for since the flood, and agreed on a budget. '.repeat(n)}</p>`
+
+function run(body: string, title = 'Bridge approved'): ReturnType<typeof extractMainText> {
+  return extractMainText(parseHtml(`<html><head><title>${title}</title></head><body>${body}</body></html>`), title, true, true)
+}
+
+describe('in-article boilerplate', () => {
+  it('drops share bars, newsletter boxes, credits, metadata lines and related sections, naming the rule', () => {
+    const result = run(`<article>
+      <h1>Bridge approved</h1>
+      <p>Von Anna Muster</p>
+      <p>19. Oktober 2019, 16:14 Uhr</p>
+      ${prose(4)}
+      <div class="author-box"><p>Anna Muster writes about towns and Facebook.</p></div>
+      <p>(Foto: Getty Images)</p>
+      ${prose(3)}
+      <p>Melden Sie sich für unseren Newsletter an und verpassen Sie nichts.</p>
+      <h3>Siehe auch</h3>
+      <ul><li><a href="/a">Another story about bridges</a></li><li><a href="/b">A story about roads</a></li></ul>
+    </article>`)
+    expect(result.text).toContain('The council met on Tuesday')
+    for (const gone of ['Anna Muster', '16:14', 'Facebook', 'Getty', 'Newsletter', 'Siehe auch', 'Another story']) expect(result.text).not.toContain(gone)
+    const rules = new Set(result.dropped?.map((d) => d.rule))
+    expect(rules).toEqual(new Set(['meta-line', 'furniture-class', 'credit-line', 'boilerplate-phrase', 'related-section']))
+  })
+
+  it('keeps prose after a related heading, dates in lists and labels that only mention a phrase', () => {
+    const result = run(`<article>${prose(4)}
+      <h3>Weitere Informationen</h3>
+      ${prose(2)}
+      <ul><li>12.05.2019 first reading</li><li>19.06.2019 second reading</li></ul>
+      <p>Die Polizei will Anzeige erstatten, sagte ein Sprecher.</p>
+    </article>`)
+    expect(result.text).toContain('12.05.2019 first reading')
+    expect(result.text).toContain('Anzeige erstatten')
+    expect(result.text.match(/The council met/g)?.length).toBe(6)
+  })
+
+  it('drops link lists after the last paragraph of prose', () => {
+    const result = run(`<article>${prose(5)}<p><a href="/t/1">Politics</a>, <a href="/t/2">Bridges</a></p></article>`)
+    expect(result.text).not.toContain('Politics')
+    expect(result.dropped?.map((d) => d.rule)).toContain('link-edge')
+  })
+
+  it('gives up the largest drops when the rules would take most of the article', () => {
+    const result = run(`<div class="content"><div class="related-wrapper">${prose(6)}</div><div class="share">Share</div></div>`)
+    expect(result.text).toContain('The council met on Tuesday')
+    expect(result.text).not.toContain('Share')
+  })
+})
+
+describe('the lead', () => {
+  it('joins a standfirst between the headline and the article container', () => {
+    const result =
+      run(`<header><h1>Bridge approved</h1><div class="article-intro"><p>After years of debate the town finally gets its bridge, and the first cars should cross it next spring.</p></div></header>
+      <nav><a href="/">Home</a></nav>
+      <div class="article-body">${prose(6)}</div>`)
+    expect(result.text.startsWith('After years of debate')).toBe(true)
+  })
+
+  it('leaves out quotes before the container, and never repeats the article', () => {
+    const result =
+      run(`<div class="page"><div class="top"><h1>Bridge approved</h1><blockquote><p>We waited thirty years for this bridge, said a resident who asked not to be named.</p></blockquote></div>
+      <div class="main"><div class="article-body">${prose(6)}</div></div></div>`)
+    expect(result.text).not.toContain('We waited thirty years')
+    expect(result.text.match(/The council met/g)?.length).toBe(6)
+  })
+})
