@@ -92,8 +92,11 @@ for (const c of counts) for (const k of c.keys()) df.set(k, (df.get(k) ?? 0) + 1
 const featureIndex = new Map<string, number>()
 for (const [k, n] of df) if (n >= (k.includes(' ') ? MIN_DF_PAIR : MIN_DF)) featureIndex.set(k, featureIndex.size)
 const F = featureIndex.size
+// Inverse document frequency over the training items (smoothed), shipped with each feature.
+const idfOf = new Map<string, number>()
+for (const k of featureIndex.keys()) idfOf.set(k, Math.log((samples.length + 1) / ((df.get(k) ?? 0) + 1)) + 1)
 const vectors = counts.map((c) => {
-  const v = featureVector(c, (k) => featureIndex.has(k))
+  const v = featureVector(c, (k) => idfOf.get(k))
   return { idx: Int32Array.from(v.keys.map((k) => featureIndex.get(k) as number)), val: Float64Array.from(v.values) }
 })
 console.log(`${samples.length} items (${priorCount} prior pseudo-documents), ${F} features, ${K} classes`)
@@ -153,13 +156,43 @@ for (const [k, f] of featureIndex) {
   strongest.sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
   const row = strongest.slice(0, MAX_CLASSES_PER_FEATURE).flatMap(([c, w]) => [c, Math.round(w * WEIGHT_SCALE)])
   if (row.length) {
-    features[k] = row
+    features[k] = [Math.round((idfOf.get(k) ?? 1) * WEIGHT_SCALE), ...row]
     kept += row.length / 2
   }
 }
+// Check-split accuracy of the full and the pruned weights (model alone, no vocabulary, no bias):
+// what pruning costs. The benchmark (npm run bench -- topics) measures the shipped classifier.
+{
+  const check = corpora.filter((x) => x.split === 'check')
+  const full = new Map<string, [number, number]>()
+  const pruned = new Map<string, [number, number]>()
+  for (const d of check) {
+    const label = d.uid === null ? undefined : tier1Index(d.uid)
+    if (label === undefined) continue
+    const v = featureVector(featureCounts({ title: d.title, body: d.body }), (k) => (featureIndex.has(k) ? idfOf.get(k) : undefined))
+    const a = new Float64Array(K)
+    const b = new Float64Array(K)
+    for (let j = 0; j < v.keys.length; j++) {
+      const k = v.keys[j] as string
+      const f = featureIndex.get(k) as number
+      const x = v.values[j] as number
+      for (let c = 0; c < K; c++) a[c] = (a[c] as number) + x * (W[f * K + c] as number)
+      const row = features[k]
+      if (row) for (let i = 1; i < row.length; i += 2) b[row[i] as number] = (b[row[i] as number] as number) + (x * (row[i + 1] as number)) / WEIGHT_SCALE
+    }
+    const argmax = (z: Float64Array): number => z.indexOf(Math.max(...z))
+    for (const [m, z] of [[full, a] as const, [pruned, b] as const]) {
+      const e = m.get(d.corpus) ?? [0, 0]
+      m.set(d.corpus, [e[0] + (argmax(z) === label ? 1 : 0), e[1] + 1])
+    }
+  }
+  for (const [corpus, [ok, n]] of full)
+    console.log(`check ${corpus}: full weights ${((100 * ok) / n).toFixed(1)}%, pruned ${((100 * (pruned.get(corpus)?.[0] ?? 0)) / n).toFixed(1)}% (n=${n})`)
+}
+
 const model = {
   about:
-    'Tier-1 IAB 3.1 topic model: multinomial logistic regression over stemmed words and word pairs (src/content/topics/features.ts). Built by `npm run train:topics` (scripts/train-topics.ts); provenance and licences in src/content/topics/PROVENANCE.md.',
+    'Tier-1 IAB 3.1 topic model: multinomial logistic regression over tf-idf weighted stemmed words and word pairs (src/content/topics/features.ts); each feature row is [idf, class, weight, class, weight…] × weight_scale. Built by `npm run train:topics` (scripts/train-topics.ts); provenance and licences in src/content/topics/PROVENANCE.md.',
   trained_on: {
     corpora: [...new Set(corpora.map((c) => c.corpus))],
     items: samples.length - priorCount,

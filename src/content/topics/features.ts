@@ -1,6 +1,7 @@
 // What the learned topic model reads of a text: stemmed content words and adjacent-word phrases,
-// weighted 1 + log(count) and scaled to unit length, so a headline and a long article land on the
-// same scale. The training script and the runtime use this one function.
+// weighted (1 + log(count)) × idf and scaled to unit length, so a headline and a long article land on
+// the same scale and a specific word ("celebrity") counts more than a common one ("news"). The
+// training script and the runtime use these functions.
 import { contentTokens } from '../classify/text.ts'
 
 export interface TopicText {
@@ -34,14 +35,15 @@ export function featureCounts(t: TopicText): Map<string, number> {
   return counts
 }
 
-/** Unit-length 1 + log(count) weights of the features `known` accepts. */
-export function featureVector(counts: ReadonlyMap<string, number>, known: (feature: string) => boolean): { keys: string[]; values: number[] } {
+/** Unit-length (1 + log(count)) × idf weights of the features `idf` knows (undefined: not a feature). */
+export function featureVector(counts: ReadonlyMap<string, number>, idf: (feature: string) => number | undefined): { keys: string[]; values: number[] } {
   const keys: string[] = []
   const values: number[] = []
   let norm = 0
   for (const [k, c] of counts) {
-    if (!known(k)) continue
-    const v = 1 + Math.log(c)
+    const w = idf(k)
+    if (w === undefined) continue
+    const v = (1 + Math.log(c)) * w
     keys.push(k)
     values.push(v)
     norm += v * v

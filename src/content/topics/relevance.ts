@@ -1,7 +1,7 @@
 // How well a page fits a prompt, as a calibrated score: the estimated probability that a reader of
 // the prompt's topic would judge the page relevant. A logistic model over three measurements, fitted
 // on the tuning half of the relevance benchmark (bench/relevance.bench.ts, docs/curation.md):
-//  - topic: the chance that page and prompt are about the same tier-1 topic (Σ q·p over topics);
+//  - topic: the chance that the page is about the prompt's tier-1 topics (Σ q·p / Σ q over topics);
 //  - detail: the page's score for the prompt's deeper categories (Basketball, Elections…);
 //  - terms: how strongly the page uses the prompt's own words (and learned expansions).
 // Because the scale is the same for every prompt, a prompt the index cannot serve gets low scores.
@@ -29,7 +29,7 @@ export interface FitCoefficients {
   detail: number
   terms: number
 }
-export const FIT_COEFFICIENTS: FitCoefficients = { intercept: -4.7, topic: 5.22, detail: 0.47, terms: 3.46 }
+export const FIT_COEFFICIENTS: FitCoefficients = { intercept: -4.67, topic: 4.13, detail: 0.75, terms: 4.41 }
 
 // A term weight (saturated page term strength) of 1 is about two mentions in the body.
 const TERM_SATURATION = 1
@@ -58,9 +58,10 @@ export function promptFit(intent: PromptIntent, page: Embedding, textShare = 0, 
     }
     if (p > 0.05) matched.push({ id: c.id, contribution: c.score * p, score: p })
   }
-  // Not normalised by the prompt's weights: a prompt whose topic is uncertain (its words spread over
-  // several tier-1s) leans on its terms, one whose topic is clear ("NBA") on the topic.
-  void topicNorm
+  // The page's probability of the prompt's topic mixture: normalised by the prompt's tier-1 weights,
+  // so a prompt whose words also touch other topics ("sports fans following … transfer news") does
+  // not cap every page's fit; how sure the prompt itself is shows in the terms and detail parts.
+  topic = topicNorm > 0 ? topic / topicNorm : 0
   detail = detailNorm > 0 ? detail / detailNorm : 0
 
   let terms = 0

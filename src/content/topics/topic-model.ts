@@ -8,6 +8,7 @@ interface ModelFile {
   classes: string[]
   weight_scale: number
   bias: number[]
+  /** feature → [idf × weight_scale, class, weight × weight_scale, class, weight × weight_scale…] */
   features: Record<string, number[]>
 }
 
@@ -15,16 +16,16 @@ export interface TopicModel {
   /** taxonomy id of each class, in model order */
   classIds: number[]
   bias: Float64Array
-  /** feature → interleaved [class, weight, class, weight…] */
+  /** feature → [idf, class, weight, class, weight…] */
   weights: Map<string, Float64Array>
 }
 
 /**
  * Version of the page classifier (learned model + vocabulary). Pages classified by an older one are
  * reclassified in the background (src/scraping/index/reclassify.ts); bump it when the model changes.
- * 1: the keyword vocabulary alone; 2: the learned model.
+ * 1: the keyword vocabulary alone; 2: the learned model; 3: the learned model over tf-idf features.
  */
-export const CLASSIFIER_VERSION = 2
+export const CLASSIFIER_VERSION = 3
 
 let cached: TopicModel | undefined
 
@@ -40,7 +41,8 @@ export function topicModel(): TopicModel {
   const weights = new Map<string, Float64Array>()
   for (const [k, row] of Object.entries(file.features)) {
     const a = new Float64Array(row.length)
-    for (let i = 0; i < row.length; i += 2) {
+    a[0] = (row[0] as number) * scale
+    for (let i = 1; i < row.length; i += 2) {
       a[i] = row[i] as number
       a[i + 1] = (row[i + 1] as number) * scale
     }
@@ -59,12 +61,12 @@ export interface TopicScores {
 
 /** Linear scores of a text for every class. */
 export function topicLogits(text: TopicText, m: TopicModel = topicModel()): TopicScores {
-  const v = featureVector(featureCounts(text), (k) => m.weights.has(k))
+  const v = featureVector(featureCounts(text), (k) => m.weights.get(k)?.[0])
   const logits = Float64Array.from(m.bias)
   for (let i = 0; i < v.keys.length; i++) {
     const row = m.weights.get(v.keys[i] as string) as Float64Array
     const x = v.values[i] as number
-    for (let j = 0; j < row.length; j += 2) {
+    for (let j = 1; j < row.length; j += 2) {
       const c = row[j] as number
       logits[c] = (logits[c] as number) + x * (row[j + 1] as number)
     }
