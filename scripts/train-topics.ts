@@ -36,6 +36,9 @@ const MIN_DF_PAIR = env('TOPICS_MIN_DF_PAIR', 4)
 const MIN_WEIGHT = env('TOPICS_MIN_WEIGHT', 0.2)
 const MAX_CLASSES_PER_FEATURE = env('TOPICS_MAX_CLASSES', 3)
 const WEIGHT_SCALE = 1000
+// Complement naive Bayes folded into the regression's weights (0: regression alone) and its smoothing.
+const CNB_WEIGHT = env('TOPICS_CNB', 1)
+const CNB_ALPHA = env('TOPICS_CNB_ALPHA', 0.1)
 
 const classes = allNodes().filter((n) => n.tier === 1 && !TOPIC_ROOT_EXCLUDED.has(n.unique_id))
 const classIndex = new Map(classes.map((c, i) => [c.id, i]))
@@ -142,6 +145,37 @@ for (let epoch = 0; epoch < EPOCHS; epoch++) {
     }
   }
   console.log(`epoch ${epoch + 1}: loss ${(loss / samples.length).toFixed(4)}`)
+}
+
+// Complement naive Bayes (Rennie et al. 2003) over the same features, folded into the weights: both
+// are linear in the features, so their sum is one linear model (no second table at run time). Per
+// feature, a class's weight is how much rarer the feature is outside the class than on average
+// (centred log complement probabilities), which scales to the regression's logits by CNB_WEIGHT.
+if (CNB_WEIGHT > 0) {
+  const total = new Float64Array(F)
+  const inClass = new Float64Array(F * K)
+  for (const [si, s] of samples.entries()) {
+    const { idx, val } = vectors[si] as { idx: Int32Array; val: Float64Array }
+    for (let j = 0; j < idx.length; j++) {
+      const f = idx[j] as number
+      const x = s.weight * (val[j] as number)
+      total[f] = (total[f] as number) + x
+      inClass[f * K + s.label] = (inClass[f * K + s.label] as number) + x
+    }
+  }
+  const sumAll = total.reduce((a, b) => a + b, 0)
+  const classSum = new Float64Array(K)
+  for (let f = 0; f < F; f++) for (let c = 0; c < K; c++) classSum[c] = (classSum[c] as number) + (inClass[f * K + c] as number)
+  const logTheta = new Float64Array(K)
+  for (let f = 0; f < F; f++) {
+    let mean = 0
+    for (let c = 0; c < K; c++) {
+      const comp = (total[f] as number) - (inClass[f * K + c] as number)
+      logTheta[c] = Math.log((comp + CNB_ALPHA) / (sumAll - (classSum[c] as number) + CNB_ALPHA * F))
+      mean += (logTheta[c] as number) / K
+    }
+    for (let c = 0; c < K; c++) W[f * K + c] = (W[f * K + c] as number) + CNB_WEIGHT * (mean - (logTheta[c] as number))
+  }
 }
 
 // Sparse, pruned, integer-scaled weights: feature → [class, weight × 1000, class, weight × 1000, …].

@@ -29,7 +29,7 @@ export interface FitCoefficients {
   detail: number
   terms: number
 }
-export const FIT_COEFFICIENTS: FitCoefficients = { intercept: -4.67, topic: 4.13, detail: 0.75, terms: 4.41 }
+export const FIT_COEFFICIENTS: FitCoefficients = { intercept: -4.88, topic: 3.98, detail: 0.24, terms: 4.63 }
 
 // A term weight (saturated page term strength) of 1 is about two mentions in the body.
 const TERM_SATURATION = 1
