@@ -6,7 +6,7 @@
  *  - category membership (page_categories) for the prompt's categories, the requested taxonomy node
  *    and the example pages' categories, best category evidence first (candidateLimit);
  *  - full-text search (pages.search) for the prompt's rare words (names, brands, specific terms),
- *    which category membership cannot find;
+ *    which category membership cannot find, and for all its words when its categories find few pages;
  *  - the example pages themselves and the pages reached by crawl hops.
  * Each candidate's score (0..1) is a weighted mean of the prompt fit (a calibrated probability,
  * content/topics/relevance.ts), the similarity to the example pages, and its category score for the
@@ -76,6 +76,8 @@ interface PageData {
 const MAX_PROMPT_CATEGORIES = 6
 const MAX_SEED_CATEGORIES = 3
 const MAX_TEXT_MATCHES = 2000
+// Fewer category candidates than this: the prompt's words are searched as well (bounded by MAX_TEXT_MATCHES).
+const FEW_CATEGORY_CANDIDATES = 100
 const WEIGHTS = { prompt: 1, seeds: 1, taxonomy: 0.5 } as const
 // A page at least this much about a category the prompt excludes ("not politics") is left out.
 const BLOCKED_CATEGORY_SHARE = 0.3
@@ -133,8 +135,10 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
   for (const id of await categoryCandidates(db, weights, req.taxonomyId, req.candidateLimit)) ids.add(id)
   // Rare prompt words (names, specific terms) bring the pages that use them, whatever their category.
   const stats = await termStats(db, intent ? [...intent.termWeights.keys()] : [])
-  // A prompt without a recognised topic has only its words: search them all, not only the rare ones.
-  const textTerms = intent && !intent.categories.length ? [...stats.df].filter(([, df]) => df > 0).map(([t]) => t) : rareTerms(stats)
+  // A prompt without a recognised topic has only its words, and one whose categories the index barely
+  // holds (pages filed under a neighbouring topic) needs them too: search them all, not only the rare ones.
+  const allTerms = intent !== null && (!intent.categories.length || ids.size < FEW_CATEGORY_CANDIDATES)
+  const textTerms = allTerms ? [...stats.df].filter(([, df]) => df > 0).map(([t]) => t) : rareTerms(stats)
   const weighted = intent ? weighByRarity(intent, stats) : null
   const textMatches = await textCandidates(db, textTerms, req.taxonomyId)
   for (const id of textMatches.keys()) ids.add(id)
