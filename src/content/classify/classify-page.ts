@@ -38,13 +38,13 @@ export interface ClassifyOptions {
   threshold?: number
   /** minimum raw vocabulary evidence for the best tier-1 category; default 3 */
   minEvidence?: number
-  /** words and word pairs the learned model must know, when the vocabulary evidence is short of minEvidence; default 4 */
+  /** words and word pairs the learned model must know, when the vocabulary evidence is short of minEvidence; default 6 (a greeting and a few common words are not a topic) */
   minFeatures?: number
 }
 
 const DEFAULT_THRESHOLD = 0.1
 const DEFAULT_MIN_EVIDENCE = 3
-const DEFAULT_MIN_FEATURES = 4
+const DEFAULT_MIN_FEATURES = 6
 // Below this probability the best category is a guess, not a classification.
 const MIN_TOP_PROBABILITY = 0.2
 // Weight of the curated vocabulary's evidence (log1p) added to the learned model's scores; chosen on
