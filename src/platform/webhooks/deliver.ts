@@ -8,6 +8,7 @@
  */
 import { request } from 'undici'
 
+import { systemClock } from '../clock.ts'
 import type { AppContext } from '../context.ts'
 import type { Queryable } from '../db/db.ts'
 import type { JobHandler } from '../jobs/handler.ts'
@@ -56,12 +57,13 @@ async function loadPending(q: Queryable, id: number): Promise<Pending | null> {
 }
 
 /** Sends one attempt. Never throws for what the receiver or the network did: that is an outcome. */
-export async function attempt(ctx: AppContext & WebhookContext, d: Pending, now: Date): Promise<AttemptOutcome> {
+export async function attempt(ctx: AppContext & WebhookContext, d: Pending): Promise<AttemptOutcome> {
   const creds: DirectCredentials =
     d.secret_enc !== null
       ? { secret: ctx.webhooks.cipher.decrypt(d.secret_enc), headers: {} }
       : (JSON.parse(ctx.webhooks.cipher.decrypt(d.credentials_enc!)) as DirectCredentials)
-  const ts = Math.floor(now.getTime() / 1000)
+  // The receiver checks this against its own clock (replay protection): the wall clock, not the job's.
+  const ts = Math.floor(systemClock.now().getTime() / 1000)
   const headers: Record<string, string> = {
     ...creds.headers,
     'content-type': 'application/json',
@@ -153,7 +155,7 @@ export function deliverJob(ctx: AppContext & WebhookContext): JobHandler<'webhoo
         )
         return
       }
-      const out = await attempt(ctx, d, now)
+      const out = await attempt(ctx, d)
       await job.finish((tx) => recordAttempt(tx, ctx, d, out, now))
     },
     async onFailed({ deliveryId }, _reason, tx) {

@@ -49,7 +49,7 @@ export async function getSubscription(q: Queryable, clientId: number, id: number
   return rows[0] ?? null
 }
 
-/** Soft delete: its pending deliveries stop at their next attempt, its history stays readable to no one. */
+/** Soft delete: nothing more is sent to it (pending deliveries fail at their next attempt). */
 export async function deleteSubscription(q: Queryable, clientId: number, id: number, now: Date): Promise<boolean> {
   const { rowCount } = await q.query(`UPDATE webhook_subscriptions SET deleted_at = $3 WHERE id = $1 AND client_id = $2 AND deleted_at IS NULL`, [
     id,
