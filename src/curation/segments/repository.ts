@@ -161,4 +161,4 @@ export async function listExclusions(db: Queryable, clientId: number, segmentId:
   }
 }
 
-const round = (x: number): number => Math.round(x * 10000) / 10000
+export const round = (x: number): number => Math.round(x * 10000) / 10000

@@ -1,17 +1,19 @@
+import { Readable } from 'node:stream'
+
 import { Type } from '@sinclair/typebox'
 
 import type { App } from '../../platform/http/app.ts'
 import { notFound } from '../../platform/http/errors.ts'
-import { errorResponses, IdempotencyHeaders, IdParams } from '../../platform/http/schemas.ts'
+import { errorResponses, IdempotencyHeaders, IdParams, StringEnum } from '../../platform/http/schemas.ts'
 import type { CurationContext } from '../context.ts'
 import { toCsv, wantsCsv } from './csv.ts'
+import { segmentCsvColumns, segmentUrlLines } from './export.ts'
 import type { SegmentRow } from './repository.ts'
 import { createSegmentRequest, getSegment, listExclusions, listSegments, listSegmentUrls, toRecord } from './repository.ts'
 import { CreateSegmentRequestBody, ExclusionPage, ExclusionsQuery, ListQuery, SegmentRequest, SegmentUrlPage } from './schemas.ts'
 import { validateSegmentRequest } from './validate.ts'
 
 const tags = ['curation']
-const csvColumns = ['rank', 'url', 'tld', 'score', 'taxonomy_id', 'level1_name', 'level2_name', 'level3_name', 'source'] as const
 
 const record = (row: SegmentRow): SegmentRequest => toRecord(row)
 
@@ -102,10 +104,45 @@ export function segmentRoutes(app: App, ctx: CurationContext): void {
       const page = await listSegmentUrls(ctx.db, clientId, seg.id, limit, offset)
       if (wantsCsv(req.headers.accept)) {
         reply.header('x-total-count', String(page.total)).type('text/csv; charset=utf-8')
-        return toCsv(csvColumns, page.urls)
+        return toCsv(segmentCsvColumns, page.urls)
       }
       reply.type('application/json; charset=utf-8')
       return { segment_id: seg.id, status: seg.status, total: page.total, limit, offset, urls: page.urls }
+    },
+  )
+
+  app.get(
+    '/segment-requests/:id/export',
+    {
+      schema: {
+        tags,
+        summary: "The segment's whole URL list as CSV or JSON Lines, in one streamed response (an extension of the spec)",
+        description:
+          'The entries of GET …/urls in the same order, all of them: `format=csv` (default; a header row when offset is 0) or ' +
+          '`format=jsonl` (one object per line). To resume a broken download, ask again with `offset` = the number of entries ' +
+          '(data lines) received. `X-Total-Count` is the number of URLs.',
+        params: IdParams,
+        querystring: Type.Object({
+          format: Type.Optional(StringEnum(['csv', 'jsonl'] as const)),
+          offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+        }),
+        response: {
+          200: {
+            description: 'CSV (text/csv) or JSON Lines (application/x-ndjson)',
+            content: { 'text/csv': { schema: Type.String() }, 'application/x-ndjson': { schema: Type.String() } },
+          },
+          ...errorResponses(400, 404, 422),
+        },
+      },
+    },
+    async (req, reply) => {
+      const clientId = req.principal!.clientId
+      const seg = await getSegment(ctx.db, clientId, req.params.id)
+      if (!seg) throw notFound('segment request')
+      const format = req.query.format ?? 'csv'
+      reply.type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8').header('x-total-count', String(seg.url_count ?? 0))
+      // A stream skips the response serializer; Readable.from pulls the next page only as the client reads.
+      return reply.send(Readable.from(segmentUrlLines(ctx.db, clientId, seg.id, format, req.query.offset ?? 0), { objectMode: false }) as unknown as string)
     },
   )
 

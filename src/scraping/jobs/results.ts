@@ -27,14 +27,18 @@ export function chunkRange(urlCount: number, offset: number, limit: number): { f
   return { from: Math.floor(offset / CHUNK_SIZE), to: Math.floor((end - 1) / CHUNK_SIZE), end }
 }
 
-/** Yields the results of entries offset.. (at most limit of them) as comma-separated JSON objects. */
-export async function* resultsJson(
+/**
+ * Yields the results of entries offset.. (at most limit of them) as JSON texts, a batch at a time.
+ * Reads the chunks holding the range at once: callers keep the range to a page (or a window of one).
+ */
+export async function* resultTexts(
   db: Queryable,
   clientId: number,
   job: { id: number; url_count: number },
   offset: number,
   limit: number,
-): AsyncGenerator<string> {
+  batchSize = BATCH,
+): AsyncGenerator<string[]> {
   const range = chunkRange(job.url_count, offset, limit)
   if (!range) return
   const chunks = await readChunks(db, clientId, job.id, range.from, range.to)
@@ -46,11 +50,9 @@ export async function* resultsJson(
       if (at >= offset && at < range.end) entries.push({ url: c.urls[i]!, invalid: c.invalid?.[i] != null })
     }
   }
-  // Every URL of a domain shares its ads.txt: serialized once per domain per response.
+  // Every URL of a domain shares its ads.txt: serialized once per domain per range.
   const adsJson = new Map<string, string>()
-  let first = true
-  for (let i = 0; i < entries.length; i += BATCH) {
-    const batch = entries.slice(i, i + BATCH)
+  const load = async (batch: typeof entries) => {
     const pages = await pagesByUrl(
       db,
       batch.filter((e) => !e.invalid).map((e) => e.url),
@@ -62,16 +64,59 @@ export async function* resultsJson(
     }
     const ads = await adsTxtByDomain(db, [...domains])
     for (const d of domains) adsJson.set(d, JSON.stringify(ads.get(d) ?? null))
-    const parts: string[] = []
-    for (const e of batch) {
-      const page = e.invalid ? undefined : pages.get(e.url)
-      const result = e.invalid ? invalidResult(e.url) : page ? toScrapeResult(page, null) : notIndexed(e.url)
-      const domain = page ? rootDomain(page.host) : null
-      // ads_txt is the last key: splice the domain's serialized copy in place of null.
-      const text = JSON.stringify(result)
-      parts.push(domain ? `${text.slice(0, -'null}'.length)}${adsJson.get(domain) ?? 'null'}}` : text)
+    return pages
+  }
+  // The next batch is read while this one is serialized and written: the database (its own thread or
+  // process) and this thread work at the same time.
+  let next = entries.length ? load(entries.slice(0, batchSize)) : null
+  try {
+    for (let i = 0; i < entries.length; i += batchSize) {
+      const batch = entries.slice(i, i + batchSize)
+      const pages = await next!
+      next = i + batchSize < entries.length ? load(entries.slice(i + batchSize, i + 2 * batchSize)) : null
+      const parts: string[] = []
+      for (const e of batch) {
+        const page = e.invalid ? undefined : pages.get(e.url)
+        const result = e.invalid ? invalidResult(e.url) : page ? toScrapeResult(page, null) : notIndexed(e.url)
+        const domain = page ? rootDomain(page.host) : null
+        // ads_txt is the last key: splice the domain's serialized copy in place of null.
+        const text = JSON.stringify(result)
+        parts.push(domain ? `${text.slice(0, -'null}'.length)}${adsJson.get(domain) ?? 'null'}}` : text)
+      }
+      yield parts
     }
+  } finally {
+    // A reader that stops early (a closed connection) leaves the read-ahead unawaited.
+    next?.catch(() => {})
+  }
+}
+
+/** Yields the results of entries offset.. (at most limit of them) as comma-separated JSON objects. */
+export async function* resultsJson(
+  db: Queryable,
+  clientId: number,
+  job: { id: number; url_count: number },
+  offset: number,
+  limit: number,
+): AsyncGenerator<string> {
+  let first = true
+  for await (const parts of resultTexts(db, clientId, job, offset, limit)) {
     yield (first ? '' : ',') + parts.join(',')
     first = false
+  }
+}
+
+// Entries read per window of a whole-job export: the memory an export holds, whatever the job's size.
+const EXPORT_WINDOW = 10 * CHUNK_SIZE
+const EXPORT_BATCH = 1000
+
+/**
+ * Every result from entry `offset` on, as JSON Lines, one window of chunks at a time: the server
+ * holds one window whatever the job's size, and a client resumes a broken download at the number
+ * of lines it has.
+ */
+export async function* resultLines(db: Queryable, clientId: number, job: { id: number; url_count: number }, offset: number): AsyncGenerator<string> {
+  for (let at = offset; at < job.url_count; at += EXPORT_WINDOW) {
+    for await (const parts of resultTexts(db, clientId, job, at, EXPORT_WINDOW, EXPORT_BATCH)) yield `${parts.join('\n')}\n`
   }
 }

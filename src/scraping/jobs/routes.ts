@@ -3,12 +3,12 @@ import { Readable } from 'node:stream'
 import { Type } from '@sinclair/typebox'
 import type { App } from '../../platform/http/app.ts'
 import { ApiError, notFound } from '../../platform/http/errors.ts'
-import { errorResponses, IdParams, Paging } from '../../platform/http/schemas.ts'
+import { ExportQuery, errorResponses, IdParams, Paging } from '../../platform/http/schemas.ts'
 import type { ScrapingContext } from '../context.ts'
 import { CreatedJob, CreateJobBody, JobHeaders, JobQuery, ScrapeJob } from '../schemas.ts'
 import { prepareUrls } from './prepare.ts'
 import { cancelJob, createJob, getJob, listJobs, progressOf } from './repository.ts'
-import { resultsJson } from './results.ts'
+import { resultLines, resultsJson } from './results.ts'
 import { view } from './view.ts'
 
 /** A million URLs of JSON is 60–80 MB; this leaves room for long URLs (docs/errors.md). */
@@ -100,6 +100,38 @@ export function jobRoutes(app: App, ctx: ScrapingContext): void {
       reply.type('application/json; charset=utf-8')
       // A stream skips the response serializer; the text it carries has the ScrapeJob shape.
       return reply.send(Readable.from(body(), { objectMode: false }) as unknown as ScrapeJob)
+    },
+  )
+
+  app.get(
+    '/jobs/:id/export',
+    {
+      schema: {
+        tags: ['scraping'],
+        summary: "All of a finished job's results as JSON Lines, in one streamed response (an extension of the spec)",
+        description:
+          'One result per line (the objects of `results` in GET /v1/scraping/jobs/{id}), in submission order, from entry `offset` ' +
+          '(default 0) to the last. The server streams it in constant memory whatever the job size. To resume a broken download, ' +
+          "ask again with `offset` = the number of complete lines received. `X-Total-Count` is the job's url_count. " +
+          'A job still running answers 409; see docs/scraping.md.',
+        params: IdParams,
+        querystring: ExportQuery,
+        response: {
+          200: { description: 'JSON Lines, one result per line', content: { 'application/x-ndjson': { schema: Type.String() } } },
+          ...errorResponses(400, 404, 409, 422),
+        },
+      },
+    },
+    async (req, reply) => {
+      const clientId = req.principal!.clientId
+      const row = await getJob(ctx.db, clientId, req.params.id)
+      if (!row) throw notFound('scrape job')
+      if (row.status !== 'complete' && row.status !== 'cancelled') {
+        throw new ApiError(409, 'conflict', `scrape job ${row.id} is ${row.status}: its results can be exported once it is complete (or cancelled)`)
+      }
+      reply.type('application/x-ndjson; charset=utf-8').header('x-total-count', String(row.url_count))
+      // A stream skips the response serializer; Readable.from pulls the next window only as the client reads.
+      return reply.send(Readable.from(resultLines(ctx.db, clientId, row, req.query.offset ?? 0), { objectMode: false }) as unknown as string)
     },
   )
 
