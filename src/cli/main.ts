@@ -1,9 +1,11 @@
-import { Command, InvalidArgumentError, Option } from 'commander'
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import type { Role } from '../platform/config.ts'
 import { allRoles, ConfigError, loadConfig } from '../platform/config.ts'
 import type { Command as KeyCommand } from '../platform/control-socket.ts'
 import { DataDirLockedError, lockOwner } from '../platform/db/data-dir-lock.ts'
 import { createLogger } from '../platform/logger.ts'
+import { registerClientCommands } from './client/commands.ts'
+import { ApiFailure, EXIT_API, EXIT_USAGE, UsageError } from './client/errors.ts'
 import type { McpCommandOptions } from './mcp.ts'
 
 // Each command loads only what it needs: `keys` and `migrate` never load the features' code, which
@@ -22,6 +24,9 @@ function parseRoles(value: string): Role[] {
   return roles as Role[]
 }
 
+/** --json, wherever it was given: the program's option (client commands) or the command's own. */
+const jsonWanted = (cmd: Command): boolean => cmd.optsWithGlobals<{ json?: boolean }>().json === true
+
 function positiveInt(value: string): number {
   const n = Number(value)
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer')
@@ -32,6 +37,8 @@ const program = new Command()
   .name('curata')
   .description('Curata: contextual segments, deals, pixel bot reports, content index, AdCP signals')
   .showHelpAfterError()
+  // Usage errors exit 2 (docs/cli.md); the override is inherited by every command added below.
+  .exitOverride()
 
 program
   .command('serve')
@@ -72,22 +79,34 @@ keys
   .requiredOption('--name <name>', 'client name')
   .option('--client-id <id>', 'add a key to this existing client (key rotation)', positiveInt)
   .option('--json', 'print exactly one JSON object {client_id, api_key, name}')
-  .action(async (o: { name: string; clientId?: number; json?: boolean }) =>
-    runKeys({ cmd: 'keys.create', args: { name: o.name, ...(o.clientId ? { clientId: o.clientId } : {}) } }, o.json ? 'json' : 'create'),
+  .action(async (o: { name: string; clientId?: number }, cmd: Command) =>
+    runKeys({ cmd: 'keys.create', args: { name: o.name, ...(o.clientId ? { clientId: o.clientId } : {}) } }, jsonWanted(cmd) ? 'json' : 'create'),
   )
 keys
   .command('list')
   .description('list keys: id, client, prefix, created, revoked')
   .option('--json', 'print JSON')
-  .action(async (o: { json?: boolean }) => runKeys({ cmd: 'keys.list', args: {} }, o.json ? 'json' : 'list'))
+  .action(async (_o: unknown, cmd: Command) => runKeys({ cmd: 'keys.list', args: {} }, jsonWanted(cmd) ? 'json' : 'list'))
 keys
   .command('revoke <id>')
   .description('revoke a key at once')
   .action(async (id: string) => runKeys({ cmd: 'keys.revoke', args: { id: positiveInt(id) } }, 'revoke'))
 
+// The client commands: call the REST API of a running service.
+registerClientCommands(program, () => loadConfig())
+
 try {
   await program.parseAsync(process.argv)
 } catch (err) {
+  if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : EXIT_USAGE)
+  if (err instanceof UsageError) {
+    console.error(`curata: ${err.message}`)
+    process.exit(EXIT_USAGE)
+  }
+  if (err instanceof ApiFailure) {
+    console.error(`curata: ${err.message}`)
+    process.exit(EXIT_API)
+  }
   if (err instanceof ConfigError || err instanceof DataDirLockedError) {
     console.error(`curata: ${err.message}`)
     process.exit(1)

@@ -4,6 +4,9 @@
  * with one line naming the variable and what it allows.
  */
 
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+
 import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 
@@ -114,8 +117,10 @@ export interface Config {
   rateLimitPerMinute: number
   /** Base URL users reach the service at, used in generated tag code and docs links. */
   publicUrl: string | null
-  /** The key `curata mcp` uses when --api-key is not given. */
+  /** The key `curata mcp` and the client commands use when --api-key is not given. */
   apiKey: string | null
+  /** The client commands: the service they call (CURATA_URL) and the file `curata login` writes. */
+  client: { url: string | null; configFile: string }
   jobs: { pollMs: number; leaseMs: number; concurrency: number }
   activation: {
     /** SSP connector that issues Deal IDs; only the sandbox ships built in. */
@@ -196,6 +201,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     publicUrl: e.PUBLIC_URL ?? null,
     apiKey: e.CURATA_API_KEY?.trim() || null,
+    client: { url: e.CURATA_URL ?? null, configFile: e.CURATA_CONFIG ?? join(homedir(), '.config', 'curata', 'config.json') },
     jobs: { pollMs: e.JOB_POLL_MS, leaseMs: e.JOB_LEASE_MS, concurrency: e.JOB_CONCURRENCY },
     activation: {
       connector: e.SSP_CONNECTOR,
