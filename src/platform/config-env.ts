@@ -126,12 +126,17 @@ export const EnvSchema = Type.Object({
   WEBHOOK_RETRY_MAX_DELAY_MS: int(21_600_000, 1, maxInt, '…up to this wait between two attempts (6 h)'),
   WEBHOOK_MAX_ATTEMPTS: int(13, 1, 100, 'attempts per delivery (about 26 h with the defaults) before it fails and its subscription is marked failing'),
   CURATA_URL: Type.Optional(
-    Type.String({ pattern: '^https?://[^\\s]+$', description: 'the service the `curata` client commands call (scrape, segments, webhooks, …), instead of `--url`' }),
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      description: 'the service the `curata` client commands call (scrape, segments, webhooks, …), instead of `--url`',
+    }),
   ),
   CURATA_CONFIG: Type.Optional(
     Type.String({ minLength: 1, description: 'the file `curata login` writes and the client commands read', ...shown('`~/.config/curata/config.json`') }),
   ),
-  CURATA_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'the API key `curata mcp` (stdio) and the client commands use, instead of `--api-key`', secret: true })),
+  CURATA_API_KEY: Type.Optional(
+    Type.String({ minLength: 1, description: 'the API key `curata mcp` (stdio) and the client commands use, instead of `--api-key`', secret: true }),
+  ),
 })
 
 export type Env = Static<typeof EnvSchema>

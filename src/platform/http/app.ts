@@ -12,6 +12,7 @@ import FindMyWay from 'find-my-way'
 import type { AppContext } from '../context.ts'
 import { createKeyVerifier } from '../keys/key-cache.ts'
 import type { Principal } from '../keys/keys.ts'
+import { webhookOpenApi } from '../webhooks/openapi.ts'
 import { authenticate } from './auth.ts'
 import { ApiError, isClientDataException, toApiError } from './errors.ts'
 import { idempotency } from './idempotency.ts'
@@ -190,6 +191,7 @@ export async function buildApp<C extends AppContext>(ctx: C, opts: BuildAppOptio
       },
       components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
       security: [{ ApiKey: [] }],
+      webhooks: webhookOpenApi(),
     },
     refResolver: { buildLocalReference: (json, _base, _frag, i) => (json.$id as string) || `def-${i}` },
   })

@@ -5,7 +5,7 @@ import { systemClock } from '../../../src/platform/clock.ts'
 import type { Worker } from '../../../src/platform/jobs/worker.ts'
 import { createWorker } from '../../../src/platform/jobs/worker.ts'
 import { deliverJob } from '../../../src/platform/webhooks/deliver.ts'
-import type { webhookEventTypes } from '../../../src/platform/webhooks/events.ts'
+import { webhookEventTypes as webhookEventTypeList } from '../../../src/platform/webhooks/events.ts'
 import { emitEvent, enqueueDelivery } from '../../../src/platform/webhooks/outbox.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { configure, createTestApp, json } from '../../helpers/app.ts'
@@ -73,7 +73,7 @@ describeEachEngine('webhooks', (getDb) => {
 
   const deliveries = async (headers: Headers, id: number) => json<Delivery[]>(await inject('GET', `/v1/webhooks/${id}/deliveries`, headers))
 
-  async function emit(clientId: number, type: (typeof webhookEventTypes)[number], data: unknown) {
+  async function emit(clientId: number, type: (typeof webhookEventTypeList)[number], data: unknown) {
     return getDb().db.transaction((tx) => emitEvent(tx, { clientId, type, data, now: new Date() }))
   }
 
@@ -256,6 +256,23 @@ describeEachEngine('webhooks', (getDb) => {
     expect(new Verifier(Buffer.from(secret, 'utf8'), { format: 'raw' }).verify(got.body, got.headers)).toEqual({ task_id: 't1', status: 'completed' })
     const row = await getDb().db.query<{ credentials_enc: string }>('SELECT credentials_enc FROM webhook_deliveries WHERE id = $1', [first.id])
     expect(row.rows[0]!.credentials_enc).not.toContain('token-123')
+  })
+
+  it('documents the routes, the exports and every event in the OpenAPI document', async () => {
+    const doc = json<{ paths: Record<string, Record<string, unknown>>; webhooks: Record<string, { post: { parameters: { name: string }[] } }> }>(
+      await t.app.inject({ method: 'GET', url: '/v1/openapi.json' }),
+    )
+    const methods = (path: string) => Object.keys(doc.paths[path] ?? {}).sort()
+    expect(methods('/v1/webhooks/')).toEqual(['get', 'post'])
+    expect(methods('/v1/webhooks/{id}')).toEqual(['delete', 'get'])
+    expect(methods('/v1/webhooks/{id}/test')).toEqual(['post'])
+    expect(methods('/v1/webhooks/{id}/deliveries')).toEqual(['get'])
+    expect(methods('/v1/webhooks/{id}/deliveries/{deliveryId}')).toEqual(['get'])
+    expect(methods('/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver')).toEqual(['post'])
+    expect(methods('/v1/scraping/jobs/{id}/export')).toEqual(['get'])
+    expect(methods('/v1/curation/segment-requests/{id}/export')).toEqual(['get'])
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...webhookEventTypeList, 'webhook.test'].sort())
+    for (const w of Object.values(doc.webhooks)) expect(w.post.parameters.map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature'])
   })
 
   describe('bad input', () => {
