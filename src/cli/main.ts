@@ -27,6 +27,13 @@ function parseRoles(value: string): Role[] {
 /** --json, wherever it was given: the program's option (client commands) or the command's own. */
 const jsonWanted = (cmd: Command): boolean => cmd.optsWithGlobals<{ json?: boolean }>().json === true
 
+/** A positional id: checked in the action, so a bad one is a usage error with its message. */
+function idArgument(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${JSON.stringify(value)}: must be a positive integer`)
+  return n
+}
+
 function positiveInt(value: string): number {
   const n = Number(value)
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer')
@@ -90,7 +97,7 @@ keys
 keys
   .command('revoke <id>')
   .description('revoke a key at once')
-  .action(async (id: string) => runKeys({ cmd: 'keys.revoke', args: { id: positiveInt(id) } }, 'revoke'))
+  .action(async (id: string) => runKeys({ cmd: 'keys.revoke', args: { id: idArgument(id) } }, 'revoke'))
 
 // The client commands: call the REST API of a running service.
 registerClientCommands(program, () => loadConfig())
