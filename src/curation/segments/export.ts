@@ -12,6 +12,7 @@ export const segmentCsvColumns = ['rank', 'url', 'tld', 'score', 'taxonomy_id', 
 export type ExportFormat = 'csv' | 'jsonl'
 
 const PAGE = 5000
+const LINES_PER_WRITE = 500
 
 type KeyedRow = SegmentUrlRow & { page_id: number }
 
@@ -35,11 +36,15 @@ export async function* segmentUrlLines(db: Queryable, clientId: number, segmentI
     const last: KeyedRow = rows[rows.length - 1]!
     after = { rank: last.rank, page_id: last.page_id }
     const entries = rows.map(({ page_id: _p, ...r }) => withLevels({ ...r, score: round(r.score) }))
-    if (format === 'csv') {
-      const text = toCsv(segmentCsvColumns, entries)
-      yield text.slice(text.indexOf('\r\n') + 2)
-    } else {
-      yield `${entries.map((e) => JSON.stringify(e)).join('\n')}\n`
+    // Written in pieces well under V8's large-object size, which only a full GC frees.
+    for (let i = 0; i < entries.length; i += LINES_PER_WRITE) {
+      const piece = entries.slice(i, i + LINES_PER_WRITE)
+      if (format === 'csv') {
+        const text = toCsv(segmentCsvColumns, piece)
+        yield text.slice(text.indexOf('\r\n') + 2)
+      } else {
+        yield `${piece.map((e) => JSON.stringify(e)).join('\n')}\n`
+      }
     }
     if (rows.length < PAGE) return
   }

@@ -109,6 +109,7 @@ export async function* resultsJson(
 // Entries read per window of a whole-job export: the memory an export holds, whatever the job's size.
 const EXPORT_WINDOW = 10 * CHUNK_SIZE
 const EXPORT_BATCH = 1000
+const LINES_PER_WRITE = 50
 
 /**
  * Every result from entry `offset` on, as JSON Lines, one window of chunks at a time: the server
@@ -117,6 +118,10 @@ const EXPORT_BATCH = 1000
  */
 export async function* resultLines(db: Queryable, clientId: number, job: { id: number; url_count: number }, offset: number): AsyncGenerator<string> {
   for (let at = offset; at < job.url_count; at += EXPORT_WINDOW) {
-    for await (const parts of resultTexts(db, clientId, job, at, EXPORT_WINDOW, EXPORT_BATCH)) yield `${parts.join('\n')}\n`
+    for await (const parts of resultTexts(db, clientId, job, at, EXPORT_WINDOW, EXPORT_BATCH)) {
+      // Written in pieces well under V8's large-object size (~128 KB): one string per batch (about
+      // 1 MB) would go to the large-object space, which only a full GC frees, and RSS would climb.
+      for (let i = 0; i < parts.length; i += LINES_PER_WRITE) yield `${parts.slice(i, i + LINES_PER_WRITE).join('\n')}\n`
+    }
   }
 }
