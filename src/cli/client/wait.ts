@@ -19,6 +19,16 @@ export interface WaitOptions<T> {
   progress?(r: T): { done: number; total: number } | null
 }
 
+/** Time left at the rate so far: "0s", "42s", "3m 05s", "1h 02m"; "…" before there is a rate. */
+function eta(remaining: number, rate: number): string {
+  if (remaining <= 0) return '0s'
+  if (rate <= 0) return '…'
+  const s = Math.ceil(remaining / rate)
+  if (s < 60) return `${s}s`
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
+}
+
 export async function waitUntil<T>(o: WaitOptions<T>): Promise<T> {
   const tty = process.stderr.isTTY === true
   let bar: cliProgress.SingleBar | null = null
@@ -39,20 +49,20 @@ export async function waitUntil<T>(o: WaitOptions<T>): Promise<T> {
           bar = new cliProgress.SingleBar(
             {
               stream: process.stderr,
-              format: `${o.label} {bar} {percentage}% | {value}/{total} | {rate}/s | ETA {eta_formatted}`,
+              format: `${o.label} {bar} {percentage}% | {value}/{total} | {rate}/s | ETA {left}`,
               etaBuffer: 20,
               hideCursor: true,
               noTTYOutput: false,
             },
             cliProgress.Presets.shades_classic,
           )
-          bar.start(p.total, p.done, { rate: '0' })
+          bar.start(p.total, p.done, { rate: '0', left: '…' })
           firstDone = p.done
         }
         const seconds = (Date.now() - started) / 1000
         const rate = seconds > 0 ? Math.round((p.done - (firstDone ?? 0)) / seconds) : 0
         bar.setTotal(p.total)
-        bar.update(p.done, { rate: String(rate) })
+        bar.update(p.done, { rate: String(rate), left: eta(p.total - p.done, rate) })
       }
       if (o.finished(r)) {
         bar?.stop()
