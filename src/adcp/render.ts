@@ -50,4 +50,3 @@ export function renderSignal(c: SignalCandidate, deployments: Deployment[], who:
   }
 }
 
-export type RenderedSignal = ReturnType<typeof renderSignal>

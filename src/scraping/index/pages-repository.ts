@@ -1,14 +1,16 @@
 import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
 import type { Queryable } from '../../platform/db/db.ts'
+import type { ScrapeErrorCode } from '../schemas.ts'
 import type { AnalyzedPage } from './analyze-page.ts'
 
+/** A row of `pages`, the content index, as the repository reads it (the one type of it: others pick from it). */
 export interface PageRow {
   id: number
   url: string
   tld: string
   host: string
   state: 'queued' | 'done'
-  errors: string[]
+  errors: ScrapeErrorCode[]
   requested_at: Date
   fetched_at: Date | null
   final_url: string | null
