@@ -49,4 +49,3 @@ export function renderSignal(c: SignalCandidate, deployments: Deployment[], who:
     },
   }
 }
-

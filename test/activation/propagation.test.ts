@@ -71,7 +71,11 @@ describeEachEngine('propagation of segment changes to deals', (getDb, engine) =>
     expect(await unpropagated()).toContain(seg.id)
     await propagateChanges(t.ctx)
     expect(await unpropagated()).not.toContain(seg.id)
-    expect(await activation(a.id)).toMatchObject({ deal_id: a.deal_id, deal_state: 'ended', deal_state_reason: `segment ${seg.id} was deleted; the deal no longer serves` })
+    expect(await activation(a.id)).toMatchObject({
+      deal_id: a.deal_id,
+      deal_state: 'ended',
+      deal_state_reason: `segment ${seg.id} was deleted; the deal no longer serves`,
+    })
     const { rows } = await t.ctx.db.query<{ status: string }>('SELECT status FROM sandbox_deals WHERE deal_id = $1', [a.deal_id])
     expect(rows[0]?.status).toBe('inactive')
   })

@@ -139,7 +139,8 @@ export function segmentRoutes(app: App, ctx: CurationContext): void {
       const clientId = req.principal!.clientId
       const out = await ctx.db.transaction((tx) => rebuildSegment(tx, clientId, req.params.id, ctx.clock.now()))
       if (!out) throw notFound('segment request')
-      if ('busy' in out) throw new ApiError(409, 'conflict', `segment request ${out.busy.id} is still building (status ${out.busy.status}); rebuild it once it is complete`)
+      if ('busy' in out)
+        throw new ApiError(409, 'conflict', `segment request ${out.busy.id} is still building (status ${out.busy.status}); rebuild it once it is complete`)
       reply.code(202)
       return record(out.row)
     },

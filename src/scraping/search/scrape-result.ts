@@ -24,10 +24,11 @@ export type IndexedPage = Pick<
   | 'last_updated_date'
   | 'requested_at'
   | 'fetched_at'
+  | 'failed_fetches'
 >
 
 const columns = `url, tld, host, state, errors, title, full_text, language, word_count, metadata, published_date,
-  last_updated_date, requested_at, fetched_at`
+  last_updated_date, requested_at, fetched_at, failed_fetches`
 
 export async function pagesByUrl(q: Queryable, urls: string[]): Promise<Map<string, IndexedPage>> {
   if (!urls.length) return new Map()
