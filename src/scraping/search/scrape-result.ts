@@ -5,7 +5,7 @@
 import type { Queryable } from '../../platform/db/db.ts'
 import type { AdsTxtEntry } from '../ads-txt/parse.ts'
 import type { PageRow } from '../index/pages-repository.ts'
-import type { AdsTxt, ScrapeErrorCode, ScrapeResult } from '../schemas.ts'
+import type { AdsTxt, ScrapeResult } from '../schemas.ts'
 
 /** The columns of a page a scrape result needs (not the embedding, links or signals). */
 export type IndexedPage = Pick<
