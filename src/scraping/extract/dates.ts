@@ -55,8 +55,10 @@ function rank(e: DateEvidence): number {
       // A bare "date" does not say which date it is; a <time> or itemprop in the article does.
       return GENERIC_META.has(e.field) ? 3.5 : 1
     case 'markup':
-      // The first <time> on the page is a guess; a date-classed element at the headline says more.
-      return e.field === 'first time[datetime]' ? 4.5 : e.field.startsWith('class=') ? 4 : 3
+      // A date-classed element at the headline says less than itemprop or a named <time>. The first
+      // <time> anywhere on the page is a guess (a sidebar, a teaser, a comment): below a date written at
+      // the headline.
+      return e.field === 'first time[datetime]' ? 7.5 : e.field.startsWith('class=') ? 4 : 3
     case 'text':
       return e.field === 'labelled' ? 5 : e.field === 'near headline' ? 7 : 8
     case 'url':
