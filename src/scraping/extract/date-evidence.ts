@@ -2,7 +2,7 @@
 // nested), the meta conventions CMSs emit, in-page markup (itemprop, <time>, date-classed elements),
 // labelled or headline-adjacent dates in the visible text, and the URL path. dates.ts decides among them.
 
-import { findDates, parseDate } from './date-parse.ts'
+import { findDates, parseDate, parseShortYearDate } from './date-parse.ts'
 import { PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
 import type { DomNode, ElementNode } from './dom.ts'
 import { textOf } from './dom.ts'
@@ -210,7 +210,7 @@ function nodeValue(attrs: Record<string, string>, el: ElementNode | null): strin
   }
   if (el === null) return null
   const text = textOf(el)
-  return text.length <= 200 ? parseDate(text) : null
+  return text.length <= 200 ? (parseDate(text) ?? parseShortYearDate(text)) : null
 }
 
 const ITEMPROP_PUBLISHED = /datepublished|datecreated|uploaddate/i

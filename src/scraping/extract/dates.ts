@@ -138,9 +138,14 @@ export function extractDates(input: DateInputs): PageDates {
   const ordered = order(evidence)
   let published = ordered.find((e) => e.kind === 'published')
   let modified = ordered.find((e) => e.kind === 'modified')
-  if (published === undefined && modified !== undefined) {
-    // A page that states only when it was last changed ("Stand: …") was published no later than that.
-    notes.push('no publication date on the page: the last-updated date stands in')
+  if (modified !== undefined && (published === undefined || published.field === 'first in text')) {
+    // A page that states only when it was last changed ("Stand: …") was published no later than that,
+    // and that statement says more than an unlabelled date found somewhere in its text.
+    notes.push(
+      published === undefined
+        ? 'no publication date on the page: the last-updated date stands in'
+        : `only a date somewhere in the text (${day(published.value)}) against a stated update: the update stands in`,
+    )
     published = modified
   }
 

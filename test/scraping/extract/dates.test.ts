@@ -183,4 +183,15 @@ describe('date evidence', () => {
     const p = at('', `${menu}<h1>Title</h1><div class="att-publish-date">Von Anna 4.&thinsp;2.&thinsp;2022.</div><p>Text.</p>`)
     expect(p.published_date).toBe('2022-02-04')
   })
+
+  it('reads a two-digit year only in an element marked as a date', () => {
+    expect(at('', '<h1>Title</h1><div class="date">Party, 30.10.23</div><p>Text.</p>').published_date).toBe('2023-10-30')
+    expect(at('', '<h1>Title</h1><p>Version 1.2.10 is out.</p>').published_date).toBeNull()
+  })
+
+  it('takes a labelled update over an unlabelled date found somewhere in the text', () => {
+    const p = at('', `<h1>Title</h1><p>${'Words of the article. '.repeat(100)}</p><p>Since 04.08.2014 the law has applied.</p><p>Letzte Aktualisierung: 30.12.2016</p>`)
+    expect(p.published_date).toBe('2016-12-30')
+    expect(p.metadata.date_evidence?.notes.join(' ')).toContain('the update stands in')
+  })
 })
