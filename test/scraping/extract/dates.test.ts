@@ -190,7 +190,10 @@ describe('date evidence', () => {
   })
 
   it('takes a labelled update over an unlabelled date found somewhere in the text', () => {
-    const p = at('', `<h1>Title</h1><p>${'Words of the article. '.repeat(100)}</p><p>Since 04.08.2014 the law has applied.</p><p>Letzte Aktualisierung: 30.12.2016</p>`)
+    const p = at(
+      '',
+      `<h1>Title</h1><p>${'Words of the article. '.repeat(100)}</p><p>Since 04.08.2014 the law has applied.</p><p>Letzte Aktualisierung: 30.12.2016</p>`,
+    )
     expect(p.published_date).toBe('2016-12-30')
     expect(p.metadata.date_evidence?.notes.join(' ')).toContain('the update stands in')
   })
