@@ -76,7 +76,12 @@ describeEachEngine('console sessions', (getDb) => {
     const noCsrf = await t.app.inject({ method: 'POST', url: '/v1/snowball/campaigns', headers: { cookie }, payload })
     expect(noCsrf.statusCode).toBe(403)
     expect(json(noCsrf)).toMatchObject({ error: 'forbidden' })
-    const wrong = await t.app.inject({ method: 'POST', url: '/v1/snowball/campaigns', headers: { cookie, 'x-csrf-token': csrfTokenFor('x'.repeat(43)) }, payload })
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/v1/snowball/campaigns',
+      headers: { cookie, 'x-csrf-token': csrfTokenFor('x'.repeat(43)) },
+      payload,
+    })
     expect(wrong.statusCode).toBe(403)
     const ok = await t.app.inject({ method: 'POST', url: '/v1/snowball/campaigns', headers: { cookie, 'x-csrf-token': csrfTokenFor(token) }, payload })
     expect(ok.statusCode).toBe(201)
@@ -84,7 +89,9 @@ describeEachEngine('console sessions', (getDb) => {
     // The same applies to PATCH and DELETE.
     const id = json<{ id: number }>(ok).id
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/snowball/campaigns/${id}`, headers: { cookie } })).statusCode).toBe(403)
-    expect((await t.app.inject({ method: 'DELETE', url: `/v1/snowball/campaigns/${id}`, headers: { cookie, 'x-csrf-token': csrfTokenFor(token) } })).statusCode).toBe(200)
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/v1/snowball/campaigns/${id}`, headers: { cookie, 'x-csrf-token': csrfTokenFor(token) } })).statusCode,
+    ).toBe(200)
   })
 
   it("keeps tenants apart: another client's record is 404 through the session too", async () => {

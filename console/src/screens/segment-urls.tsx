@@ -7,6 +7,9 @@ type Sort = 'rank' | 'score-desc' | 'score-asc' | 'domain'
 
 const category = (u: SegmentUrl) => u.level1_name ?? 'Unclassified'
 
+/** The URL's host name (the domain filter matches it as well as the registrable domain). */
+const host = (url: string) => /^[a-z]+:\/\/([^/:?#]+)/i.exec(url)?.[1]?.toLowerCase() ?? ''
+
 /**
  * The segment's URLs, all held in memory (a segment holds at most CURATION_MAX_SEGMENT_URLS,
  * 10,000 by default), so sorting and filtering by domain and category answer without a round trip;
@@ -21,7 +24,7 @@ export function UrlTable(props: { urls: SegmentUrl[] }) {
 
   const rows = useMemo(() => {
     const d = domain.trim().toLowerCase()
-    const out = props.urls.filter((u) => (!d || u.tld.includes(d)) && (!cat || category(u) === cat))
+    const out = props.urls.filter((u) => (!d || u.tld.includes(d) || host(u.url).includes(d)) && (!cat || category(u) === cat))
     if (sort === 'score-desc') out.sort((a, b) => b.score - a.score || a.rank - b.rank)
     else if (sort === 'score-asc') out.sort((a, b) => a.score - b.score || a.rank - b.rank)
     else if (sort === 'domain') out.sort((a, b) => a.tld.localeCompare(b.tld) || a.rank - b.rank)
