@@ -12,8 +12,8 @@ export function BarChart(props: { title: string; bars: Bar[]; format?: (n: numbe
   const top = Math.max(1, ...bars.map((b) => b.value))
   const fmt = props.format ?? ((n: number) => n.toLocaleString('en-US'))
   const row = 24
-  const labelW = 230
-  const barW = 300
+  const labelW = 170
+  const barW = 220
   const height = bars.length * row + 4
   return (
     <figure class="chart">
@@ -22,14 +22,14 @@ export function BarChart(props: { title: string; bars: Bar[]; format?: (n: numbe
         <p class="muted">No data.</p>
       ) : (
         <>
-          <svg viewBox={`0 0 ${labelW + barW + 90} ${height}`} width="100%" role="img" aria-label={props.title} preserveAspectRatio="xMinYMin meet">
+          <svg viewBox={`0 0 ${labelW + barW + 70} ${height}`} width="100%" role="img" aria-label={props.title} preserveAspectRatio="xMinYMin meet">
             {bars.map((b, i) => {
               const w = Math.max(1, (b.value / top) * barW)
               const y = i * row + 2
               return (
                 <g key={`${b.label}-${i}`}>
                   <text x={labelW - 8} y={y + 15} text-anchor="end" class="bar-label">
-                    {b.label.length > 34 ? `${b.label.slice(0, 33)}…` : b.label}
+                    {b.label.length > 26 ? `${b.label.slice(0, 25)}…` : b.label}
                   </text>
                   <rect x={labelW} y={y + 3} width={w} height={row - 8} rx="2" class="bar" />
                   <text x={labelW + w + 6} y={y + 15} class="bar-value">

@@ -40,7 +40,11 @@ export function TimeChart(props: { title: string; days: string[]; series: TimeSe
           value: (_u: uPlot, _v: number | null, _si: number, idx: number | null) => (idx == null ? '—' : fmt(raw[i]![idx] ?? 0)),
         })),
       ],
-      axes: [{}, { values: (_u, ticks) => ticks.map((t) => fmt(t)) }],
+      // Whole days only on the time axis: the data are daily.
+      axes: [
+        { incrs: [86_400, 2 * 86_400, 7 * 86_400, 30 * 86_400], values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(5, 10)) },
+        { values: (_u, ticks) => ticks.map((t) => fmt(t)) },
+      ],
     }
     const plot = new uPlot(opts, [xs, ...order.map((i) => drawn[i]!)], target)
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(320, target.clientWidth), height: 260 }))

@@ -17,6 +17,10 @@ import { testContext, useScraper } from '../../helpers/app.ts'
 import type { TestDb } from '../../helpers/db.ts'
 import { openTestDb } from '../../helpers/db.ts'
 
+// Globals of the page, as the functions given to page.evaluate see them (this typecheck has no DOM lib).
+declare const window: { __csp: string[]; axe?: { run(ctx: unknown, o: object): Promise<{ violations: AxeViolation[] }> } }
+declare const document: { addEventListener(t: 'securitypolicyviolation', fn: (e: { violatedDirective: string; blockedURI: string }) => void): void }
+
 /** Chromium from the system package (`apt-get install chromium`; .ci/run installs it). */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const required = process.env.REQUIRE_BROWSER === '1' || !!process.env.CI
@@ -126,9 +130,8 @@ export async function openBrowser(baseUrl: string, viewport = { width: 1280, hei
   const context = await browser.newContext({ baseURL: baseUrl, viewport, acceptDownloads: true, reducedMotion: 'reduce' })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl })
   await context.addInitScript(() => {
-    const w = window as unknown as { __csp: string[] }
-    w.__csp = []
-    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`))
+    window.__csp = []
+    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`))
   })
   const page = await context.newPage()
   page.setDefaultTimeout(20_000)
@@ -136,7 +139,7 @@ export async function openBrowser(baseUrl: string, viewport = { width: 1280, hei
     browser,
     context,
     page,
-    violations: () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp),
+    violations: () => page.evaluate(() => window.__csp),
     close: () => browser.close(),
   }
 }
@@ -166,8 +169,7 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
   // Evaluated through the DevTools protocol, so the page's CSP (no inline script) does not block it.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource)
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }).axe
-    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+    const r = await window.axe!.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })) }))
   })
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')

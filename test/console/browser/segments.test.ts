@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { indexTopic } from '../../curation/fixtures.ts'
 import type { BrowserSession, ConsoleServer } from './harness.ts'
-import { checkScreen, describeBrowser, openBrowser, signIn, startConsole } from './harness.ts'
+import { checkScreen, describeBrowser, openBrowser, startConsole } from './harness.ts'
+
+// Globals of the page, as the functions given to page.evaluate see them (this typecheck has no DOM lib).
+declare const document: { cookie: string }
+declare const localStorage: object
+declare const sessionStorage: object
+declare const navigator: { clipboard: { readText(): Promise<string> } }
 
 // A buyer's day in the console: sign in, build a segment from a prompt over an indexed fixture web,
 // browse it (filter, sort, page, charts, exclusions), download it, and activate it to a Deal ID.
