@@ -124,7 +124,9 @@ function App() {
           ))}
         </ul>
       </nav>
-      <main id="main">{screen}</main>
+      <main id="main" tabIndex={-1}>
+        {screen}
+      </main>
     </div>
   )
 }

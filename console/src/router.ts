@@ -55,6 +55,8 @@ export function interceptLinks(root: HTMLElement): void {
     if (!a || a.target || a.hasAttribute('download')) return
     const url = new URL(a.href, location.href)
     if (url.origin !== location.origin || !url.pathname.startsWith(`${base}/`)) return
+    // An in-page anchor (the skip link) is the browser's to follow.
+    if (url.hash && url.pathname === location.pathname) return
     e.preventDefault()
     navigate(url.pathname + url.search)
   })

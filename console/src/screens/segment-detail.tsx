@@ -163,12 +163,15 @@ function Optimize(props: { seg: Segment; onApplied: () => void }) {
   const [f, setF] = useState({ expandUrls: '', expandDomains: '', blockUrls: '', blockDomains: '', blockKeywords: '' })
   const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLTextAreaElement).value })
   const create = useAction((body: unknown) => post<Optimization>('/v1/curation/optimizations', body))
-  const pending = list.data?.some((o) => o.outcome === 'pending') ?? false
-  const [wasPending, setWasPending] = useState(false)
+  // Optimizations made here: once one settles, the segment (its URL count, its list) is read again.
+  const [waiting, setWaiting] = useState<number[]>([])
   useEffect(() => {
-    if (wasPending && !pending) props.onApplied()
-    setWasPending(pending)
-  }, [pending])
+    const settled = waiting.filter((id) => list.data?.some((o) => o.id === id && o.outcome !== 'pending'))
+    if (settled.length) {
+      setWaiting(waiting.filter((id) => !settled.includes(id)))
+      props.onApplied()
+    }
+  }, [list.data])
 
   const [tld, setTld] = useState('')
   const [leaf, setLeaf] = useState(seg.taxonomy_id ? String(seg.taxonomy_id) : '')
@@ -194,7 +197,9 @@ function Optimize(props: { seg: Segment; onApplied: () => void }) {
             expand: expand.urls.length + expand.domains.length ? expand : null,
             block: block.urls.length + block.domains.length + block.keywords.length ? block : null,
           }
-          if (await create.run(body)) {
+          const made = await create.run(body)
+          if (made) {
+            setWaiting([...waiting, made.id])
             setF({ expandUrls: '', expandDomains: '', blockUrls: '', blockDomains: '', blockKeywords: '' })
             list.reload()
           }

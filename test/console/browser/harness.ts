@@ -18,7 +18,7 @@ import type { TestDb } from '../../helpers/db.ts'
 import { openTestDb } from '../../helpers/db.ts'
 
 // Globals of the page, as the functions given to page.evaluate see them (this typecheck has no DOM lib).
-declare const window: { __csp: string[]; axe?: { run(ctx: unknown, o: object): Promise<{ violations: AxeViolation[] }> } }
+declare const window: { __csp: string[]; scrollTo(x: number, y: number): void; axe?: { run(ctx: unknown, o: object): Promise<{ violations: AxeViolation[] }> } }
 declare const document: { addEventListener(t: 'securitypolicyviolation', fn: (e: { violatedDirective: string; blockedURI: string }) => void): void }
 
 /** Chromium from the system package (`apt-get install chromium`; .ci/run installs it). */
@@ -175,5 +175,6 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   expect(serious, `${name}: ${JSON.stringify(serious, null, 1)}`).toEqual([])
   mkdirSync(shots, { recursive: true })
+  await page.evaluate(() => window.scrollTo(0, 0))
   await page.screenshot({ path: `${shots}${name}.png`, fullPage: false })
 }

@@ -6,7 +6,11 @@ import type { BrowserSession, ConsoleServer } from './harness.ts'
 import { checkScreen, describeBrowser, openBrowser, startConsole } from './harness.ts'
 
 // Globals of the page, as the functions given to page.evaluate see them (this typecheck has no DOM lib).
-declare const document: { cookie: string }
+declare const document: {
+  cookie: string
+  documentElement: { scrollWidth: number; clientWidth: number }
+  activeElement: { textContent: string | null; id: string } | null
+}
 declare const localStorage: object
 declare const sessionStorage: object
 declare const navigator: { clipboard: { readText(): Promise<string> } }
@@ -148,6 +152,36 @@ describeBrowser('console: segments and activation', () => {
     await page.getByRole('button', { name: 'Copied' }).waitFor()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await deal.textContent())
     await checkScreen(page, 'activation-deal')
+  })
+
+  it('optimizes the segment (block a domain) and shows the outcome; works on a tablet and from the keyboard', async () => {
+    const { page } = b
+    await page.getByRole('link', { name: /^#\d+$/ }).click()
+    await page.getByRole('tab', { name: 'Optimize' }).click()
+    await page.getByLabel('Block domains').fill('kitchen0.org')
+    await page.getByRole('button', { name: 'Apply optimization' }).click()
+    const outcome = page.getByTestId('optimizations').locator('li').first()
+    await expect.poll(() => outcome.textContent(), { timeout: 30_000 }).toContain('applied')
+    expect(await outcome.textContent()).toContain('removed 4, added 0, now 20 URLs')
+    await expect.poll(() => page.getByTestId('segment-url-count').textContent()).toBe('20')
+    await checkScreen(page, 'segment-optimize')
+
+    await page.setViewportSize({ width: 820, height: 1180 })
+    await page.getByRole('tab', { name: 'URLs' }).click()
+    await expect.poll(() => page.getByTestId('url-count').textContent()).toBe('20 of 20 URLs')
+    // Nothing wider than the tablet's screen except inside the scrollable table frame.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
+    await checkScreen(page, 'tablet-segment')
+    await page.setViewportSize({ width: 1280, height: 860 })
+
+    // Keyboard: the first Tab reaches the skip link, which moves focus past the navigation.
+    await page.reload()
+    await page.getByTestId('url-count').waitFor()
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content')
+    await page.keyboard.press('Enter')
+    expect(page.url()).toMatch(/#main$/)
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main')
   })
 
   it("shows another client's segment as not found, and the overview and usage screens", async () => {
