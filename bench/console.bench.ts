@@ -7,10 +7,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-
-import { chromium } from 'playwright-core'
-import { createServiceContext } from '../src/context.ts'
 import { isNormalizeError, normalizeUrl } from '../src/content/urls/normalize-url.ts'
+import { createServiceContext } from '../src/context.ts'
 import { apiFeatures } from '../src/features.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
@@ -20,6 +18,7 @@ import { openPglite } from '../src/platform/db/pglite.ts'
 import { buildApp } from '../src/platform/http/app.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
 import { queuePages } from '../src/scraping/index/pages-repository.ts'
+import { launchChromium } from '../test/console/browser/chromium.ts'
 
 // Globals of the page, as the functions given to page.evaluate see them (this typecheck has no DOM lib).
 declare const document: { querySelector(s: string): { textContent: string | null } | null }
@@ -92,10 +91,7 @@ const small = await seedSegment(db, key.client_id, 100, 'small')
 const signIn = await app.inject({ method: 'POST', url: '/console/session', payload: { api_key: key.api_key } })
 const token = /curata_session=([^;]+)/.exec(String(signIn.headers['set-cookie']))![1]!
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-})
+const browser = await launchChromium()
 
 interface Timing {
   interactiveMs: number
@@ -142,16 +138,28 @@ const result = {
   js_bytes: jsRaw,
   js_gzip_bytes: jsGzip,
   css_gzip_bytes: cssGzip,
-  segment_10000: { interactive_ms_median: Math.round(median(bigRuns.map((r) => r.interactiveMs))), filter_ms_median: Math.round(median(bigRuns.map((r) => r.filterMs))), runs: bigRuns },
-  segment_100: { interactive_ms_median: Math.round(median(smallRuns.map((r) => r.interactiveMs))), filter_ms_median: Math.round(median(smallRuns.map((r) => r.filterMs))), runs: smallRuns },
+  segment_10000: {
+    interactive_ms_median: Math.round(median(bigRuns.map((r) => r.interactiveMs))),
+    filter_ms_median: Math.round(median(bigRuns.map((r) => r.filterMs))),
+    runs: bigRuns,
+  },
+  segment_100: {
+    interactive_ms_median: Math.round(median(smallRuns.map((r) => r.interactiveMs))),
+    filter_ms_median: Math.round(median(smallRuns.map((r) => r.filterMs))),
+    runs: smallRuns,
+  },
 }
 const ratio = result.segment_10000.interactive_ms_median / result.segment_100.interactive_ms_median
 console.log(`console build (npm run build:console): ${result.build_seconds} s (budget 30 s)`)
-console.log(`JavaScript: ${(jsRaw / 1024).toFixed(1)} KB, ${(jsGzip / 1024).toFixed(1)} KB gzipped (budget 300 KB); CSS ${(cssGzip / 1024).toFixed(1)} KB gzipped`)
+console.log(
+  `JavaScript: ${(jsRaw / 1024).toFixed(1)} KB, ${(jsGzip / 1024).toFixed(1)} KB gzipped (budget 300 KB); CSS ${(cssGzip / 1024).toFixed(1)} KB gzipped`,
+)
 console.log(
   `segment screen, 10,000 URLs: interactive in ${result.segment_10000.interactive_ms_median} ms (median of ${runs}, budget 1,500 ms); filter keystroke ${result.segment_10000.filter_ms_median} ms`,
 )
-console.log(`baseline, 100 URLs: interactive in ${result.segment_100.interactive_ms_median} ms; filter ${result.segment_100.filter_ms_median} ms; ratio ${ratio.toFixed(2)}`)
+console.log(
+  `baseline, 100 URLs: interactive in ${result.segment_100.interactive_ms_median} ms; filter ${result.segment_100.filter_ms_median} ms; ratio ${ratio.toFixed(2)}`,
+)
 mkdirSync(join(root, 'bench/results'), { recursive: true })
 writeFileSync(join(root, 'bench/results/console.json'), `${JSON.stringify({ ...result, ratio }, null, 2)}\n`)
 const ok = result.build_seconds <= 30 && jsGzip <= 300 * 1024 && result.segment_10000.interactive_ms_median <= 1500

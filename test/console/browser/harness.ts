@@ -3,7 +3,6 @@ import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { chromium } from 'playwright-core'
 import { describe, expect } from 'vitest'
 import type { ServiceContext } from '../../../src/context.ts'
 import { apiFeatures, collectorFeatures, jobHandlers } from '../../../src/features.ts'
@@ -16,13 +15,12 @@ import { createKey } from '../../../src/platform/keys/keys.ts'
 import { testContext, useScraper } from '../../helpers/app.ts'
 import type { TestDb } from '../../helpers/db.ts'
 import { openTestDb } from '../../helpers/db.ts'
+import { chromiumPath, launchChromium } from './chromium.ts'
 
 // Globals of the page, as the functions given to page.evaluate see them (this typecheck has no DOM lib).
 declare const window: { __csp: string[]; scrollTo(x: number, y: number): void; axe?: { run(ctx: unknown, o: object): Promise<{ violations: AxeViolation[] }> } }
 declare const document: { addEventListener(t: 'securitypolicyviolation', fn: (e: { violatedDirective: string; blockedURI: string }) => void): void }
 
-/** Chromium from the system package (`apt-get install chromium`; .ci/run installs it). */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const required = process.env.REQUIRE_BROWSER === '1' || !!process.env.CI
 const available = existsSync(chromiumPath)
 
@@ -113,20 +111,7 @@ export interface BrowserSession {
 }
 
 export async function openBrowser(baseUrl: string, viewport = { width: 1280, height: 860 }): Promise<BrowserSession> {
-  // Playwright gives every launch a fresh temporary profile (its own --user-data-dir).
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  const browser = await launchChromium()
   const context = await browser.newContext({ baseURL: baseUrl, viewport, acceptDownloads: true, reducedMotion: 'reduce' })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl })
   await context.addInitScript(() => {
