@@ -9,14 +9,21 @@ import { useAction, useApi } from '../ui/use-api.ts'
 import { UrlTable } from './segment-urls.tsx'
 
 const apiPage = 10_000
+const firstPage = 500
 
-/** Every URL of a segment, in pages of the API's largest limit. */
-async function allUrls(id: number): Promise<SegmentUrl[]> {
+/**
+ * Every URL of a segment: a first small page, shown at once, then the rest in pages of the API's
+ * largest limit, each handed over as it arrives (`onPart`), so the screen is usable while a
+ * 10,000-URL list is still loading.
+ */
+async function loadUrls(id: number, onPart: (urls: SegmentUrl[], total: number) => void): Promise<void> {
   const out: SegmentUrl[] = []
-  for (let offset = 0; ; offset += apiPage) {
-    const page = await get<UrlPage>(`/v1/curation/segment-requests/${id}/urls${qs({ limit: apiPage, offset })}`)
+  let limit = firstPage
+  for (let offset = 0; ; offset += limit, limit = apiPage) {
+    const page = await get<UrlPage>(`/v1/curation/segment-requests/${id}/urls${qs({ limit, offset })}`)
     out.push(...page.urls)
-    if (page.urls.length < apiPage || out.length >= page.total) return out
+    onPart([...out], page.total)
+    if (page.urls.length < limit || out.length >= page.total) return
   }
 }
 
@@ -301,6 +308,7 @@ export function SegmentDetail(props: { id: string }) {
     keepPolling: (s) => s.processed_date === null,
   })
   const [urls, setUrls] = useState<SegmentUrl[] | null>(null)
+  const [urlTotal, setUrlTotal] = useState(0)
   const [urlError, setUrlError] = useState<Error | null>(null)
   const [tab, setTab] = useState<Tab>('urls')
   const download = useAction(downloadCsv)
@@ -309,10 +317,11 @@ export function SegmentDetail(props: { id: string }) {
   useEffect(() => {
     if (!seg.data || !built) return
     let live = true
-    allUrls(seg.data.id).then(
-      (u) => live && setUrls(u),
-      (e: Error) => live && setUrlError(e),
-    )
+    loadUrls(seg.data.id, (u, total) => {
+      if (!live) return
+      setUrls(u)
+      setUrlTotal(total)
+    }).catch((e: Error) => live && setUrlError(e))
     return () => {
       live = false
     }
@@ -359,7 +368,7 @@ export function SegmentDetail(props: { id: string }) {
             ))}
           </div>
           <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-            {tab === 'urls' ? urls ? <UrlTable urls={urls} /> : <Loading what="URLs" /> : null}
+            {tab === 'urls' ? urls ? <UrlTable urls={urls} total={urlTotal} /> : <Loading what="URLs" /> : null}
             {tab === 'breakdown' ? (
               <div class="grid2">
                 <BarChart title="URLs by category" bars={byCategory} />

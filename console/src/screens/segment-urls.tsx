@@ -15,7 +15,7 @@ const host = (url: string) => /^[a-z]+:\/\/([^/:?#]+)/i.exec(url)?.[1]?.toLowerC
  * 10,000 by default), so sorting and filtering by domain and category answer without a round trip;
  * 50 rows are rendered at a time.
  */
-export function UrlTable(props: { urls: SegmentUrl[] }) {
+export function UrlTable(props: { urls: SegmentUrl[]; total: number }) {
   const [domain, setDomain] = useState('')
   const [cat, setCat] = useState('')
   const [sort, setSort] = useState<Sort>('rank')
@@ -79,8 +79,11 @@ export function UrlTable(props: { urls: SegmentUrl[] }) {
           </select>
         </div>
       </div>
-      <p class="muted" role="status" data-testid="url-count">
-        {rows.length.toLocaleString('en-US')} of {props.urls.length.toLocaleString('en-US')} URLs
+      <p class="muted" role="status">
+        <span data-testid="url-count">
+          {rows.length.toLocaleString('en-US')} of {props.urls.length.toLocaleString('en-US')} URLs
+        </span>
+        {props.urls.length < props.total ? ` (loading: ${props.urls.length.toLocaleString('en-US')} of ${props.total.toLocaleString('en-US')} so far)` : ''}
       </p>
       <div class="table-wrap">
         <table>
