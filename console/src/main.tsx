@@ -75,6 +75,11 @@ function App() {
 
   if (error) return <ErrorBox error={error} />
   if (session === undefined) return null
+  // Already signed in: the sign-in page has nothing to do.
+  if (path === '/sign-in' && session) {
+    navigate(`${base}/`, true)
+    return null
+  }
   if (path === '/sign-in' || session === null) {
     if (path !== '/sign-in') navigate(signInPath(), true)
     return <SignIn onSignedIn={setSession} />

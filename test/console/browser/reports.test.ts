@@ -119,6 +119,12 @@ describeBrowser('console: pixel, publisher reports, scraping, performance', () =
     // The 404 and the entry that is not a URL are both E002 (not accessible / invalid).
     await expect.poll(() => page.getByTestId('error-codes').locator('li').allTextContents()).toEqual(['E002: 2', 'ok: 2'])
     await checkScreen(page, 'scrape-job')
+    // The scraped page is now in the index: look it up.
+    await page.getByRole('link', { name: 'Scraping' }).click()
+    await page.getByLabel('URL', { exact: true }).fill(web.url('/evil'))
+    await page.getByRole('button', { name: 'Look up' }).click()
+    await page.getByText(xssTitle, { exact: true }).waitFor()
+    expect(await page.evaluate(() => window.__xss)).toBeUndefined()
     expect(await b.violations()).toEqual([])
   })
 

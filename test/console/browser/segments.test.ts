@@ -164,11 +164,20 @@ describeBrowser('console: segments and activation', () => {
     await expect.poll(() => outcome.textContent(), { timeout: 30_000 }).toContain('applied')
     expect(await outcome.textContent()).toContain('removed 4, added 0, now 20 URLs')
     await expect.poll(() => page.getByTestId('segment-url-count').textContent()).toBe('20')
+
+    // Delete a domain from the segment's audience: a dry run first, then the removal.
+    expect(await page.getByLabel('Taxonomy leaf id').inputValue()).toMatch(/^\d+$/)
+    await page.getByLabel('Domain', { exact: true }).fill('kitchen1.org')
+    await page.getByRole('button', { name: 'Check what would be removed' }).click()
+    await page.getByText('4 URL entries would be removed.').waitFor()
+    await page.getByRole('button', { name: 'Remove them' }).click()
+    await page.getByText('4 URL entries removed.').waitFor()
+    await expect.poll(() => page.getByTestId('segment-url-count').textContent()).toBe('16')
     await checkScreen(page, 'segment-optimize')
 
     await page.setViewportSize({ width: 820, height: 1180 })
     await page.getByRole('tab', { name: 'URLs' }).click()
-    await expect.poll(() => page.getByTestId('url-count').textContent()).toBe('20 of 20 URLs')
+    await expect.poll(() => page.getByTestId('url-count').textContent()).toBe('16 of 16 URLs')
     // Nothing wider than the tablet's screen except inside the scrollable table frame.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
     await checkScreen(page, 'tablet-segment')
