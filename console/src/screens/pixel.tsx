@@ -53,6 +53,43 @@ function CampaignForm(props: { initial?: Campaign; onSaved: (c: Campaign) => voi
   )
 }
 
+interface LiveHits {
+  window_seconds: number
+  hits: number
+  capped: boolean
+  by_agent_type: Record<string, number>
+  last_hit_date: string | null
+}
+
+/** A live count of the hits arriving, read every few seconds from the API. */
+function Live(props: { id: number }) {
+  const live = useApi<LiveHits>(`/v1/pixel/campaigns/${props.id}/hits`, { pollMs: 3000, keepPolling: () => true })
+  const d = live.data
+  return (
+    <div class="panel">
+      <h2>Hits arriving</h2>
+      <ErrorBox error={live.error} />
+      {d ? (
+        <p aria-live="polite" data-testid="live-hits">
+          <strong class="card-count">
+            {fmt.int(d.hits)}
+            {d.capped ? '+' : ''}
+          </strong>{' '}
+          in the last {Math.round(d.window_seconds / 60)} minutes
+          {Object.keys(d.by_agent_type).length
+            ? ` (${Object.entries(d.by_agent_type)
+                .map(([t, n]) => `${t.replaceAll('_', ' ')} ${fmt.int(n)}`)
+                .join(', ')})`
+            : ''}
+          {d.last_hit_date ? `; last at ${fmt.date(d.last_hit_date)}` : ''}
+        </p>
+      ) : (
+        <Loading what="hits" />
+      )}
+    </div>
+  )
+}
+
 export function PixelCampaigns() {
   const list = useApi<Campaign[]>('/v1/pixel/campaigns')
   return (
@@ -97,6 +134,7 @@ export function PixelCampaign(props: { id: string }) {
         Campaign #{c.data.id}, created {fmt.date(c.data.created_date)}
       </p>
       {saved ? <p role="status">Saved.</p> : null}
+      <Live id={c.data.id} />
       <CampaignForm
         key={c.data.last_updated_date}
         initial={c.data}

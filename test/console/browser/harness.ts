@@ -129,6 +129,11 @@ export async function openBrowser(baseUrl: string, viewport = { width: 1280, hei
   }
 }
 
+/** expect.poll with a timeout for a shared, loaded machine (the default second is too short for a job). */
+export function poll<T>(fn: () => Promise<T> | T, opts: { timeout?: number } = {}) {
+  return expect.poll(fn, { timeout: 20_000, ...opts })
+}
+
 export async function signIn(page: Page, key: string): Promise<void> {
   await page.goto('/console/sign-in')
   await page.getByLabel('API key').fill(key)

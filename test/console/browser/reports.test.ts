@@ -7,7 +7,7 @@ import { combined, UA } from '../../pixel/log-lines.ts'
 import type { WebServer } from '../../scraping/fixtures/web-server.ts'
 import { html, startRoutes } from '../../scraping/fixtures/web-server.ts'
 import type { BrowserSession, ConsoleServer } from './harness.ts'
-import { checkScreen, describeBrowser, openBrowser, signIn, startConsole } from './harness.ts'
+import { checkScreen, describeBrowser, openBrowser, poll, signIn, startConsole } from './harness.ts'
 
 // Globals of the page, as the functions given to page.evaluate see them (this typecheck has no DOM lib).
 declare const window: { __xss?: number }
@@ -75,6 +75,11 @@ describeBrowser('console: pixel, publisher reports, scraping, performance', () =
     await page.getByRole('button', { name: 'Copy image tag' }).click()
     await page.getByRole('button', { name: 'Copied' }).waitFor()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^<img /)
+    // Hits sent to the campaign's pixel show up in the live count.
+    const campaign = Number(/\/pixel\/(\d+)$/.exec(page.url())![1])
+    await poll(() => page.getByTestId('live-hits').textContent()).toMatch(/^0 in the last 5 minutes/)
+    for (const ua of [UA.chrome, UA.chrome, UA.gptbot]) await fetch(`${s.url}/px/${campaign}.gif`, { headers: { 'user-agent': ua } })
+    await poll(() => page.getByTestId('live-hits').textContent()).toMatch(/^3 in the last 5 minutes \(/)
     await checkScreen(page, 'pixel-campaign')
   })
 
@@ -92,7 +97,8 @@ describeBrowser('console: pixel, publisher reports, scraping, performance', () =
     await page.getByLabel('Pixel campaign').selectOption(String(campaign))
     await page.getByRole('button', { name: 'Run report' }).click()
     await page.waitForURL(/\/console\/publisher\/\d+$/)
-    await expect.poll(() => page.getByTestId('total-loads').textContent()).toBe('22')
+    // The 22 log lines and the 3 hits the pixel received in the first test.
+    await poll(() => page.getByTestId('total-loads').textContent()).toBe('25')
     // uPlot draws on a canvas; the same series are in a table for screen readers.
     await page.locator('.uplot canvas').first().waitFor()
     const chartTable = page.getByRole('table', { name: 'Loads per day by agent type' })
@@ -102,7 +108,7 @@ describeBrowser('console: pixel, publisher reports, scraping, performance', () =
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
     const csv = readFileSync((await download.path())!, 'utf8')
     expect(csv.split('\r\n')[0]).toBe('agent,type,loads,pct_of_non_human')
-    expect(csv).toContain('GPTBot,llm_training,3,')
+    expect(csv).toContain('GPTBot,llm_training,4,')
   })
 
   it('runs a scrape job, the progress bar reaches 100%, and a hostile page title renders as text', async () => {
@@ -112,12 +118,12 @@ describeBrowser('console: pixel, publisher reports, scraping, performance', () =
     await page.getByRole('button', { name: 'Start scraping' }).click()
     await page.waitForURL(/\/console\/scraping\/\d+$/)
     const bar = page.getByRole('progressbar', { name: 'Scrape progress' })
-    await expect.poll(() => bar.getAttribute('aria-valuenow'), { timeout: 30_000 }).toBe('100')
-    await expect.poll(() => page.getByTestId('scrape-pct').textContent()).toBe('100%')
+    await poll(() => bar.getAttribute('aria-valuenow'), { timeout: 30_000 }).toBe('100')
+    await poll(() => page.getByTestId('scrape-pct').textContent()).toBe('100%')
     await page.getByRole('cell', { name: xssTitle, exact: true }).waitFor()
     expect(await page.evaluate(() => window.__xss)).toBeUndefined()
     // The 404 and the entry that is not a URL are both E002 (not accessible / invalid).
-    await expect.poll(() => page.getByTestId('error-codes').locator('li').allTextContents()).toEqual(['E002: 2', 'ok: 2'])
+    await poll(() => page.getByTestId('error-codes').locator('li').allTextContents()).toEqual(['E002: 2', 'ok: 2'])
     await checkScreen(page, 'scrape-job')
     // The scraped page is now in the index: look it up.
     await page.getByRole('link', { name: 'Scraping' }).click()
@@ -132,11 +138,9 @@ describeBrowser('console: pixel, publisher reports, scraping, performance', () =
     const { page } = b
     const made = await s.app.inject({ method: 'POST', url: '/v1/curation/segment-requests', headers: user.headers, payload: { prompt: 'dinner recipes' } })
     const id = (JSON.parse(made.body) as { id: number }).id
-    await expect
-      .poll(async () => JSON.parse((await s.app.inject({ method: 'GET', url: `/v1/curation/segment-requests/${id}`, headers: user.headers })).body).status, {
-        timeout: 30_000,
-      })
-      .toBe('complete')
+    await poll(async () => JSON.parse((await s.app.inject({ method: 'GET', url: `/v1/curation/segment-requests/${id}`, headers: user.headers })).body).status, {
+      timeout: 30_000,
+    }).toBe('complete')
     await page.getByRole('link', { name: 'Performance' }).click()
     await page.getByRole('checkbox', { name: /dinner recipes/ }).check()
     await page.getByRole('button', { name: '7 days' }).click()

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { indexTopic } from '../../curation/fixtures.ts'
 import type { BrowserSession, ConsoleServer } from './harness.ts'
-import { checkScreen, describeBrowser, openBrowser, startConsole } from './harness.ts'
+import { checkScreen, describeBrowser, openBrowser, poll, startConsole } from './harness.ts'
 
 // Globals of the page, as the functions given to page.evaluate see them (this typecheck has no DOM lib).
 declare const document: {
@@ -51,12 +51,12 @@ describeBrowser('console: segments and activation', () => {
     await checkScreen(page, 'sign-in')
     await page.getByLabel('API key').fill('cur_not-a-real-key')
     await page.getByRole('button', { name: 'Sign in' }).click()
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('invalid or revoked API key')
+    await poll(() => page.getByRole('alert').textContent()).toContain('invalid or revoked API key')
 
     await page.getByLabel('API key').fill(buyer.key)
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.waitForURL('**/console/segments')
-    await expect.poll(() => page.getByTestId('client-name').textContent()).toContain('Acme Media')
+    await poll(() => page.getByTestId('client-name').textContent()).toContain('Acme Media')
     expect(page.url()).not.toContain(buyer.key)
     const cookies = await context.cookies()
     expect(cookies).toEqual([expect.objectContaining({ name: 'curata_session', httpOnly: true, sameSite: 'Lax', secure: false, path: '/' })])
@@ -78,23 +78,23 @@ describeBrowser('console: segments and activation', () => {
     await page.getByRole('heading', { name: 'Home cooks' }).waitFor()
     // The build runs in the worker; the screen polls until the state reads complete.
     await page.locator('.badge', { hasText: 'complete' }).waitFor()
-    await expect.poll(() => page.getByTestId('segment-url-count').textContent()).toBe('24')
-    await expect.poll(() => page.getByTestId('url-count').textContent()).toBe('24 of 24 URLs')
+    await poll(() => page.getByTestId('segment-url-count').textContent()).toBe('24')
+    await poll(() => page.getByTestId('url-count').textContent()).toBe('24 of 24 URLs')
     await checkScreen(page, 'segment-urls')
   })
 
   it('browses the URL list: filter by domain and category, sort by score, page', async () => {
     const { page } = b
     const rows = page.locator('table tbody tr')
-    await expect.poll(() => rows.count()).toBe(24)
+    await poll(() => rows.count()).toBe(24)
     await page.getByLabel('Filter by domain').fill('kitchen2')
-    await expect.poll(() => page.getByTestId('url-count').textContent()).toBe('4 of 24 URLs')
+    await poll(() => page.getByTestId('url-count').textContent()).toBe('4 of 24 URLs')
     for (const d of await rows.locator('td:nth-child(3)').allTextContents()) expect(d).toBe('kitchen2.org')
     await page.getByLabel('Filter by domain').fill('')
     const categories = await page.getByLabel('Category').locator('option').allTextContents()
     expect(categories[0]).toBe('All categories')
     await page.getByLabel('Category').selectOption(categories[1]!)
-    await expect.poll(() => page.getByTestId('url-count').textContent()).toMatch(/^\d+ of 24 URLs$/)
+    await poll(() => page.getByTestId('url-count').textContent()).toMatch(/^\d+ of 24 URLs$/)
     await page.getByLabel('Category').selectOption('')
 
     await page.getByRole('button', { name: /^Score/ }).click()
@@ -103,7 +103,7 @@ describeBrowser('console: segments and activation', () => {
     await page.getByRole('button', { name: /^Score/ }).click()
     const ascending = (await rows.locator('td:nth-child(5)').allTextContents()).map(Number)
     expect(ascending).toEqual([...ascending].sort((x, y) => x - y))
-    await expect.poll(() => page.getByText('Page 1 of 1').count()).toBe(1)
+    await poll(() => page.getByText('Page 1 of 1').count()).toBe(1)
   })
 
   it('shows the category and domain breakdown as charts, and the exclusions by reason', async () => {
@@ -111,7 +111,7 @@ describeBrowser('console: segments and activation', () => {
     await page.getByRole('tab', { name: 'Breakdown' }).click()
     const domains = page.getByRole('img', { name: 'URLs by domain (top 15)' })
     await domains.waitFor()
-    await expect.poll(() => domains.locator('rect').count()).toBe(6)
+    await poll(() => domains.locator('rect').count()).toBe(6)
     await checkScreen(page, 'segment-breakdown')
     await page.getByRole('tab', { name: 'Exclusions' }).click()
     await page.getByText(/URLs were left out/).waitFor()
@@ -132,9 +132,9 @@ describeBrowser('console: segments and activation', () => {
     await page.getByRole('tab', { name: 'URLs' }).click()
     await page.getByRole('link', { name: 'Activate' }).click()
     await page.getByRole('heading', { name: 'New activation' }).waitFor()
-    await expect.poll(() => page.getByRole('checkbox', { name: /Home cooks/ }).isChecked()).toBe(true)
+    await poll(() => page.getByRole('checkbox', { name: /Home cooks/ }).isChecked()).toBe(true)
     await page.getByLabel('Search DSPs').fill('trade desk')
-    await expect.poll(() => page.getByLabel('DSP', { exact: true }).locator('option').count()).toBe(2)
+    await poll(() => page.getByLabel('DSP', { exact: true }).locator('option').count()).toBe(2)
     await page.getByLabel('DSP', { exact: true }).selectOption({ label: 'The Trade Desk' })
     await page.getByLabel('Buyer seat').fill('agency-4411')
     await page.getByLabel('Geo').fill('US, XX')
@@ -147,7 +147,7 @@ describeBrowser('console: segments and activation', () => {
     await page.getByRole('button', { name: 'Activate' }).click()
     await page.waitForURL(/\/console\/activations\/\d+$/)
     const deal = page.getByTestId('deal-id')
-    await expect.poll(() => deal.textContent(), { timeout: 20_000 }).toMatch(/^CUR-SBX-/)
+    await poll(() => deal.textContent(), { timeout: 20_000 }).toMatch(/^CUR-SBX-/)
     await page.getByRole('button', { name: 'Copy Deal ID' }).click()
     await page.getByRole('button', { name: 'Copied' }).waitFor()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await deal.textContent())
@@ -161,9 +161,9 @@ describeBrowser('console: segments and activation', () => {
     await page.getByLabel('Block domains').fill('kitchen0.org')
     await page.getByRole('button', { name: 'Apply optimization' }).click()
     const outcome = page.getByTestId('optimizations').locator('li').first()
-    await expect.poll(() => outcome.textContent(), { timeout: 30_000 }).toContain('applied')
+    await poll(() => outcome.textContent(), { timeout: 30_000 }).toContain('applied')
     expect(await outcome.textContent()).toContain('removed 4, added 0, now 20 URLs')
-    await expect.poll(() => page.getByTestId('segment-url-count').textContent()).toBe('20')
+    await poll(() => page.getByTestId('segment-url-count').textContent()).toBe('20')
 
     // Delete a domain from the segment's audience: a dry run first, then the removal.
     expect(await page.getByLabel('Taxonomy leaf id').inputValue()).toMatch(/^\d+$/)
@@ -172,12 +172,12 @@ describeBrowser('console: segments and activation', () => {
     await page.getByText('4 URL entries would be removed.').waitFor()
     await page.getByRole('button', { name: 'Remove them' }).click()
     await page.getByText('4 URL entries removed.').waitFor()
-    await expect.poll(() => page.getByTestId('segment-url-count').textContent()).toBe('16')
+    await poll(() => page.getByTestId('segment-url-count').textContent()).toBe('16')
     await checkScreen(page, 'segment-optimize')
 
     await page.setViewportSize({ width: 820, height: 1180 })
     await page.getByRole('tab', { name: 'URLs' }).click()
-    await expect.poll(() => page.getByTestId('url-count').textContent()).toBe('16 of 16 URLs')
+    await poll(() => page.getByTestId('url-count').textContent()).toBe('16 of 16 URLs')
     // Nothing wider than the tablet's screen except inside the scrollable table frame.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
     await checkScreen(page, 'tablet-segment')
