@@ -51,12 +51,12 @@ export interface ConsoleServer {
  * The whole service on a loopback port, on the embedded engine with the real clock (the browser's
  * and the server's time agree), and a worker running every job kind but the periodic ones, fast.
  */
-export async function startConsole(): Promise<ConsoleServer> {
+export async function startConsole(opts: { rateLimitPerMinute?: number } = {}): Promise<ConsoleServer> {
   const db = await openTestDb('pglite')
   const ctx = await testContext(db.db, {
     clock: systemClock,
     config: {
-      rateLimitPerMinute: 100_000,
+      rateLimitPerMinute: opts.rateLimitPerMinute ?? 100_000,
       activation: { sandboxKnownConnectionSeconds: 0, sandboxNewConnectionSeconds: 0 },
       scrape: { perHostDelayMs: 0, timeoutMs: 5000 },
       curation: { minWords: 120 },
@@ -110,8 +110,8 @@ export interface BrowserSession {
   close(): Promise<void>
 }
 
-export async function openBrowser(baseUrl: string, viewport = { width: 1280, height: 860 }): Promise<BrowserSession> {
-  const browser = await launchChromium()
+export async function openBrowser(baseUrl: string, viewport = { width: 1280, height: 860 }, launched?: Browser): Promise<BrowserSession> {
+  const browser = launched ?? (await launchChromium())
   const context = await browser.newContext({ baseURL: baseUrl, viewport, acceptDownloads: true, reducedMotion: 'reduce' })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl })
   await context.addInitScript(() => {

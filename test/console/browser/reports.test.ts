@@ -150,4 +150,29 @@ describeBrowser('console: pixel, publisher reports, scraping, performance', () =
     await page.getByRole('table', { name: 'Impressions and clicks per day' }).waitFor({ state: 'attached' })
     await checkScreen(page, 'performance')
   })
+
+  it("shows the rate limit page when the key's requests per minute run out", async () => {
+    const tight = await startConsole({ rateLimitPerMinute: 4 })
+    const second = await openBrowser(tight.url, undefined, b.browser)
+    try {
+      const k = await tight.client('Busy Client')
+      await signIn(second.page, k.key)
+      // The overview spends the 4 requests; the next screen's request is refused by the real limiter
+      // (if a new minute began in between, a few more visits spend that one too).
+      await second.page.getByText(/with a Deal ID/).waitFor()
+      const alert = second.page.getByRole('alert').filter({ hasText: 'Too many requests' })
+      for (let i = 0; i < 6 && !(await alert.isVisible()); i++) {
+        await second.page.goto('/console/usage')
+        await second.page
+          .getByText(/Too many requests|requests used in the current minute/)
+          .first()
+          .waitFor()
+      }
+      expect(await alert.textContent()).toMatch(/retry in \d+ s/)
+      await checkScreen(second.page, 'rate-limited')
+    } finally {
+      await second.context.close()
+      await tight.close()
+    }
+  })
 })
