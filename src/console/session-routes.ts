@@ -33,8 +33,12 @@ function setCookie(reply: FastifyReply, value: string, maxAgeSeconds: number, se
   reply.header('set-cookie', `${sessionCookie}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`)
 }
 
-/** A sign-in posted from another site's page (login CSRF) is refused; a browser always sends Origin on POST. */
-function checkOrigin(req: FastifyRequest): void {
+/**
+ * A sign-in posted from another site's page (login CSRF) is refused: a browser always sends Origin
+ * on a POST, and it must name the host the request reached (as the client saw it: Host, a proxy's
+ * X-Forwarded-Host, or PUBLIC_URL's host).
+ */
+function checkOrigin(req: FastifyRequest, ctx: AppContext): void {
   const origin = req.headers.origin
   if (origin === undefined) return
   let host: string | null = null
@@ -43,7 +47,10 @@ function checkOrigin(req: FastifyRequest): void {
   } catch {
     host = null
   }
-  if (host !== req.headers.host) throw new ApiError(403, 'forbidden', 'sign-in must come from the console itself')
+  const forwarded = req.headers['x-forwarded-host']
+  const ours = [req.headers.host, typeof forwarded === 'string' ? forwarded.split(',', 1)[0]!.trim() : undefined]
+  if (ctx.config.publicUrl) ours.push(new URL(ctx.config.publicUrl).host)
+  if (host === null || !ours.includes(host)) throw new ApiError(403, 'forbidden', 'sign-in must come from the console itself')
 }
 
 async function sessionBody(ctx: AppContext, clientId: number, token: string, expiresAt: Date) {
@@ -68,7 +75,7 @@ export function sessionRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      checkOrigin(req)
+      checkOrigin(req, ctx)
       const principal = await verifyKey(ctx.db, req.body.api_key.trim())
       if (!principal) throw new ApiError(401, 'unauthorized', 'invalid or revoked API key')
       const { token, expiresAt } = await createSession(ctx.db, principal, ctx.clock.now())

@@ -64,6 +64,11 @@ describeEachEngine('console sessions', (getDb) => {
     const foreign = await signIn(c.key, { origin: 'https://evil.example', host: 'localhost:80' })
     expect(foreign.res.statusCode).toBe(403)
     expect(json(foreign.res).error).toBe('forbidden')
+    expect((await signIn(c.key, { origin: 'null' })).res.statusCode).toBe(403)
+    expect((await signIn(c.key, { origin: 'http://localhost:8080', host: 'localhost:8080' })).res.statusCode).toBe(200)
+    // Behind a proxy that rewrites Host, the host the browser saw arrives as X-Forwarded-Host.
+    const proxied = await signIn(c.key, { origin: 'https://console.example.com', host: 'backend:8080', 'x-forwarded-host': 'console.example.com' })
+    expect(proxied.res.statusCode).toBe(200)
   })
 
   it('authenticates /v1 reads with the cookie and needs the CSRF token on writes', async () => {
