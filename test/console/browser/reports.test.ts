@@ -114,6 +114,14 @@ describeBrowser('console: pixel, publisher reports, scraping, performance', () =
   it('runs a scrape job, the progress bar reaches 100%, and a hostile page title renders as text', async () => {
     const { page } = b
     await page.getByRole('link', { name: 'Scraping' }).click()
+    // An uploaded CSV: the first column of each row, the header row skipped.
+    await page.getByLabel('Or upload a file').setInputFiles({
+      name: 'urls.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('url,note\n"https://a.example/x",1\nhttps://b.example/y,2\n'),
+    })
+    await poll(() => page.getByLabel('URLs').inputValue()).toContain('https://a.example/x')
+    await page.getByText('2 URLs ready').waitFor()
     await page.getByLabel('URLs').fill([web.url('/cooking'), web.url('/evil'), web.url('/gone'), 'not a url'].join('\n'))
     await page.getByRole('button', { name: 'Start scraping' }).click()
     await page.waitForURL(/\/console\/scraping\/\d+$/)
