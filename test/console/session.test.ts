@@ -148,14 +148,6 @@ describeEachEngine('console sessions', (getDb) => {
     })
     expect(res.statusCode).toBe(201)
   })
-})
-
-describeEachEngine('console pages', (getDb) => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await createTestApp(getDb().db)
-  })
-  afterAll(() => t.close())
 
   it('redirects a screen to sign-in without a session and serves it with a strict CSP with one', async () => {
     const anon = await t.app.inject({ method: 'GET', url: '/console/segments/12' })
