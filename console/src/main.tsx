@@ -1,7 +1,8 @@
 import './styles.css'
 
+import type { ComponentChildren } from 'preact'
 import { render } from 'preact'
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useErrorBoundary, useState } from 'preact/hooks'
 
 import type { Session } from './api.ts'
 import { loadSession, setSignedOutHandler, signOut } from './api.ts'
@@ -53,6 +54,20 @@ const nav: [string, string][] = [
 function signInPath(): string {
   const here = location.pathname + location.search
   return `${base}/sign-in${here.startsWith(`${base}/`) && !here.startsWith(`${base}/sign-in`) ? `?next=${encodeURIComponent(here)}` : ''}`
+}
+
+/** A screen that fails while rendering shows what happened instead of a blank page. */
+function Boundary(props: { children: ComponentChildren }) {
+  const [error, reset] = useErrorBoundary()
+  if (!error) return <>{props.children}</>
+  return (
+    <div class="page">
+      <ErrorBox error={error instanceof Error ? error : new Error(String(error))} />
+      <button type="button" class="secondary" onClick={reset}>
+        Try again
+      </button>
+    </div>
+  )
 }
 
 function App() {
@@ -130,7 +145,7 @@ function App() {
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
-        {screen}
+        <Boundary key={path}>{screen}</Boundary>
       </main>
     </div>
   )
