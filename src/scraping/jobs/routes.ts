@@ -5,6 +5,7 @@ import type { App } from '../../platform/http/app.ts'
 import { ApiError, notFound } from '../../platform/http/errors.ts'
 import { errorResponses, IdParams, Paging } from '../../platform/http/schemas.ts'
 import type { ScrapingContext } from '../context.ts'
+import { requestedMaxAgeMs } from '../index/freshness.ts'
 import { CreatedJob, CreateJobBody, JobHeaders, JobQuery, ScrapeJob } from '../schemas.ts'
 import { prepareUrls } from './prepare.ts'
 import type { JobRow } from './repository.ts'
@@ -27,6 +28,7 @@ function view(row: JobRow, done: number): ScrapeJob {
     invalid_url_count: row.invalid_count,
     progress: { done: row.status === 'complete' ? row.url_count : done, total: row.url_count },
     failure_reason: row.failure_reason,
+    max_age: row.max_age_ms === null ? null : Math.round(row.max_age_ms / 1000),
   }
 }
 
@@ -53,7 +55,7 @@ export function jobRoutes(app: App, ctx: ScrapingContext): void {
     async (req, reply) => {
       const clientId = req.principal!.clientId
       const prepared = await prepareUrls(req.body.urls)
-      const row = await createJob(ctx.db, clientId, prepared, ctx.clock.now())
+      const row = await createJob(ctx.db, clientId, prepared, ctx.clock.now(), requestedMaxAgeMs(req.body, ctx.config.scrape))
       reply.code(201)
       return { ...view(row, 0), invalid_urls: prepared.invalidListed }
     },
