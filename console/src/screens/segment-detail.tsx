@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks'
 
 import { api, get, post, qs, request } from '../api.ts'
-import { base } from '../router.ts'
+import { base, navigate } from '../router.ts'
 import type { ExclusionPage, Optimization, Segment, SegmentUrl, UrlPage } from '../types.ts'
 import { BarChart, tally } from '../ui/bars.tsx'
 import { ErrorBox, Field, fieldError, fmt, Loading, lines, Page, Status, saveFile } from '../ui/common.tsx'
@@ -294,18 +294,89 @@ function Optimize(props: { seg: Segment; onApplied: () => void }) {
   )
 }
 
-type Tab = 'urls' | 'breakdown' | 'exclusions' | 'optimize'
+/** Rename, rebuild over the index as it is now, or delete (which ends the segment's live deals). */
+function Manage(props: { seg: Segment; onChanged: () => void }) {
+  const { seg } = props
+  const [name, setName] = useState(seg.name ?? '')
+  const [confirming, setConfirming] = useState(false)
+  const rename = useAction(() => api<Segment>('PATCH', `/v1/curation/segment-requests/${seg.id}`, { name: name.trim() || null }))
+  const rebuild = useAction(() => post<Segment>(`/v1/curation/segment-requests/${seg.id}/rebuild`, {}))
+  const remove = useAction(() => api<Segment>('DELETE', `/v1/curation/segment-requests/${seg.id}`))
+  const building = seg.status !== 'complete'
+  return (
+    <div class="grid2">
+      <form
+        class="panel"
+        onSubmit={async (e) => {
+          e.preventDefault()
+          if (await rename.run()) props.onChanged()
+        }}
+      >
+        <h2>Rename</h2>
+        <Field label="Segment name" id="manage-name" error={fieldError(rename.error, 'body.name')}>
+          <input id="manage-name" maxLength={200} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+        </Field>
+        <ErrorBox error={rename.error} />
+        <button type="submit" disabled={rename.busy}>
+          Save name
+        </button>
+      </form>
+      <div class="panel">
+        <h2>Rebuild</h2>
+        <p>Builds the segment again over the index as it is now. The current URL list keeps serving, and its deals keep it, until the new build replaces it.</p>
+        <ErrorBox error={rebuild.error} />
+        <button
+          type="button"
+          class="secondary"
+          disabled={rebuild.busy || building}
+          onClick={async () => {
+            if (await rebuild.run()) props.onChanged()
+          }}
+        >
+          {building ? 'Building…' : 'Rebuild now'}
+        </button>
+        <h2>Delete</h2>
+        <p>Deleting ends every live deal that carries this segment.</p>
+        <ErrorBox error={remove.error} />
+        {confirming ? (
+          <div class="row">
+            <button
+              type="button"
+              class="danger"
+              disabled={remove.busy}
+              onClick={async () => {
+                if (await remove.run()) navigate(`${base}/segments`)
+              }}
+            >
+              Delete it and end its deals
+            </button>
+            <button type="button" class="secondary" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </div>
+        ) : (
+          <button type="button" class="secondary" onClick={() => setConfirming(true)}>
+            Delete segment
+          </button>
+        )}
+      </div>
+    </div>
+  )
+}
+
+type Tab = 'urls' | 'breakdown' | 'exclusions' | 'optimize' | 'manage'
 const tabs: [Tab, string][] = [
   ['urls', 'URLs'],
   ['breakdown', 'Breakdown'],
   ['exclusions', 'Exclusions'],
   ['optimize', 'Optimize'],
+  ['manage', 'Manage'],
 ]
 
 export function SegmentDetail(props: { id: string }) {
   const seg = useApi<Segment>(`/v1/curation/segment-requests/${encodeURIComponent(props.id)}`, {
     pollMs: 1000,
-    keepPolling: (s) => s.processed_date === null,
+    keepPolling: (s) => s.status !== 'complete',
   })
   const [urls, setUrls] = useState<SegmentUrl[] | null>(null)
   const [urlTotal, setUrlTotal] = useState(0)
@@ -377,6 +448,7 @@ export function SegmentDetail(props: { id: string }) {
             ) : null}
             {tab === 'exclusions' ? <Exclusions id={s.id} /> : null}
             {tab === 'optimize' ? <Optimize seg={s} onApplied={seg.reload} /> : null}
+            {tab === 'manage' ? <Manage seg={s} onChanged={seg.reload} /> : null}
           </div>
         </>
       ) : null}

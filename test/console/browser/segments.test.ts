@@ -212,6 +212,33 @@ describeBrowser('console: segments and activation', () => {
     expect(await b.violations()).toEqual([])
   })
 
+  it('renames, rebuilds and deletes the segment', async () => {
+    const { page } = b
+    await page.getByRole('link', { name: 'Segments', exact: true }).click()
+    await page.getByRole('link', { name: 'Home cooks' }).click()
+    await page.getByRole('tab', { name: 'Manage' }).click()
+    await page.getByLabel('Segment name').fill('Home cooks (EU)')
+    await page.getByRole('button', { name: 'Save name' }).click()
+    await page.getByRole('heading', { name: 'Home cooks (EU)' }).waitFor()
+    const id = Number(/\/segments\/(\d+)$/.exec(page.url())![1])
+    const record = async () =>
+      JSON.parse((await s.app.inject({ method: 'GET', url: `/v1/curation/segment-requests/${id}`, headers: { 'x-api-key': buyer.key } })).body) as {
+        processed_date: string
+        name: string
+      }
+    const before = await record()
+    expect(before.name).toBe('Home cooks (EU)')
+    await page.getByRole('button', { name: 'Rebuild now' }).click()
+    // The rebuild runs in the worker; the screen follows it back to complete.
+    await poll(async () => (await record()).processed_date, { timeout: 30_000 }).not.toBe(before.processed_date)
+    await poll(() => page.getByRole('button', { name: /Rebuild now|Building/ }).textContent(), { timeout: 30_000 }).toBe('Rebuild now')
+    await page.locator('.badge', { hasText: 'complete' }).waitFor()
+    await page.getByRole('button', { name: 'Delete segment' }).click()
+    await page.getByRole('button', { name: 'Delete it and end its deals' }).click()
+    await page.waitForURL(/\/console\/segments$/)
+    await page.getByText('No segment yet').waitFor()
+  })
+
   it('a write without the CSRF token is refused; sign-out ends the session', async () => {
     const { page } = b
     const status = await page.evaluate(async () => {
