@@ -2,6 +2,7 @@ import { activationJobs } from './activation/jobs.ts'
 import { activationFeature } from './activation/routes.ts'
 import { adcpFeature } from './adcp/http.ts'
 import { adcpJobs } from './adcp/settle.ts'
+import { consoleFeature } from './console/feature.ts'
 import type { ServiceContext } from './context.ts'
 import { curationFeature, curationJobs } from './curation/feature.ts'
 import { clickUrlFeature } from './pixel/clicks/routes.ts'
@@ -21,7 +22,18 @@ import { snowballFeature } from './snowball/routes.ts'
 
 /** The composition root: which routes each role serves and which jobs workers run. */
 export function apiFeatures(): Feature<ServiceContext>[] {
-  return [opsFeature, snowballFeature, activationFeature, curationFeature, pixelFeature, clickUrlFeature, scrapingFeature, adcpFeature, webhooksFeature]
+  return [
+    opsFeature,
+    snowballFeature,
+    activationFeature,
+    curationFeature,
+    pixelFeature,
+    clickUrlFeature,
+    scrapingFeature,
+    adcpFeature,
+    consoleFeature,
+    webhooksFeature,
+  ]
 }
 
 export function collectorFeatures(): Feature<ServiceContext>[] {

@@ -77,6 +77,13 @@ export const EnvSchema = Type.Object({
   SANDBOX_NEW_CONNECTION_SECONDS: int(30, 0, maxInt, 'sandbox latency for the first deal on a DSP seat (production-like: `172800`)'),
 
   SCRAPE_FRESHNESS_HOURS: int(168, 0, maxInt, 'a page fetched within this window is served from the index instead of being fetched again'),
+  SCRAPE_FAILED_RETRY_MINUTES: int(
+    15,
+    1,
+    maxInt,
+    'a page whose fetch failed (E002) is fetched again when next requested after this long, doubling with each failure in a row up to SCRAPE_FRESHNESS_HOURS',
+  ),
+  SCRAPE_MIN_REFETCH_SECONDS: int(60, 0, maxInt, 'the smallest max_age a job or search may ask for (force): no URL is refetched on request more often'),
   SCRAPE_HOST_DELAY_MS: int(1000, 0, maxInt, 'minimum spacing between two requests to one host (all worker processes together)'),
   SCRAPE_TIMEOUT_MS: int(30_000, 100, maxInt, 'time budget of one URL: all its redirect hops and retries together'),
   SCRAPE_ALLOW_PRIVATE: Type.Union([Type.Literal('true'), Type.Literal('false')], {

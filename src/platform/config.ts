@@ -133,6 +133,10 @@ export interface Config {
     userAgent: string
     /** A page fetched within this window is served from the index instead of being fetched again. */
     freshnessMs: number
+    /** The first retry delay of a failed fetch (E002); it doubles with each failure in a row. */
+    failedRetryMs: number
+    /** The smallest max_age a request may ask for: `force` means this. */
+    minRefetchMs: number
     /** Minimum spacing between two requests to one host. */
     perHostDelayMs: number
     /** Time budget of one URL: all its redirect hops and retries together (docs/scraping-fetcher.md). */
@@ -212,6 +216,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       allowPrivate: e.SCRAPE_ALLOW_PRIVATE === 'true',
       userAgent: e.SCRAPE_USER_AGENT,
       freshnessMs: e.SCRAPE_FRESHNESS_HOURS * 3_600_000,
+      failedRetryMs: e.SCRAPE_FAILED_RETRY_MINUTES * 60_000,
+      minRefetchMs: e.SCRAPE_MIN_REFETCH_SECONDS * 1000,
       perHostDelayMs: e.SCRAPE_HOST_DELAY_MS,
       timeoutMs: e.SCRAPE_TIMEOUT_MS,
     },

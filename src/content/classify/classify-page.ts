@@ -35,6 +35,13 @@ export interface ClassifyOptions {
   minEvidence?: number
 }
 
+/**
+ * Languages the classifier reads (docs/taxonomy-and-classification.md): its vocabulary is English. A
+ * page in another language is E006 at scrape time and is not classified, rather than an E007 that
+ * blames the page.
+ */
+export const classifierLanguages: ReadonlySet<string> = new Set(['en'])
+
 const DEFAULT_THRESHOLD = 0.1
 const DEFAULT_MIN_EVIDENCE = 3
 // Evidence at which confidence reaches 1 − 1/e: about three strong keyword hits.

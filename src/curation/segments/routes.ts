@@ -3,14 +3,24 @@ import { Readable } from 'node:stream'
 import { Type } from '@sinclair/typebox'
 
 import type { App } from '../../platform/http/app.ts'
-import { notFound } from '../../platform/http/errors.ts'
+import { ApiError, notFound } from '../../platform/http/errors.ts'
 import { errorResponses, IdempotencyHeaders, IdParams, StringEnum } from '../../platform/http/schemas.ts'
 import type { CurationContext } from '../context.ts'
 import { toCsv, wantsCsv } from './csv.ts'
 import { segmentCsvColumns, segmentUrlLines } from './export.ts'
 import type { SegmentRow } from './repository.ts'
-import { createSegmentRequest, getSegment, listExclusions, listSegments, listSegmentUrls, toRecord } from './repository.ts'
-import { CreateSegmentRequestBody, ExclusionPage, ExclusionsQuery, ListQuery, SegmentRequest, SegmentUrlPage } from './schemas.ts'
+import {
+  createSegmentRequest,
+  deleteSegment,
+  getSegment,
+  listExclusions,
+  listSegments,
+  listSegmentUrls,
+  rebuildSegment,
+  renameSegment,
+  toRecord,
+} from './repository.ts'
+import { CreateSegmentRequestBody, ExclusionPage, ExclusionsQuery, ListQuery, SegmentRequest, SegmentUrlPage, UpdateSegmentRequestBody } from './schemas.ts'
 import { validateSegmentRequest } from './validate.ts'
 
 const tags = ['curation']
@@ -74,6 +84,67 @@ export function segmentRoutes(app: App, ctx: CurationContext): void {
       const row = await getSegment(ctx.db, req.principal!.clientId, req.params.id)
       if (!row) throw notFound('segment request')
       return record(row)
+    },
+  )
+
+  app.patch(
+    '/segment-requests/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Rename a segment request (not in the spec)',
+        params: IdParams,
+        body: UpdateSegmentRequestBody,
+        response: { 200: SegmentRequest, ...errorResponses(400, 404, 415, 422) },
+      },
+    },
+    async (req) => {
+      const name = req.body.name === null ? null : req.body.name.trim() || null
+      const row = await renameSegment(ctx.db, req.principal!.clientId, req.params.id, name, ctx.clock.now())
+      if (!row) throw notFound('segment request')
+      return record(row)
+    },
+  )
+
+  app.delete(
+    '/segment-requests/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a segment request (soft: answered with deleted true, then not found; its live deals stop; not in the spec)',
+        params: IdParams,
+        response: { 200: SegmentRequest, ...errorResponses(400, 404, 422) },
+      },
+    },
+    async (req) => {
+      const clientId = req.principal!.clientId
+      const row = await ctx.db.transaction((tx) => deleteSegment(tx, clientId, req.params.id, ctx.clock.now()))
+      if (!row) throw notFound('segment request')
+      return record(row)
+    },
+  )
+
+  app.post(
+    '/segment-requests/:id/rebuild',
+    {
+      schema: {
+        tags,
+        summary: 'Build a complete segment again over the index as it is now (not in the spec)',
+        description:
+          'The answer is the record with status pending. The current URL list keeps serving, and live deals keep it, until the new build replaces it; ' +
+          'processed_date then moves to the new build. 409 while a build of the segment is pending or processing.',
+        params: IdParams,
+        response: { 202: SegmentRequest, ...errorResponses(400, 404, 409, 422) },
+      },
+    },
+    async (req, reply) => {
+      const clientId = req.principal!.clientId
+      const out = await ctx.db.transaction((tx) => rebuildSegment(tx, clientId, req.params.id, ctx.clock.now()))
+      if (!out) throw notFound('segment request')
+      if ('busy' in out)
+        throw new ApiError(409, 'conflict', `segment request ${out.busy.id} is still building (status ${out.busy.status}); rebuild it once it is complete`)
+      reply.code(202)
+      return record(out.row)
     },
   )
 

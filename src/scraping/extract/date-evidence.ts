@@ -2,7 +2,7 @@
 // nested), the meta conventions CMSs emit, in-page markup (itemprop, <time>, date-classed elements),
 // labelled or headline-adjacent dates in the visible text, and the URL path. dates.ts decides among them.
 
-import { findDates, parseDate } from './date-parse.ts'
+import { findDates, parseDate, parseShortYearDate } from './date-parse.ts'
 import { PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
 import type { DomNode, ElementNode } from './dom.ts'
 import { textOf } from './dom.ts'
@@ -210,28 +210,39 @@ function nodeValue(attrs: Record<string, string>, el: ElementNode | null): strin
   }
   if (el === null) return null
   const text = textOf(el)
-  return text.length <= 200 ? parseDate(text) : null
+  return text.length <= 200 ? (parseDate(text) ?? parseShortYearDate(text)) : null
 }
 
 const ITEMPROP_PUBLISHED = /datepublished|datecreated|uploaddate/i
 const ITEMPROP_MODIFIED = /datemodified/i
 const PUBLISHED_HINT =
   /publish|submitted|entry-date|post-date|posted|article-date|pubdate|created|date-main|dateline|byline|datum|fecha|data-pub|timestamp|meta-date|post-meta|entry-meta|article-meta|story-date|news-date|date/i
-const MODIFIED_HINT = /updated|modified|revised|aktualisiert/i
+/** "upd" and "change" as words of a class name: b-article__date-upd, date-changed. */
+const MODIFIED_HINT = /updated|modified|revised|aktualisiert|(?:^|[\s_-])upd(?:$|[\s_-])|chang(?:e|ed)(?:$|[\s_-])/i
 const EXCLUDED_HINT = /comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar/i
+/** A comment thread's dates are its readers', however their own elements are named ("date", "time"). */
+const COMMENT_AREA = /comment|repl(?:y|ies)|respond|kommentar|disqus/i
+
+function inComments(el: ElementNode | null): boolean {
+  let depth = 0
+  for (let n = el?.parent ?? null; n !== null && depth < 8; n = n.parent, depth++) {
+    if (COMMENT_AREA.test(`${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`)) return true
+  }
+  return false
+}
 
 function fromMarkup(nodes: DateNode[], out: DateEvidence[]): void {
   for (const n of nodes) {
     const prop = n.attrs.itemprop
     if (prop === undefined) continue
     const kind = ITEMPROP_PUBLISHED.test(prop) ? 'published' : ITEMPROP_MODIFIED.test(prop) ? 'modified' : null
-    const value = kind === null ? null : nodeValue(n.attrs, n.el)
+    const value = kind === null || inComments(n.el) ? null : nodeValue(n.attrs, n.el)
     if (kind !== null && value !== null) out.push({ kind, source: 'markup', field: `itemprop=${prop}`, value })
   }
   for (const n of nodes) {
     if (n.tag !== 'time') continue
     const marker = `${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`
-    if (EXCLUDED_HINT.test(marker)) continue
+    if (EXCLUDED_HINT.test(marker) || inComments(n.el)) continue
     const kind = MODIFIED_HINT.test(marker) ? 'modified' : n.attrs.pubdate !== undefined || PUBLISHED_HINT.test(marker) ? 'published' : null
     const value = kind === null ? null : nodeValue(n.attrs, n.el)
     if (kind !== null && value !== null)
@@ -243,7 +254,8 @@ function fromMarkup(nodes: DateNode[], out: DateEvidence[]): void {
       n.tag !== 'time' ||
       n.attrs.datetime === undefined ||
       EXCLUDED_HINT.test(`${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`) ||
-      MODIFIED_HINT.test(n.attrs.class ?? '')
+      MODIFIED_HINT.test(n.attrs.class ?? '') ||
+      inComments(n.el)
     )
       continue
     const value = parseDate(n.attrs.datetime)
@@ -286,19 +298,30 @@ const BLOCK = new Set([
   'dt',
 ])
 /**
- * A page's own dates sit near its top and its headline: the view stops this far past the headline (or
- * after MAX_VIEW_CHARS without one), which bounds the cost on long pages.
+ * A page's own dates sit near its headline: the view stops this far past the headline (or after
+ * MAX_VIEW_CHARS without one), which bounds the cost on long pages. Mega-menus can put the headline
+ * hundreds of thousands of characters down: past MAX_VIEW_CHARS, only the text just before it is kept.
  */
 const MAX_VIEW_CHARS = 100_000
 const AFTER_HEADLINE_CHARS = 20_000
+const BEFORE_HEADLINE_CHARS = 5_000
+const MAX_VIEW_NODES = 300_000
 
 function textView(body: ElementNode, headlineEl: ElementNode | null): TextView {
-  const parts: string[] = []
+  let parts: string[] = []
   let length = 0
   let headline = -1
-  const classed: TextView['classed'] = []
+  let classed: TextView['classed'] = []
   const stack: Array<DomNode | null> = [body]
-  while (stack.length > 0 && length < MAX_VIEW_CHARS && (headline < 0 || length < headline + AFTER_HEADLINE_CHARS)) {
+  let nodes = 0
+  while (stack.length > 0 && (headline < 0 || length < headline + AFTER_HEADLINE_CHARS) && nodes++ < MAX_VIEW_NODES) {
+    if (headline < 0 && length >= MAX_VIEW_CHARS) {
+      if (headlineEl === null) break
+      const cut = length - BEFORE_HEADLINE_CHARS
+      parts = [parts.join('').slice(cut)]
+      length -= cut
+      classed = classed.filter((c) => c.at >= cut).map((c) => ({ ...c, at: c.at - cut }))
+    }
     const node = stack.pop()
     if (node === undefined) break
     if (node === null) {
@@ -313,7 +336,7 @@ function textView(body: ElementNode, headlineEl: ElementNode | null): TextView {
     }
     if (node === headlineEl) headline = length
     const marker = `${node.attrs.class ?? ''} ${node.attrs.id ?? ''}`
-    if (marker.length > 1 && (PUBLISHED_HINT.test(marker) || MODIFIED_HINT.test(marker)) && !EXCLUDED_HINT.test(marker))
+    if (marker.length > 1 && (PUBLISHED_HINT.test(marker) || MODIFIED_HINT.test(marker)) && !EXCLUDED_HINT.test(marker) && !inComments(node))
       classed.push({ el: node, at: length, marker })
     if (BLOCK.has(node.tag)) {
       parts.push(' ')
@@ -365,7 +388,8 @@ function fromText(view: TextView, out: DateEvidence[]): void {
   if (first !== undefined) out.push({ kind: 'published', source: 'text', field: 'first in text', value: first.iso })
 }
 
-const URL_DATE = /\/((?:19|20)\d{2})([/_-])(0?[1-9]|1[0-2])\2(0?[1-9]|[12]\d|3[01])(?:\/|[_-]|\.html?|$)/
+// A one-digit day must end its path segment: in /2023/10/3-fragen-an… the 3 starts the slug.
+const URL_DATE = /\/((?:19|20)\d{2})([/_-])(0?[1-9]|1[0-2])\2((?:0[1-9]|[12]\d|3[01])(?=[/_-]|\.html?|$)|[1-9](?=\/|\.html?|$))/
 const URL_COMPACT = /[/_-]((?:19|20)\d{2})()(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?:[/_.-]|$)/
 
 function fromUrl(url: string, out: DateEvidence[]): void {

@@ -203,3 +203,14 @@ export function parseDate(input: string): string | null {
   }
   return findDates(raw, 1)[0]?.iso ?? null
 }
+
+const SHORT_YEAR = /(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{2})(?![\d.])/
+
+/**
+ * A day-first date with a two-digit year ("30.10.23"), read as 20yy. Only for text an element marks as
+ * a date: in running text "1.2.10" is as likely a version or a section number.
+ */
+export function parseShortYearDate(text: string): string | null {
+  const m = SHORT_YEAR.exec(text)
+  return m ? build(2000 + Number(m[3]), Number(m[2]), Number(m[1])) : null
+}

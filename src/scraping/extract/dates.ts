@@ -55,8 +55,10 @@ function rank(e: DateEvidence): number {
       // A bare "date" does not say which date it is; a <time> or itemprop in the article does.
       return GENERIC_META.has(e.field) ? 3.5 : 1
     case 'markup':
-      // The first <time> on the page is a guess; a date-classed element at the headline says more.
-      return e.field === 'first time[datetime]' ? 4.5 : e.field.startsWith('class=') ? 4 : 3
+      // A date-classed element at the headline says less than itemprop or a named <time>. The first
+      // <time> anywhere on the page is a guess (a sidebar, a teaser, a comment): below a date written at
+      // the headline.
+      return e.field === 'first time[datetime]' ? 7.5 : e.field.startsWith('class=') ? 4 : 3
     case 'text':
       return e.field === 'labelled' ? 5 : e.field === 'near headline' ? 7 : 8
     case 'url':
@@ -136,9 +138,14 @@ export function extractDates(input: DateInputs): PageDates {
   const ordered = order(evidence)
   let published = ordered.find((e) => e.kind === 'published')
   let modified = ordered.find((e) => e.kind === 'modified')
-  if (published === undefined && modified !== undefined) {
-    // A page that states only when it was last changed ("Stand: …") was published no later than that.
-    notes.push('no publication date on the page: the last-updated date stands in')
+  if (modified !== undefined && (published === undefined || published.field === 'first in text')) {
+    // A page that states only when it was last changed ("Stand: …") was published no later than that,
+    // and that statement says more than an unlabelled date found somewhere in its text.
+    notes.push(
+      published === undefined
+        ? 'no publication date on the page: the last-updated date stands in'
+        : `only a date somewhere in the text (${day(published.value)}) against a stated update: the update stands in`,
+    )
     published = modified
   }
 

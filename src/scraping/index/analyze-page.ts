@@ -1,5 +1,5 @@
 import type { Embedding, ScoredCategory } from '../../content/classify/index.ts'
-import { classifyPage, embedPage, primaryLeaf } from '../../content/classify/index.ts'
+import { classifierLanguages, classifyPage, embedPage, primaryLeaf } from '../../content/classify/index.ts'
 import type { PageMetadata, PageSignals } from '../extract/extract-page.ts'
 import { emptyMetadata, extractPage } from '../extract/extract-page.ts'
 import type { FetchOutcome } from '../fetch/fetcher.ts'
@@ -12,7 +12,6 @@ export const minWords = 50
  * Languages we process fully. Others are still extracted and stored, with E006: the classifier's
  * vocabulary is English and its evidence for languages outside this list is unreliable.
  */
-export const supportedLanguages: ReadonlySet<string> = new Set(['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'])
 
 export type ErrorCode = 'E001' | 'E002' | 'E003' | 'E004' | 'E005' | 'E006' | 'E007' | 'E008'
 
@@ -84,7 +83,7 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
   const { title, full_text, language, word_count } = page.content
   if (word_count < minWords) errors.push('E004')
   if (!language) errors.push('E005')
-  else if (!supportedLanguages.has(language)) errors.push('E006')
+  else if (!classifierLanguages.has(language)) errors.push('E006')
   const input = {
     title,
     text: full_text,
@@ -92,8 +91,9 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
     ...(metadata.meta_description ? { metaDescription: metadata.meta_description } : {}),
     ...(language ? { language } : {}),
   }
-  const classification = classifyPage(input)
-  if (!classification.classified) errors.push('E007')
+  // A language the classifier does not read is E006, not a classification failure: no categories.
+  const classification = errors.includes('E006') ? null : classifyPage(input)
+  if (classification && !classification.classified) errors.push('E007')
   if (f.truncated) errors.push('E008')
   return {
     ...common,
@@ -102,8 +102,8 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
     full_text,
     language,
     word_count,
-    categories: classification.categories,
-    primary_category: primaryLeaf(classification),
+    categories: classification?.categories ?? [],
+    primary_category: classification ? primaryLeaf(classification) : null,
     embedding: embedPage(input),
     simhash: simhash(full_text),
   }

@@ -80,7 +80,12 @@ function chunkJob(ctx: ScrapingContext): JobHandler<'scrape.chunk'> {
           .catch(() => {})
           .finally(() => (writing = false))
       }
-      await ctx.scraper.indexUrls(urls, { signal: job.signal, concurrency: chunkFetchConcurrency, onProgress })
+      await ctx.scraper.indexUrls(urls, {
+        signal: job.signal,
+        concurrency: chunkFetchConcurrency,
+        onProgress,
+        ...(chunk.max_age_ms === null ? {} : { maxAgeMs: chunk.max_age_ms }),
+      })
       stopIfAborted(job)
       await job.finish((tx) => finishChunk(tx, job_id, chunk_no, ctx.clock.now()))
     },
@@ -99,10 +104,10 @@ function urlJob(ctx: ScrapingContext): JobHandler<'scrape.url'> {
   return {
     kind: urlJobKind,
     maxAttempts: 3,
-    async run({ url }, job) {
+    async run({ url, max_age_ms }, job) {
       const n = normalizeUrl(url)
       if (isNormalizeError(n)) return
-      await ctx.scraper.indexUrls([{ ...n, url }], { signal: job.signal })
+      await ctx.scraper.indexUrls([{ ...n, url }], { signal: job.signal, ...(max_age_ms === undefined ? {} : { maxAgeMs: max_age_ms }) })
       stopIfAborted(job)
     },
   }

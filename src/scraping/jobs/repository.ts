@@ -33,10 +33,12 @@ export interface JobRow {
   failure_reason: string | null
   created_date: Date
   processed_date: Date | null
+  /** The job's max_age (force and the minimum applied), null for the default freshness. */
+  max_age_ms: number | null
 }
 
 const jobColumns = `id, client_id, status, submitted_count, url_count, invalid_count, chunk_count, chunks_done,
-  failure_reason, created_date, processed_date`
+  failure_reason, created_date, processed_date, max_age_ms::float8 AS max_age_ms`
 
 /**
  * Stores a prepared submission as a pending job: the job row (after checking the client's limit of
@@ -44,7 +46,7 @@ const jobColumns = `id, client_id, status, submitted_count, url_count, invalid_c
  * transaction — one queue job per chunk and the flag that makes the job visible. Until then the job
  * is invisible; a submission whose process dies midway is removed by the maintenance job.
  */
-export async function createJob(db: Db, clientId: number, p: PreparedJob, now: Date): Promise<JobRow> {
+export async function createJob(db: Db, clientId: number, p: PreparedJob, now: Date, maxAgeMs?: number): Promise<JobRow> {
   const job = await db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('curata.scrape_jobs'), $1::int)`, [clientId % 2_147_483_647])
     const { rows } = await tx.query<{ n: number }>(
@@ -58,9 +60,9 @@ export async function createJob(db: Db, clientId: number, p: PreparedJob, now: D
       })
     }
     const inserted = await tx.query<JobRow>(
-      `INSERT INTO scrape_jobs (client_id, submitted_count, url_count, invalid_count, chunk_count, created_date)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${jobColumns}`,
-      [clientId, p.submittedCount, p.urlCount, p.invalidCount, p.chunks.length, now],
+      `INSERT INTO scrape_jobs (client_id, submitted_count, url_count, invalid_count, chunk_count, created_date, max_age_ms)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${jobColumns}`,
+      [clientId, p.submittedCount, p.urlCount, p.invalidCount, p.chunks.length, now, maxAgeMs ?? null],
     )
     return inserted.rows[0]!
   })
@@ -144,9 +146,9 @@ export async function loadChunkForWork(
   q: Queryable,
   jobId: number,
   chunkNo: number,
-): Promise<(StoredChunk & { done_at: Date | null; job_status: JobStatus }) | null> {
-  const { rows } = await q.query<StoredChunk & { done_at: Date | null; job_status: JobStatus }>(
-    `SELECT c.chunk_no, c.urls, c.invalid, c.done_at, j.status AS job_status
+): Promise<(StoredChunk & { done_at: Date | null; job_status: JobStatus; max_age_ms: number | null }) | null> {
+  const { rows } = await q.query<StoredChunk & { done_at: Date | null; job_status: JobStatus; max_age_ms: number | null }>(
+    `SELECT c.chunk_no, c.urls, c.invalid, c.done_at, j.status AS job_status, j.max_age_ms::float8 AS max_age_ms
        FROM scrape_job_chunks c JOIN scrape_jobs j ON j.id = c.job_id
       WHERE c.job_id = $1 AND c.chunk_no = $2`,
     [jobId, chunkNo],

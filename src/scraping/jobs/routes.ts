@@ -5,6 +5,7 @@ import type { App } from '../../platform/http/app.ts'
 import { ApiError, notFound } from '../../platform/http/errors.ts'
 import { ExportQuery, errorResponses, IdParams, Paging } from '../../platform/http/schemas.ts'
 import type { ScrapingContext } from '../context.ts'
+import { requestedMaxAgeMs } from '../index/freshness.ts'
 import { CreatedJob, CreateJobBody, JobHeaders, JobQuery, ScrapeJob } from '../schemas.ts'
 import { prepareUrls } from './prepare.ts'
 import { cancelJob, createJob, getJob, listJobs, progressOf } from './repository.ts'
@@ -37,7 +38,7 @@ export function jobRoutes(app: App, ctx: ScrapingContext): void {
     async (req, reply) => {
       const clientId = req.principal!.clientId
       const prepared = await prepareUrls(req.body.urls)
-      const row = await createJob(ctx.db, clientId, prepared, ctx.clock.now())
+      const row = await createJob(ctx.db, clientId, prepared, ctx.clock.now(), requestedMaxAgeMs(req.body, ctx.config.scrape))
       reply.code(201)
       return { ...view(row, 0), invalid_urls: prepared.invalidListed }
     },

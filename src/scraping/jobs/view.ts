@@ -14,6 +14,7 @@ export function view(row: JobRow, done: number): ScrapeJob {
     invalid_url_count: row.invalid_count,
     progress: { done: row.status === 'complete' ? row.url_count : done, total: row.url_count },
     failure_reason: row.failure_reason,
+    max_age: row.max_age_ms === null ? null : Math.round(row.max_age_ms / 1000),
   }
 }
 

@@ -145,4 +145,56 @@ describe('date evidence', () => {
     expect(onlyUpdate.last_updated_date).toBe('2019-10-19T11:05:00')
     expect(onlyUpdate.published_date).toBe('2019-10-19T11:05:00')
   })
+
+  it('reads a one-digit day in the URL only when it ends its path segment', () => {
+    expect(at('', '<p>Text.</p>', 'https://example.com/2017/7/12/story').published_date).toBe('2017-07-12')
+    expect(at('', '<p>Text.</p>', 'https://example.com/2023/10/3-questions-for-anna/').published_date).toBeNull()
+  })
+
+  it('takes a date element named for an update ("-upd", "changed") as the update', () => {
+    const p = at(
+      '',
+      '<h1>Title</h1><time class="article-date" datetime="2020-04-28T22:57:00">28.04.2020</time><time class="article-date-upd" datetime="2020-04-29T11:14:00">29.04.2020</time><p>Text.</p>',
+    )
+    expect(p.published_date).toBe('2020-04-28T22:57:00')
+    expect(p.last_updated_date).toBe('2020-04-29T11:14:00')
+    const changed = at('', '<h1>Title</h1><span class="changed-date">06.03.2023</span><p>Text.</p>')
+    expect(changed.last_updated_date).toBe('2023-03-06')
+  })
+
+  it("ignores the dates in a comment thread, whatever the comment's date element is called", () => {
+    const p = at(
+      '',
+      `<h1>Title</h1><p class="meta">Par Anna | 30 septembre 2018</p><p>Text of the article.</p>
+       <div class="comment-meta"><abbr class="date" title="2018-09-11T10:57:27Z">Le 11 septembre 2018</abbr></div>`,
+    )
+    expect(p.published_date).toBe('2018-09-30')
+  })
+
+  it('ranks the first <time> anywhere on the page below the date written at the headline', () => {
+    const teaser = `<p>${'Another story on the site, with a teaser of its own. '.repeat(10)}</p>`
+    const p = at('', `<aside><time datetime="2019-07-30">30.07.2019</time>${teaser}</aside><h1>Title</h1><p>27.06.2019</p><p>Text.</p>`)
+    expect(p.published_date).toBe('2019-06-27')
+    expect(p.metadata.date_evidence?.published).toMatchObject({ source: 'text', field: 'near headline' })
+  })
+
+  it('finds the dateline under a headline that comes after a very long menu', () => {
+    const menu = `<ul>${'<li><a href="/x">Menu entry for one more section of the site</a></li>'.repeat(3000)}</ul>`
+    const p = at('', `${menu}<h1>Title</h1><div class="att-publish-date">Von Anna 4.&thinsp;2.&thinsp;2022.</div><p>Text.</p>`)
+    expect(p.published_date).toBe('2022-02-04')
+  })
+
+  it('reads a two-digit year only in an element marked as a date', () => {
+    expect(at('', '<h1>Title</h1><div class="date">Party, 30.10.23</div><p>Text.</p>').published_date).toBe('2023-10-30')
+    expect(at('', '<h1>Title</h1><p>Version 1.2.10 is out.</p>').published_date).toBeNull()
+  })
+
+  it('takes a labelled update over an unlabelled date found somewhere in the text', () => {
+    const p = at(
+      '',
+      `<h1>Title</h1><p>${'Words of the article. '.repeat(100)}</p><p>Since 04.08.2014 the law has applied.</p><p>Letzte Aktualisierung: 30.12.2016</p>`,
+    )
+    expect(p.published_date).toBe('2016-12-30')
+    expect(p.metadata.date_evidence?.notes.join(' ')).toContain('the update stands in')
+  })
 })

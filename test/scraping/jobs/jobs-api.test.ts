@@ -170,6 +170,7 @@ describeEachEngine('scrape jobs API', (getDb) => {
       invalid_url_count: 3,
       progress: { done: 0, total: 5 },
       failure_reason: null,
+      max_age: null,
       invalid_urls: [
         { index: 2, url: 'not a url', reason: 'not a valid absolute URL' },
         { index: 4, url: 'ftp://example.com/file', reason: 'only http and https URLs can be scraped' },
