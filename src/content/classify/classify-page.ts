@@ -33,6 +33,8 @@ export interface ClassifyOptions {
   threshold?: number
   /** minimum raw evidence for the best tier-1 category; default 3 */
   minEvidence?: number
+  /** distinct vocabulary terms that must match; default 2 (a page naming one term once is not about it) */
+  minTerms?: number
 }
 
 /**
@@ -71,7 +73,7 @@ export function classifyAnalysis(a: Analysis, options: ClassifyOptions = {}): Pa
   const sensitive = sensitiveTopics(a)
   const roots = tier1Evidence(a)
   const best = roots[0]
-  if (!best || best.evidence < minEvidence || a.matchedTerms < 2) return { categories: [], classified: false, sensitive }
+  if (!best || best.evidence < minEvidence || a.matchedTerms < (options.minTerms ?? 2)) return { categories: [], classified: false, sensitive }
 
   // Squared shares: every page collects some stray evidence for many topics; squaring lets the
   // dominant topics stand out from that floor without changing their order.
