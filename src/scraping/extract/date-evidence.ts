@@ -243,7 +243,7 @@ function fromMarkup(nodes: DateNode[], out: DateEvidence[]): void {
     if (prop === undefined) continue
     const kind = ITEMPROP_PUBLISHED.test(prop) ? 'published' : ITEMPROP_MODIFIED.test(prop) ? 'modified' : null
     const value = kind === null || inComments(n.el) ? null : nodeValue(n.attrs, n.el)
-    if (kind !== null && value !== null) out.push({ kind, source: 'markup', field: `itemprop=${prop}`, value })
+    if (kind !== null && value !== null) out.push({ kind, source: 'markup', field: n.tag === 'meta' ? `meta[itemprop=${prop}]` : `itemprop=${prop}`, value })
   }
   for (const n of nodes) {
     if (n.tag !== 'time') continue

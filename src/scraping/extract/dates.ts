@@ -116,7 +116,8 @@ type Witness = 'metadata' | 'visible' | 'url'
 
 function witnessOf(e: DateEvidence): Witness | null {
   if (WEAK_FIELDS.has(e.field)) return null
-  if (e.source === 'json-ld' || e.source === 'meta') return 'metadata'
+  // A <meta itemprop> in the body is metadata too: nothing of it is shown.
+  if (e.source === 'json-ld' || e.source === 'meta' || e.field.startsWith('meta[')) return 'metadata'
   return e.source === 'url' ? 'url' : 'visible'
 }
 

@@ -217,6 +217,14 @@ describe('date evidence', () => {
     expect(shown.published_date).toBe('2023-03-06')
   })
 
+  it('counts a <meta itemprop> in the body as metadata, not as a date the page shows', () => {
+    const p = at(
+      '<meta property="article:published_time" content="2015-09-17T16:57:43+01:00"><meta property="article:modified_time" content="2016-05-08T10:11:51+01:00">',
+      '<h1>Title</h1><meta itemprop="datePublished" content="2016-05-08T10:11:51+01:00"><p>Text.</p>',
+    )
+    expect(p.published_date?.slice(0, 10)).toBe('2015-09-17')
+  })
+
   it('does not let an update stamped before the publication outvote it', () => {
     const p = at(
       '<meta property="article:published_time" content="2020-02-08T11:00:00"><meta name="dateModified" content="2020-02-07T18:13:00">',
