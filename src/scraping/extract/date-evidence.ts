@@ -219,14 +219,20 @@ const PUBLISHED_HINT =
   /publish|submitted|entry-date|post-date|posted|article-date|pubdate|created|date-main|dateline|byline|datum|fecha|data-pub|timestamp|meta-date|post-meta|entry-meta|article-meta|story-date|news-date|date/i
 /** "upd" and "change" as words of a class name: b-article__date-upd, date-changed. */
 const MODIFIED_HINT = /updated|modified|revised|aktualisiert|(?:^|[\s_-])upd(?:$|[\s_-])|chang(?:e|ed)(?:$|[\s_-])/i
-const EXCLUDED_HINT = /comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar/i
-/** A comment thread's dates are its readers', however their own elements are named ("date", "time"). */
-const COMMENT_AREA = /comment|repl(?:y|ies)|respond|kommentar|disqus/i
+/** A "today's date" widget in the site header shows the day of the visit, not the page's. */
+const CURRENT_DATE = /current[-_]?date|today|heute/i
+const EXCLUDED_HINT =
+  /current[-_]?date|today|heute|comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar/i
+/**
+ * A comment thread's dates are its readers', however their own elements are named ("date", "time"); a
+ * date in the site navigation is the day of the visit or of another page.
+ */
+const OTHERS_AREA = /comment|repl(?:y|ies)|respond|kommentar|disqus|(?:^|\s)(?:nav|navbar|navtop|navigation|topbar|top-bar)(?:$|\s)/i
 
 function inComments(el: ElementNode | null): boolean {
   let depth = 0
   for (let n = el?.parent ?? null; n !== null && depth < 8; n = n.parent, depth++) {
-    if (COMMENT_AREA.test(`${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`)) return true
+    if (n.tag === 'nav' || OTHERS_AREA.test(`${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`)) return true
   }
   return false
 }
@@ -237,7 +243,7 @@ function fromMarkup(nodes: DateNode[], out: DateEvidence[]): void {
     if (prop === undefined) continue
     const kind = ITEMPROP_PUBLISHED.test(prop) ? 'published' : ITEMPROP_MODIFIED.test(prop) ? 'modified' : null
     const value = kind === null || inComments(n.el) ? null : nodeValue(n.attrs, n.el)
-    if (kind !== null && value !== null) out.push({ kind, source: 'markup', field: `itemprop=${prop}`, value })
+    if (kind !== null && value !== null) out.push({ kind, source: 'markup', field: n.tag === 'meta' ? `meta[itemprop=${prop}]` : `itemprop=${prop}`, value })
   }
   for (const n of nodes) {
     if (n.tag !== 'time') continue
@@ -336,6 +342,7 @@ function textView(body: ElementNode, headlineEl: ElementNode | null): TextView {
     }
     if (node === headlineEl) headline = length
     const marker = `${node.attrs.class ?? ''} ${node.attrs.id ?? ''}`
+    if (marker.length > 1 && CURRENT_DATE.test(marker)) continue
     if (marker.length > 1 && (PUBLISHED_HINT.test(marker) || MODIFIED_HINT.test(marker)) && !EXCLUDED_HINT.test(marker) && !inComments(node))
       classed.push({ el: node, at: length, marker })
     if (BLOCK.has(node.tag)) {

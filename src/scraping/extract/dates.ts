@@ -111,6 +111,53 @@ function publishersDay(published: DateEvidence, ordered: DateEvidence[], notes: 
   return { ...published, value: day(local.value), field: `${published.field} (day from ${local.source})` }
 }
 
+/** Kinds of evidence that do not copy one another: what the publisher's metadata says, what the page shows, the URL. */
+type Witness = 'metadata' | 'visible' | 'url'
+
+function witnessOf(e: DateEvidence): Witness | null {
+  if (WEAK_FIELDS.has(e.field)) return null
+  // A <meta itemprop> in the body is metadata too: nothing of it is shown.
+  if (e.source === 'json-ld' || e.source === 'meta' || e.field.startsWith('meta[')) return 'metadata'
+  return e.source === 'url' ? 'url' : 'visible'
+}
+
+function witnessesByDay(evidence: DateEvidence[]): Map<string, Set<Witness>> {
+  const byDay = new Map<string, Set<Witness>>()
+  for (const e of evidence) {
+    const w = witnessOf(e)
+    if (w === null) continue
+    const set = byDay.get(day(e.value)) ?? new Set<Witness>()
+    set.add(w)
+    byDay.set(day(e.value), set)
+  }
+  return byDay
+}
+
+/**
+ * When the evidence disagrees, a day two independent kinds of evidence give (metadata and the visible
+ * page, or the URL and the visible page) beats a day only one of them gives: e.g. JSON-LD datePublished
+ * against a "Stand: …" update the page shows and a meta tag repeats.
+ */
+function agreedDay(published: DateEvidence, all: DateEvidence[], notes: string[]): DateEvidence {
+  const byDay = witnessesByDay(all)
+  const own = byDay.get(day(published.value))?.size ?? 0
+  if (own >= 2) return published
+  // A day some evidence calls an update, before the publication, is a scheduled post's edit: no candidate.
+  const editsBefore = new Set(all.filter((e) => e.kind === 'modified' && day(e.value) < day(published.value)).map((e) => day(e.value)))
+  let best: DateEvidence | undefined
+  let bestCount = own
+  for (const e of all) {
+    const n = byDay.get(day(e.value))?.size ?? 0
+    if (witnessOf(e) !== null && n > bestCount && !editsBefore.has(day(e.value))) {
+      best = e
+      bestCount = n
+    }
+  }
+  if (best === undefined || bestCount < 2) return published
+  notes.push(`published ${day(published.value)} (${published.source} ${published.field}) has one witness; ${day(best.value)} has ${bestCount}: taken`)
+  return best
+}
+
 export function extractDates(input: DateInputs): PageDates {
   const fetchedAt = input.fetchedAt.getTime()
   const rejected: RejectedDate[] = []
@@ -134,7 +181,8 @@ export function extractDates(input: DateInputs): PageDates {
   // day the body may tell (and the URL does not).
   const stated = order(evidence).find((e) => e.kind === 'published' && rank(e) <= 3)
   const urlDay = evidence.some((e) => e.source === 'url')
-  if (stated === undefined || (UTC_STAMP.test(stated.value) && !urlDay)) evidence = evidence.concat(plausible(bodyEvidence(input)))
+  const bodyRead = stated === undefined || (UTC_STAMP.test(stated.value) && !urlDay)
+  if (bodyRead) evidence = evidence.concat(plausible(bodyEvidence(input)))
   const ordered = order(evidence)
   let published = ordered.find((e) => e.kind === 'published')
   let modified = ordered.find((e) => e.kind === 'modified')
@@ -147,6 +195,13 @@ export function extractDates(input: DateInputs): PageDates {
         : `only a date somewhere in the text (${day(published.value)}) against a stated update: the update stands in`,
     )
     published = modified
+  }
+
+  // A day that could outvote the chosen one needs a header witness (metadata or URL) for another day; only
+  // then is the body read to see which day the page shows.
+  const pick = published
+  if (pick !== undefined && evidence.some((e) => witnessOf(e) !== null && day(e.value) !== day(pick.value))) {
+    published = agreedDay(pick, bodyRead ? ordered : order(evidence.concat(plausible(bodyEvidence(input)))), notes)
   }
 
   // Kept for the published <= updated check below, which compares dates as the page wrote them.

@@ -197,4 +197,59 @@ describe('date evidence', () => {
     expect(p.published_date).toBe('2016-12-30')
     expect(p.metadata.date_evidence?.notes.join(' ')).toContain('the update stands in')
   })
+
+  it('takes the day two independent kinds of evidence agree on over a day only the metadata gives', () => {
+    const jsonLd = (published: string, modified: string): string =>
+      `<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"${published}","dateModified":"${modified}"}</script>`
+    // JSON-LD says 6 November; the meta tag and the page's own "Stand" line say 7 November.
+    const p = at(
+      `${jsonLd('2023-11-06T18:19:00+01:00', '2023-11-07T10:14:00+01:00')}<meta name="dc.date" content="2023-11-07T07:30:00+01:00">`,
+      '<h1>Title</h1><p>Stand: 07.11.2023, 07:30 Uhr</p><p>Text.</p>',
+    )
+    expect(p.published_date?.slice(0, 10)).toBe('2023-11-07')
+    expect(p.metadata.date_evidence?.notes.join(' ')).toContain('has one witness')
+    // Backed by the URL as well, the JSON-LD day holds against the shown update.
+    const backed = at(jsonLd('2023-01-10', '2023-03-06'), '<h1>Title</h1><p>Aktualisiert am 06.03.2023</p><p>Text.</p>', 'https://example.com/2023/01/10/story')
+    expect(backed.published_date).toBe('2023-01-10')
+    expect(backed.last_updated_date).toBe('2023-03-06')
+    // Without it, the update the page shows and the metadata repeats is the page's date.
+    const shown = at(jsonLd('2023-01-10', '2023-03-06'), '<h1>Title</h1><p class="changed-date">06.03.2023</p><p>Text.</p>')
+    expect(shown.published_date).toBe('2023-03-06')
+  })
+
+  it('counts a <meta itemprop> in the body as metadata, not as a date the page shows', () => {
+    const p = at(
+      '<meta property="article:published_time" content="2015-09-17T16:57:43+01:00"><meta property="article:modified_time" content="2016-05-08T10:11:51+01:00">',
+      '<h1>Title</h1><meta itemprop="datePublished" content="2016-05-08T10:11:51+01:00"><p>Text.</p>',
+    )
+    expect(p.published_date?.slice(0, 10)).toBe('2015-09-17')
+  })
+
+  it('does not let an update stamped before the publication outvote it', () => {
+    const p = at(
+      '<meta property="article:published_time" content="2020-02-08T11:00:00"><meta name="dateModified" content="2020-02-07T18:13:00">',
+      '<h1>Title</h1><p><time itemprop="dateModified" datetime="2020-02-07T18:13:00">7 February 2020</time></p><p>Text.</p>',
+    )
+    expect(p.published_date?.slice(0, 10)).toBe('2020-02-08')
+  })
+
+  it("ignores a site header's current-date widget and dates in the navigation", () => {
+    const today = at(
+      '<meta property="article:published_time" content="2019-10-18T14:31:33+02:00"><meta property="article:modified_time" content="2019-10-19T05:32:24+02:00">',
+      '<div class="rty-current-date">19. Oktober 2019</div><h1>Title</h1><p>Text.</p>',
+    )
+    expect(today.published_date?.slice(0, 10)).toBe('2019-10-18')
+    const nav = at(
+      '',
+      `<div class="navtop"><span class="mod_datetime"><time datetime="2023-11-01T13:56:20+01:00">1. November 2023</time></span></div>
+       <h1>Title</h1><p><span class="text_datum">31. Oktober 2023.</span> Text.</p>`,
+    )
+    expect(nav.published_date).toBe('2023-10-31')
+    // A page-level class that merely mentions navigation does not hide the article's date.
+    const main = at(
+      '',
+      '<main class="with-navigation"><article><h1>Title</h1><p class="date"><time datetime="2023-10-18">18 Oct 2023</time></p></article></main>',
+    )
+    expect(main.published_date).toBe('2023-10-18')
+  })
 })
