@@ -86,6 +86,16 @@ export const GetSignalsInput = z.looseObject({
     .optional(),
   max_results: z.number().int().min(1).optional().describe('most signals to return (at most 100)'),
   pagination: z.looseObject({ max_results: z.number().int().min(1).optional(), cursor: z.string().max(200).optional() }).optional(),
+  if_wholesale_feed_version: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('wholesale mode: the version you hold; an unchanged feed answers unchanged: true without signals'),
+  if_pricing_version: z.string().max(200).optional().describe('only with if_wholesale_feed_version (pricing is versioned with the feed)'),
+  push_notification_config: z
+    .looseObject({ url: z.string().max(2000), operation_id: z.string().max(255).optional(), token: z.string().max(4096).optional() })
+    .optional()
+    .describe('where to POST the result of a task that does not complete at once'),
   ...Envelope,
 })
 export type GetSignalsInput = z.infer<typeof GetSignalsInput>
@@ -99,7 +109,10 @@ export const ActivateSignalInput = z.looseObject({
     .describe('AdCP 3.x form'),
   deployments: z.array(Destination).max(20).optional().describe('AdCP 2.5 form'),
   platform: platform.optional().describe('AdCP 2.x form'),
-  idempotency_key: z.string().min(1).max(255).optional().describe('a retry with the same key returns the same activation'),
+  idempotency_key: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{16,255}$/, 'must be 16 to 255 characters of A-Z a-z 0-9 _ . : - (a fresh UUID v4 per request)')
+    .describe('required: a fresh key per request (e.g. a UUID v4); a retry with the same key returns the same activation'),
   pricing_option_id: z.string().max(300).optional(),
   action: z.enum(['activate', 'deactivate']).optional(),
   countries: Countries.optional().describe('geo of the deal'),

@@ -202,7 +202,7 @@ describeEachEngine('activate_signal', (getDb) => {
       name: 'activate_signal',
       arguments: { signal_agent_segment_id: `segment:${own}`, deliver_to: { deployments: [seat] } },
     })) as CallToolResult
-    expect(foreign.structuredContent).toMatchObject({ adcp_error: { code: 'SIGNAL_NOT_FOUND' } })
+    expect(foreign.structuredContent).toMatchObject({ adcp_error: { code: 'REFERENCE_NOT_FOUND' } })
     await other.close()
   })
 
@@ -285,7 +285,7 @@ describeEachEngine('activate_signal', (getDb) => {
       code: 'UNSUPPORTED_FEATURE',
     })
     expect((await failure({ signal_agent_segment_id: 'nonsense', destinations: [{ type: 'platform', ...seat }] })).adcp_error).toMatchObject({
-      code: 'SIGNAL_NOT_FOUND',
+      code: 'REFERENCE_NOT_FOUND',
     })
     const rejected = await failure({ ...base, deliver_to: { deployments: [{ platform: 'ttd', account: 'sandbox-reject-1' }] } })
     expect(rejected.adcp_error).toMatchObject({ code: 'ACTIVATION_FAILED' })

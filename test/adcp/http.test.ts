@@ -192,7 +192,7 @@ describeEachEngine('MCP over HTTP', (getDb) => {
       })) as CallToolResult
       expect(r.isError).toBe(true)
       expect(r.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/iab:999999 does not exist/) })
-      expect(r.structuredContent).toMatchObject({ status: 'failed', adcp_error: { code: 'SIGNAL_NOT_FOUND', recovery: 'correctable' }, context: { n: 1 } })
+      expect(r.structuredContent).toMatchObject({ status: 'failed', adcp_error: { code: 'REFERENCE_NOT_FOUND', recovery: 'correctable' }, context: { n: 1 } })
 
       const platform = (await client.callTool({
         name: 'get_signals',

@@ -78,7 +78,7 @@ describe('curata mcp on the embedded data dir', () => {
         name: 'activate_signal',
         arguments: { signal_agent_segment_id: 'iab:483', deliver_to: { deployments: [{ platform: 'ttd', account: 's' }] } },
       })) as CallToolResult
-      expect(miss.structuredContent).toMatchObject({ adcp_error: { code: 'SIGNAL_NOT_FOUND' } })
+      expect(miss.structuredContent).toMatchObject({ adcp_error: { code: 'REFERENCE_NOT_FOUND' } })
     } finally {
       await client.close()
     }

@@ -34,7 +34,7 @@ const columns = 'id, idempotency_key, request_hash, signal_id, segment_id, conte
 
 const notFound = (id: string) =>
   new DomainError(
-    'SIGNAL_NOT_FOUND',
+    'REFERENCE_NOT_FOUND',
     `signal ${id} does not exist (for this client); take a signal_agent_segment_id from get_signals`,
     'correctable',
     'signal_agent_segment_id',
