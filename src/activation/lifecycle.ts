@@ -1,4 +1,5 @@
 import type { ActivationContext } from './context.ts'
+import { emitActivationEvent } from './events.ts'
 
 /** A live deal unused for longer than this is shut down (spec part 3: "more than about 2 weeks"). */
 export const unusedShutdownMs = 14 * 24 * 3_600_000
@@ -18,20 +19,25 @@ export async function runLifecycle(ctx: ActivationContext): Promise<{ ended: num
                FROM deal_usage WHERE impressions > 0 GROUP BY deal_id) u
       WHERE a.deal_id = u.deal_id AND (a.last_used_at IS NULL OR a.last_used_at < u.last_used)`,
   )
-  const ended = await ctx.db.query<{ id: number; deal_id: string; end_date: string }>(
-    `UPDATE activations SET deal_state = 'ended', deal_state_changed_at = $2,
+  // A stopped deal's event commits with its new state.
+  const { ended, shutDown } = await ctx.db.transaction(async (tx) => {
+    const ended = await tx.query<{ id: number; client_id: number; deal_id: string; end_date: string }>(
+      `UPDATE activations SET deal_state = 'ended', deal_state_changed_at = $2,
             deal_state_reason = 'end_date ' || end_date::text || ' has passed; the deal no longer serves'
       WHERE deal_state = 'live' AND end_date IS NOT NULL AND end_date < $1::date
-      RETURNING id, deal_id, end_date`,
-    [today, now],
-  )
-  const shutDown = await ctx.db.query<{ id: number; deal_id: string }>(
-    `UPDATE activations SET deal_state = 'shut_down', deal_state_changed_at = $2,
+      RETURNING id, client_id, deal_id, end_date`,
+      [today, now],
+    )
+    const shutDown = await tx.query<{ id: number; client_id: number; deal_id: string }>(
+      `UPDATE activations SET deal_state = 'shut_down', deal_state_changed_at = $2,
             deal_state_reason = 'unused for more than 14 days; the SSP shut the deal down'
       WHERE deal_state = 'live' AND coalesce(last_used_at, processed_date) < $1
-      RETURNING id, deal_id`,
-    [new Date(now.getTime() - unusedShutdownMs), now],
-  )
+      RETURNING id, client_id, deal_id`,
+      [new Date(now.getTime() - unusedShutdownMs), now],
+    )
+    for (const r of [...ended.rows, ...shutDown.rows]) await emitActivationEvent(ctx, tx, r.client_id, r.id, 'deal.stopped', now)
+    return { ended, shutDown }
+  })
   const connector = ctx.connector
   for (const r of ended.rows) await connector.deactivateDeal(r.deal_id, 'end_date passed', now)
   for (const r of shutDown.rows) await connector.deactivateDeal(r.deal_id, 'unused', now)

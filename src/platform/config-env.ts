@@ -113,6 +113,18 @@ export const EnvSchema = Type.Object({
     Type.String({ pattern: domain, description: 'domain named as the data provider of catalog signals', ...shown("host of `PUBLIC_URL`, else the request's") }),
   ),
   ADCP_CUSTOM_BUILD_MINUTES: int(10, 0, 100_000, 'build-time estimate reported for a custom segment'),
+  WEBHOOK_SECRET_KEY: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description: 'key encrypting the stored webhook signing secrets (at least 32 characters); unset, one is generated and kept in the database',
+      ...shown('generated, kept in the database'),
+      secret: true,
+    }),
+  ),
+  WEBHOOK_TIMEOUT_MS: int(10_000, 100, 120_000, 'a webhook delivery attempt fails without a response within this (ms)'),
+  WEBHOOK_RETRY_BASE_MS: int(60_000, 1, maxInt, 'wait before the first retry of a failed delivery; doubles each attempt…'),
+  WEBHOOK_RETRY_MAX_DELAY_MS: int(21_600_000, 1, maxInt, '…up to this wait between two attempts (6 h)'),
+  WEBHOOK_MAX_ATTEMPTS: int(13, 1, 100, 'attempts per delivery (about 26 h with the defaults) before it fails and its subscription is marked failing'),
   CURATA_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'the API key `curata mcp` (stdio) uses, instead of `--api-key`', secret: true })),
 })
 

@@ -89,6 +89,17 @@ export interface AdcpConfig {
   customBuildMinutes: number
 }
 
+export interface WebhookConfig {
+  /** Encrypts the stored signing secrets; null: a random key generated once and kept in the database. */
+  secretKey: string | null
+  /** One delivery attempt's time budget (ms). */
+  timeoutMs: number
+  /** Backoff: retryBaseMs × 2^(attempt-1), at most retryMaxDelayMs, for maxAttempts attempts in all. */
+  retryBaseMs: number
+  retryMaxDelayMs: number
+  maxAttempts: number
+}
+
 export interface Config {
   port: number
   /**
@@ -125,6 +136,7 @@ export interface Config {
   pixel: PixelConfig
   curation: CurationConfig
   adcp: AdcpConfig
+  webhooks: WebhookConfig
 }
 
 export class ConfigError extends Error {}
@@ -239,6 +251,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       activationWaitMs: e.ADCP_ACTIVATION_WAIT_MS,
       dataProviderDomain: e.ADCP_DATA_PROVIDER_DOMAIN?.toLowerCase() ?? null,
       customBuildMinutes: e.ADCP_CUSTOM_BUILD_MINUTES,
+    },
+    webhooks: {
+      secretKey: e.WEBHOOK_SECRET_KEY ?? null,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      retryMaxDelayMs: e.WEBHOOK_RETRY_MAX_DELAY_MS,
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
     },
   }
 }

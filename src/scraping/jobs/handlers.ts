@@ -85,7 +85,12 @@ function chunkJob(ctx: ScrapingContext): JobHandler<'scrape.chunk'> {
       await job.finish((tx) => finishChunk(tx, job_id, chunk_no, ctx.clock.now()))
     },
     async onFailed({ job_id, chunk_no }, reason, tx) {
-      await failJob(tx, job_id, `chunk ${chunk_no} (entries ${chunk_no * CHUNK_SIZE}–${(chunk_no + 1) * CHUNK_SIZE - 1}) could not be processed: ${reason}`)
+      await failJob(
+        tx,
+        job_id,
+        `chunk ${chunk_no} (entries ${chunk_no * CHUNK_SIZE}–${(chunk_no + 1) * CHUNK_SIZE - 1}) could not be processed: ${reason}`,
+        ctx.clock.now(),
+      )
     },
   }
 }

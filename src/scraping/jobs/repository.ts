@@ -5,10 +5,12 @@
 import type { Db, Queryable } from '../../platform/db/db.ts'
 import { ApiError } from '../../platform/http/errors.ts'
 import { enqueue, enqueueMany } from '../../platform/jobs/queue.ts'
+import { emitEvent } from '../../platform/webhooks/outbox.ts'
 import type { JobStatus } from '../schemas.ts'
 import type { ChunkPayload } from './kinds.ts'
 import { chunkJobKind, registerJobKind } from './kinds.ts'
 import type { Chunk, PreparedJob } from './prepare.ts'
+import { eventView } from './view.ts'
 
 /** Unfinished (pending or processing) jobs one client may have at once (spec 8). */
 export const maxUnfinishedJobs = 5
@@ -189,15 +191,20 @@ export async function finishChunk(tx: Queryable, jobId: number, chunkNo: number,
     [jobId, chunkNo, now],
   )
   if (!rows.length) return
-  await tx.query(
+  const { rows: jobs } = await tx.query<JobRow>(
     `UPDATE scrape_jobs SET chunks_done = chunks_done + 1,
             status = CASE WHEN status IN ('pending', 'processing') AND chunks_done + 1 >= chunk_count THEN 'complete'
                           WHEN status = 'pending' THEN 'processing' ELSE status END,
             processed_date = CASE WHEN status IN ('pending', 'processing') AND chunks_done + 1 >= chunk_count THEN $2
                                   ELSE processed_date END
-      WHERE id = $1`,
+      WHERE id = $1 RETURNING ${jobColumns}`,
     [jobId, now],
   )
+  // The last chunk completes the job (once: each chunk is counted once): its event commits with it.
+  const job = jobs[0]
+  if (job?.status === 'complete' && job.chunks_done === job.chunk_count) {
+    await emitEvent(tx, { clientId: job.client_id, type: 'scrape_job.completed', data: eventView(job, job.url_count), now })
+  }
 }
 
 /** The job cannot proceed (a chunk failed for good): failed, with the reason. */
@@ -217,11 +224,16 @@ export async function cancelJob(q: Queryable, clientId: number, id: number, now:
   return row ? { row, cancelled: false } : null
 }
 
-export async function failJob(tx: Queryable, jobId: number, reason: string): Promise<void> {
-  await tx.query(`UPDATE scrape_jobs SET status = 'failed', failure_reason = $2 WHERE id = $1 AND status IN ('pending', 'processing')`, [
-    jobId,
-    reason.slice(0, 1000),
-  ])
+export async function failJob(tx: Queryable, jobId: number, reason: string, now: Date): Promise<void> {
+  const { rows } = await tx.query<JobRow>(
+    `UPDATE scrape_jobs SET status = 'failed', failure_reason = $2 WHERE id = $1 AND status IN ('pending', 'processing') RETURNING ${jobColumns}`,
+    [jobId, reason.slice(0, 1000)],
+  )
+  const job = rows[0]
+  if (job) {
+    const done = (await progressOf(tx, job.client_id, [job.id])).get(job.id) ?? 0
+    await emitEvent(tx, { clientId: job.client_id, type: 'scrape_job.failed', data: eventView(job, done), now })
+  }
 }
 
 /** Removes submissions abandoned while their chunks were being written. */

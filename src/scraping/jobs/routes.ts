@@ -7,28 +7,12 @@ import { errorResponses, IdParams, Paging } from '../../platform/http/schemas.ts
 import type { ScrapingContext } from '../context.ts'
 import { CreatedJob, CreateJobBody, JobHeaders, JobQuery, ScrapeJob } from '../schemas.ts'
 import { prepareUrls } from './prepare.ts'
-import type { JobRow } from './repository.ts'
 import { cancelJob, createJob, getJob, listJobs, progressOf } from './repository.ts'
 import { resultsJson } from './results.ts'
+import { view } from './view.ts'
 
 /** A million URLs of JSON is 60–80 MB; this leaves room for long URLs (docs/errors.md). */
 export const jobBodyLimit = 128 * 1024 * 1024
-
-/** The job as the API shows it, without results. */
-function view(row: JobRow, done: number): ScrapeJob {
-  return {
-    id: row.id,
-    status: row.status,
-    url_count: row.url_count,
-    created_date: row.created_date.toISOString(),
-    processed_date: row.processed_date?.toISOString() ?? null,
-    results: null,
-    submitted_count: row.submitted_count,
-    invalid_url_count: row.invalid_count,
-    progress: { done: row.status === 'complete' ? row.url_count : done, total: row.url_count },
-    failure_reason: row.failure_reason,
-  }
-}
 
 /** POST /v1/scraping/jobs, GET /v1/scraping/jobs/{id}, GET /v1/scraping/jobs (spec 4.7, 2.8). */
 export function jobRoutes(app: App, ctx: ScrapingContext): void {

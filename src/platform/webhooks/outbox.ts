@@ -1,0 +1,123 @@
+/**
+ * The outbox: how anything in the service sends a webhook. Both functions take the transaction of
+ * the state change they report, so the delivery row and its queue job commit with the change or not
+ * at all (a crash after the commit still delivers: the job is in the queue; before it, nothing was
+ * promised). The `webhooks.deliver` job (deliver.ts) sends, signs and retries.
+ *
+ * - emitEvent: one delivery per subscription of the client that asked for the event type;
+ * - enqueueDelivery: one delivery to a target of the caller's own (the AdCP push_notification_config),
+ *   signed with the caller's secret. This is the reusable delivery API.
+ */
+import type { Queryable } from '../db/db.ts'
+import { enqueueMany } from '../jobs/queue.ts'
+import type { WebhookEventType } from './events.ts'
+import type { SecretCipher } from './secrets.ts'
+
+declare module '../jobs/kinds.ts' {
+  interface JobPayloads {
+    'webhooks.deliver': { deliveryId: number }
+  }
+}
+
+export const deliverKind = 'webhooks.deliver'
+/** Queue attempts of one delivery job: only crashes and database faults use them (HTTP failures are rescheduled). */
+export const deliverJobAttempts = 5
+
+/** The body of an event, per Standard Webhooks: `{type, timestamp, data}`. */
+export function eventBody(type: string, data: unknown, now: Date): string {
+  return JSON.stringify({ type, timestamp: now.toISOString(), data })
+}
+
+// A message id per delivery, made by the database so one INSERT … SELECT serves every subscription.
+const newMessageId = `'msg_' || replace(gen_random_uuid()::text, '-', '')`
+
+export interface EventInput {
+  clientId: number
+  type: WebhookEventType
+  /** The resource as its GET returns it. */
+  data: unknown
+  now: Date
+}
+
+/** Queues the event for every live subscription of the client that asked for its type; returns how many. */
+export async function emitEvent(tx: Queryable, e: EventInput): Promise<number> {
+  const { rows } = await tx.query<{ id: number }>(
+    `INSERT INTO webhook_deliveries (client_id, subscription_id, url, message_id, event_type, payload, created_date, next_attempt_at)
+     SELECT client_id, id, url, ${newMessageId}, $2, $3, $4, $4 FROM webhook_subscriptions
+      WHERE client_id = $1 AND deleted_at IS NULL AND $2 = ANY(event_types)
+      ORDER BY id
+     RETURNING id`,
+    [e.clientId, e.type, eventBody(e.type, e.data, e.now), e.now],
+  )
+  await enqueueDeliveries(tx, rows, e.now)
+  return rows.length
+}
+
+/** Queues one test event for one subscription, whatever its event types. */
+export async function emitTest(tx: Queryable, clientId: number, subscriptionId: number, type: string, data: unknown, now: Date): Promise<number | null> {
+  const { rows } = await tx.query<{ id: number }>(
+    `INSERT INTO webhook_deliveries (client_id, subscription_id, url, message_id, event_type, payload, created_date, next_attempt_at)
+     SELECT client_id, id, url, ${newMessageId}, $3, $4, $5, $5 FROM webhook_subscriptions
+      WHERE client_id = $1 AND id = $2 AND deleted_at IS NULL
+     RETURNING id`,
+    [clientId, subscriptionId, type, eventBody(type, data, now), now],
+  )
+  await enqueueDeliveries(tx, rows, now)
+  return rows[0]?.id ?? null
+}
+
+export interface DirectDelivery {
+  clientId: number
+  /** Checked by the caller with checkWebhookUrl (a subscription's is checked when it is created). */
+  url: string
+  /** Signs the delivery (Standard Webhooks headers): a `whsec_…` secret, or any string used as UTF-8 bytes. */
+  secret: string | null
+  /** Extra request headers (e.g. `authorization: Bearer …`); stored encrypted with the secret. */
+  headers?: Record<string, string>
+  eventType: string
+  /** The body: sent as given when a string, else as JSON. */
+  payload: unknown
+  /** A second call with the same key (per client) queues nothing and returns the first delivery. */
+  idempotencyKey?: string
+  now: Date
+}
+
+export interface DirectCredentials {
+  secret: string | null
+  headers: Record<string, string>
+}
+
+/**
+ * Queues one delivery to the caller's own target (reusable: the AdCP push notifications use it).
+ * Retries, backoff and the stable webhook-id are the same as for subscriptions.
+ */
+export async function enqueueDelivery(tx: Queryable, cipher: SecretCipher, d: DirectDelivery): Promise<{ id: number; messageId: string }> {
+  const creds: DirectCredentials = { secret: d.secret, headers: d.headers ?? {} }
+  const body = typeof d.payload === 'string' ? d.payload : JSON.stringify(d.payload)
+  const { rows } = await tx.query<{ id: number; message_id: string }>(
+    `INSERT INTO webhook_deliveries (client_id, url, credentials_enc, message_id, event_type, payload, idempotency_key, created_date, next_attempt_at)
+     VALUES ($1, $2, $3, ${newMessageId}, $4, $5, $6, $7, $7)
+     ON CONFLICT (client_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+     RETURNING id, message_id`,
+    [d.clientId, d.url, cipher.encrypt(JSON.stringify(creds)), d.eventType, body, d.idempotencyKey ?? null, d.now],
+  )
+  if (rows[0]) {
+    await enqueueDeliveries(tx, rows, d.now)
+    return { id: rows[0].id, messageId: rows[0].message_id }
+  }
+  const existing = await tx.query<{ id: number; message_id: string }>(
+    `SELECT id, message_id FROM webhook_deliveries WHERE client_id = $1 AND idempotency_key = $2`,
+    [d.clientId, d.idempotencyKey],
+  )
+  return { id: existing.rows[0]!.id, messageId: existing.rows[0]!.message_id }
+}
+
+export async function enqueueDeliveries(tx: Queryable, rows: { id: number }[], now: Date, runAt?: Date): Promise<void> {
+  if (!rows.length) return
+  await enqueueMany(
+    tx,
+    deliverKind,
+    rows.map((r) => ({ deliveryId: r.id })),
+    { now, runAt, maxAttempts: deliverJobAttempts },
+  )
+}
