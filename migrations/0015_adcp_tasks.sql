@@ -12,9 +12,11 @@ CREATE TABLE adcp_tasks (
   request            jsonb NOT NULL,
   result             jsonb,
   error              jsonb,
-  -- push_notification_config.url / operation_id (the token is not kept: it is the caller's secret)
+  -- push_notification_config: url, operation_id, and its token and authentication (the caller's
+  -- secrets, encrypted with the webhook cipher: {token, scheme, credentials})
   webhook_url        text,
   webhook_operation  text,
+  webhook_auth_enc   text,
   created_at         timestamptz NOT NULL,
   updated_at         timestamptz NOT NULL,
   completed_at       timestamptz,
@@ -23,7 +25,7 @@ CREATE TABLE adcp_tasks (
 CREATE INDEX adcp_tasks_recent ON adcp_tasks (client_id, account_key, created_at DESC);
 
 -- One-shot directives of comply_test_controller (sandbox accounts only), consumed by the next
--- matching call of the same client and account: force_get_signals_arm.
+-- matching call from a sandbox account of the same client (account_key 'sandbox'): force_get_signals_arm.
 CREATE TABLE adcp_directives (
   client_id    bigint NOT NULL REFERENCES clients(id),
   account_key  text NOT NULL,
@@ -32,3 +34,15 @@ CREATE TABLE adcp_directives (
   created_at   timestamptz NOT NULL,
   PRIMARY KEY (client_id, account_key, scenario)
 );
+
+-- OAuth 2.0 access tokens of the client-credentials grant (POST /oauth/token, the API key as the
+-- client secret): what an agent may present as `Authorization: Bearer` at /mcp instead of the key.
+-- Stored as SHA-256 hashes; a token dies with its key (revocation) or at expires_at.
+CREATE TABLE adcp_access_tokens (
+  token_hash  text PRIMARY KEY,
+  api_key_id  bigint NOT NULL REFERENCES api_keys(id),
+  client_id   bigint NOT NULL REFERENCES clients(id),
+  expires_at  timestamptz NOT NULL,
+  created_at  timestamptz NOT NULL
+);
+CREATE INDEX adcp_access_tokens_expiry ON adcp_access_tokens (expires_at);

@@ -21,9 +21,24 @@ import type { z } from 'zod'
 import pkg from '../../package.json' with { type: 'json' }
 import type { AgentDeps } from './agent.ts'
 import { asDomainError, DomainError, failed, ok } from './results.ts'
-import { ActivateSignalInput, ActivateSignalOutput, CapabilitiesInput, CapabilitiesOutput, GetSignalsInput, GetSignalsOutput } from './schemas.ts'
+import {
+  ActivateSignalInput,
+  ActivateSignalOutput,
+  CapabilitiesInput,
+  CapabilitiesOutput,
+  ComplyTestControllerInput,
+  ControllerOutput,
+  GetSignalsInput,
+  GetSignalsOutput,
+  GetTaskStatusInput,
+  ListTasksInput,
+  ListTasksOutput,
+  TaskStatusOutput,
+} from './schemas.ts'
+import { getTaskStatus, listTasksTool } from './tasks/tools.ts'
 import { activateSignal } from './tools/activate-signal.ts'
 import { capabilities, declaration } from './tools/capabilities.ts'
+import { complyTestController } from './tools/comply-test-controller.ts'
 import { getSignals } from './tools/get-signals.ts'
 
 const instructions = `Curata is an AdCP signals agent for contextual advertising.
@@ -89,6 +104,47 @@ export function buildServer(deps: AgentDeps): McpServer {
     unreachable,
   )
   tools.set('activate_signal', { schema: ActivateSignalInput, run: (a) => activateSignal(deps, a as ActivateSignalInput) })
+
+  server.registerTool(
+    'get_task_status',
+    {
+      title: 'Task status',
+      description:
+        'The status of a task answered as submitted (task_id), with its result once completed (include_result: true). Tasks are scoped to the account named.',
+      inputSchema: GetTaskStatusInput,
+      outputSchema: TaskStatusOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    unreachable,
+  )
+  tools.set('get_task_status', { schema: GetTaskStatusInput, run: (a) => getTaskStatus(deps, a as GetTaskStatusInput) })
+
+  server.registerTool(
+    'list_tasks',
+    {
+      title: 'List tasks',
+      description: 'Tasks of the account named (get_signals answered as submitted), filtered by task_ids, task_type, status, has_webhook; newest first.',
+      inputSchema: ListTasksInput,
+      outputSchema: ListTasksOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    unreachable,
+  )
+  tools.set('list_tasks', { schema: ListTasksInput, run: (a) => listTasksTool(deps, a as ListTasksInput) })
+
+  server.registerTool(
+    'comply_test_controller',
+    {
+      title: 'Compliance test controller',
+      description:
+        'Deterministic testing on sandbox accounts only (account.sandbox: true): list_scenarios, force_get_signals_arm (the next get_signals answers submitted), force_task_completion.',
+      inputSchema: ComplyTestControllerInput,
+      outputSchema: ControllerOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
+    unreachable,
+  )
+  tools.set('comply_test_controller', { schema: ComplyTestControllerInput, run: (a) => complyTestController(deps, a as ComplyTestControllerInput) })
 
   server.server.removeRequestHandler('tools/call')
   server.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {

@@ -1,6 +1,8 @@
 // activate_signal: a Deal ID through the activation module for a DSP and buyer seat, status
 // activating until live, idempotent by key; the deal in REST and in later get_signals; marketplace
 // signals become client segments, custom signals are built first, owned ones are used as they are.
+
+import { randomUUID } from 'node:crypto'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -42,7 +44,7 @@ describeEachEngine('activate_signal', (getDb) => {
   let key: string
   const rest = async <T>(path: string): Promise<T> => (await (await fetch(`${agent.url}${path}`, { headers: bearer(key) })).json()) as T
   const failure = async (args: Record<string, unknown>) => {
-    const r = (await client.callTool({ name: 'activate_signal', arguments: args })) as CallToolResult
+    const r = (await client.callTool({ name: 'activate_signal', arguments: { idempotency_key: randomUUID(), ...args } })) as CallToolResult
     expect(r.isError).toBe(true)
     expect(schemaProblems('activate-signal-response', r.structuredContent)).toEqual([])
     return r.structuredContent as { adcp_error: { code: string; field?: string; message: string } }
@@ -195,12 +197,12 @@ describeEachEngine('activate_signal', (getDb) => {
     const other = await mcpClient(agent.mcpUrl, bearer(c.key))
     const r = (await other.callTool({
       name: 'activate_signal',
-      arguments: { signal_agent_segment_id: `segment:${rows[0]!.id}`, deliver_to: { deployments: [seat] } },
+      arguments: { signal_agent_segment_id: `segment:${rows[0]!.id}`, deliver_to: { deployments: [seat] }, idempotency_key: randomUUID() },
     })) as CallToolResult
     expect(r.structuredContent).toMatchObject({ adcp_error: { code: 'INVALID_STATE' } })
     const foreign = (await other.callTool({
       name: 'activate_signal',
-      arguments: { signal_agent_segment_id: `segment:${own}`, deliver_to: { deployments: [seat] } },
+      arguments: { signal_agent_segment_id: `segment:${own}`, deliver_to: { deployments: [seat] }, idempotency_key: randomUUID() },
     })) as CallToolResult
     expect(foreign.structuredContent).toMatchObject({ adcp_error: { code: 'REFERENCE_NOT_FOUND' } })
     await other.close()
@@ -276,7 +278,14 @@ describeEachEngine('activate_signal', (getDb) => {
     const base = { signal_agent_segment_id: 'iab:210' }
     expect((await failure({ ...base })).adcp_error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'destinations' })
     expect((await failure({ ...base, deliver_to: { deployments: [{ platform: 'ttd' }] } })).adcp_error).toMatchObject({ field: 'destinations[0].account' })
-    expect((await failure({ ...base, deliver_to: { deployments: [{ platform: 'meta', account: 'a' }] } })).adcp_error.message).toMatch(/not a supported DSP/)
+    expect((await failure({ ...base, deliver_to: { deployments: [{ platform: 'bidswitch', account: 'a' }] } })).adcp_error.message).toMatch(/is not a DSP/)
+    expect((await failure({ ...base, destinations: [{ type: 'platform', ...seat }], idempotency_key: 'short' })).adcp_error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      field: 'idempotency_key',
+    })
+    const unkeyed = { ...base, destinations: [{ type: 'platform', ...seat }], adcp_major_version: 3 }
+    const missing = (await client.callTool({ name: 'activate_signal', arguments: unkeyed })) as CallToolResult
+    expect(missing.structuredContent).toMatchObject({ adcp_error: { code: 'INVALID_REQUEST', field: 'idempotency_key' } })
     expect((await failure({ ...base, deliver_to: { deployments: [seat], countries: ['UK'] } })).adcp_error).toMatchObject({ field: 'countries' })
     expect((await failure({ ...base, destinations: [{ type: 'platform', ...seat }], pricing_option_id: 'po_other' })).adcp_error).toMatchObject({
       field: 'pricing_option_id',

@@ -188,7 +188,12 @@ describeEachEngine('MCP over HTTP', (getDb) => {
     it('report domain failures as isError results with a readable message', async () => {
       const r = (await client.callTool({
         name: 'activate_signal',
-        arguments: { signal_agent_segment_id: 'iab:999999', deliver_to: { deployments: [{ platform: 'ttd', account: 'seat' }] }, context: { n: 1 } },
+        arguments: {
+          signal_agent_segment_id: 'iab:999999',
+          deliver_to: { deployments: [{ platform: 'ttd', account: 'seat' }] },
+          idempotency_key: 'http-test-unknown-signal-0001',
+          context: { n: 1 },
+        },
       })) as CallToolResult
       expect(r.isError).toBe(true)
       expect(r.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/iab:999999 does not exist/) })
@@ -196,27 +201,31 @@ describeEachEngine('MCP over HTTP', (getDb) => {
 
       const platform = (await client.callTool({
         name: 'get_signals',
-        arguments: { signal_spec: 'sports', deliver_to: { deployments: [{ platform: 'no-such-dsp', account: 'a' }] } },
+        arguments: { signal_spec: 'sports', deliver_to: { deployments: [{ platform: 'bidswitch', account: 'a' }] } },
       })) as CallToolResult
       expect(platform.isError).toBe(true)
       expect(platform.structuredContent).toMatchObject({ adcp_error: { code: 'VALIDATION_ERROR', field: 'destinations[0].platform' } })
-      expect(JSON.stringify(platform.content)).toMatch(/GET \/v1\/curation\/dsps/)
+      expect(JSON.stringify(platform.content)).toMatch(/is not a DSP/)
 
       const version = (await client.callTool({ name: 'get_signals', arguments: { signal_spec: 'x', adcp_version: '4.0' } })) as CallToolResult
       expect(version.structuredContent).toMatchObject({ adcp_error: { code: 'VERSION_UNSUPPORTED' } })
     })
 
-    it('report protocol misuse as JSON-RPC errors: an unknown tool, arguments that break the schema', async () => {
+    it('report an unknown tool as a JSON-RPC error, and arguments that break the schema as INVALID_REQUEST naming the field', async () => {
       const unknown = client.callTool({ name: 'list_creatives', arguments: {} })
       await expect(unknown).rejects.toBeInstanceOf(McpError)
       await expect(unknown).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringMatching(/Unknown tool: list_creatives/) })
-      await expect(client.callTool({ name: 'get_signals', arguments: { max_results: 'ten' } })).rejects.toMatchObject({
-        code: ErrorCode.InvalidParams,
-        message: expect.stringMatching(/max_results/),
+      const bad = async (name: string, args: Record<string, unknown>) =>
+        ((await client.callTool({ name, arguments: args })) as CallToolResult).structuredContent
+      expect(await bad('get_signals', { max_results: 'ten', context: { k: 1 } })).toMatchObject({
+        status: 'failed',
+        adcp_error: { code: 'INVALID_REQUEST', field: 'max_results' },
+        signals: [],
+        context: { k: 1 },
       })
-      await expect(client.callTool({ name: 'activate_signal', arguments: {} })).rejects.toMatchObject({
-        code: ErrorCode.InvalidParams,
-        message: expect.stringMatching(/signal_agent_segment_id/),
+      expect(await bad('get_signals', { signal_spec: 42 })).toMatchObject({ adcp_error: { code: 'INVALID_REQUEST', field: 'signal_spec' } })
+      expect(await bad('activate_signal', { idempotency_key: 'http-test-missing-id-0001' })).toMatchObject({
+        adcp_error: { code: 'INVALID_REQUEST', field: 'signal_agent_segment_id' },
       })
       const res = await post(agent.mcpUrl, { jsonrpc: '2.0', id: 7, method: 'signals/teleport', params: {} }, bearer(key))
       expect(((await res.json()) as { error: { code: number } }).error.code).toBe(ErrorCode.MethodNotFound)

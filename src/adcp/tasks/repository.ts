@@ -16,28 +16,47 @@ export interface TaskRow {
   error: Record<string, unknown> | null
   webhook_url: string | null
   webhook_operation: string | null
+  webhook_auth_enc: string | null
   created_at: Date
   updated_at: Date
   completed_at: Date | null
 }
 
-const columns = 'task_id, task_type, status, message, request, result, error, webhook_url, webhook_operation, created_at, updated_at, completed_at'
+const columns =
+  'task_id, task_type, status, message, request, result, error, webhook_url, webhook_operation, webhook_auth_enc, created_at, updated_at, completed_at'
 
 export interface NewTask {
   taskId: string
   taskType: string
   message: string | null
   request: Record<string, unknown>
-  webhook: { url: string; operation_id?: string | undefined } | null
+  webhook: { url: string; operation_id: string | null; authEnc: string | null } | null
 }
 
-/** Records a submitted task; false when the id is already taken in this account. */
+/**
+ * Records a submitted task. The ids are the runner's (forced on sandbox accounts), so a repeated id
+ * in the same account starts that task over.
+ */
 export async function createTask(db: Queryable, clientId: number, account: AccountScope, t: NewTask, now: Date): Promise<boolean> {
   const { rows } = await db.query(
-    `INSERT INTO adcp_tasks (client_id, account_key, task_id, task_type, status, message, request, webhook_url, webhook_operation, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, 'submitted', $5, $6::jsonb, $7, $8, $9, $9)
-     ON CONFLICT DO NOTHING RETURNING task_id`,
-    [clientId, account.key, t.taskId, t.taskType, t.message, JSON.stringify(t.request), t.webhook?.url ?? null, t.webhook?.operation_id ?? null, now],
+    `INSERT INTO adcp_tasks (client_id, account_key, task_id, task_type, status, message, request, webhook_url, webhook_operation, webhook_auth_enc, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, 'submitted', $5, $6::jsonb, $7, $8, $9, $10, $10)
+     ON CONFLICT (client_id, account_key, task_id) DO UPDATE SET task_type = EXCLUDED.task_type, status = 'submitted', message = EXCLUDED.message,
+       request = EXCLUDED.request, result = NULL, error = NULL, webhook_url = EXCLUDED.webhook_url, webhook_operation = EXCLUDED.webhook_operation,
+       webhook_auth_enc = EXCLUDED.webhook_auth_enc, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, completed_at = NULL
+     RETURNING task_id`,
+    [
+      clientId,
+      account.key,
+      t.taskId,
+      t.taskType,
+      t.message,
+      JSON.stringify(t.request),
+      t.webhook?.url ?? null,
+      t.webhook?.operation_id ?? null,
+      t.webhook?.authEnc ?? null,
+      now,
+    ],
   )
   return rows.length > 0
 }
@@ -101,20 +120,22 @@ export async function listTasks(
   return { rows, total: Number(count.rows[0]!.n) }
 }
 
-/** Registers a one-shot directive (replacing an earlier one of the same scenario). */
-export async function setDirective(db: Queryable, clientId: number, account: AccountScope, scenario: string, params: object, now: Date): Promise<void> {
+const sandboxKey = 'sandbox'
+
+/** Registers a one-shot directive for the client's sandbox accounts (replacing an earlier one of the same scenario). */
+export async function setDirective(db: Queryable, clientId: number, scenario: string, params: object, now: Date): Promise<void> {
   await db.query(
     `INSERT INTO adcp_directives (client_id, account_key, scenario, params, created_at) VALUES ($1, $2, $3, $4::jsonb, $5)
      ON CONFLICT (client_id, account_key, scenario) DO UPDATE SET params = EXCLUDED.params, created_at = EXCLUDED.created_at`,
-    [clientId, account.key, scenario, JSON.stringify(params), now],
+    [clientId, sandboxKey, scenario, JSON.stringify(params), now],
   )
 }
 
 /** Takes (and removes) the directive, if one is registered. */
-export async function takeDirective(db: Queryable, clientId: number, account: AccountScope, scenario: string): Promise<Record<string, unknown> | null> {
+export async function takeDirective(db: Queryable, clientId: number, scenario: string): Promise<Record<string, unknown> | null> {
   const { rows } = await db.query<{ params: Record<string, unknown> }>(
     `DELETE FROM adcp_directives WHERE client_id = $1 AND account_key = $2 AND scenario = $3 RETURNING params`,
-    [clientId, account.key, scenario],
+    [clientId, sandboxKey, scenario],
   )
   return rows[0]?.params ?? null
 }

@@ -2,8 +2,9 @@
  * get_task_status and list_tasks: the caller's AdCP tasks (answered `submitted` with a task_id), in
  * the account it names. Another account's or client's task is REFERENCE_NOT_FOUND / not listed.
  */
-import type { AgentDeps } from '../agent.ts'
+
 import { accountScope } from '../accounts.ts'
+import type { AgentDeps } from '../agent.ts'
 import { DomainError } from '../results.ts'
 import type { GetTaskStatusInput, ListTasksInput } from '../schemas.ts'
 import type { TaskRow } from './repository.ts'
@@ -46,22 +47,24 @@ export async function listTasksTool(deps: AgentDeps, input: ListTasksInput) {
   const f = input.filters ?? {}
   const limit = Math.min(pageMax, input.pagination?.max_results ?? 50)
   const offset = input.pagination?.cursor ? Number(/^t(\d{1,7})$/.exec(Buffer.from(input.pagination.cursor, 'base64url').toString())?.[1] ?? Number.NaN) : 0
-  if (!Number.isFinite(offset)) throw new DomainError('INVALID_REQUEST', 'pagination.cursor is not a cursor this agent issued', 'correctable', 'pagination.cursor')
+  if (!Number.isFinite(offset))
+    throw new DomainError('INVALID_REQUEST', 'pagination.cursor is not a cursor this agent issued', 'correctable', 'pagination.cursor')
   const protocols = [f.protocol, ...(f.protocols ?? [])].filter((p): p is string => typeof p === 'string')
-  const { rows, total } = protocols.length && !protocols.includes('signals')
-    ? { rows: [], total: 0 }
-    : await listTasks(
-        deps.ctx.db,
-        clientId,
-        accountScope(input.account),
-        {
-          taskIds: f.task_ids,
-          taskTypes: f.task_type ? [f.task_type, ...(f.task_types ?? [])] : f.task_types,
-          statuses: f.status ? [f.status, ...(f.statuses ?? [])] : f.statuses,
-          hasWebhook: f.has_webhook,
-        },
-        { offset, limit },
-      )
+  const { rows, total } =
+    protocols.length && !protocols.includes('signals')
+      ? { rows: [], total: 0 }
+      : await listTasks(
+          deps.ctx.db,
+          clientId,
+          accountScope(input.account),
+          {
+            taskIds: f.task_ids,
+            taskTypes: f.task_type ? [f.task_type, ...(f.task_types ?? [])] : f.task_types,
+            statuses: f.status ? [f.status, ...(f.statuses ?? [])] : f.statuses,
+            hasWebhook: f.has_webhook,
+          },
+          { offset, limit },
+        )
   const hasMore = offset + rows.length < total
   const byStatus: Record<string, number> = {}
   for (const t of rows) byStatus[t.status] = (byStatus[t.status] ?? 0) + 1

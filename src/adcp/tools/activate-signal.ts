@@ -96,6 +96,16 @@ function checkDeal(ctx: AdcpContext, targets: Target[], geo: string[] | null): v
   })
 }
 
+/**
+ * AdCP 3 makes idempotency_key required; callers that say they speak 3 (adcp_major_version or
+ * adcp_version, as 3.x clients do) get INVALID_REQUEST without one. A caller naming no version
+ * (the 2.x-era clients, @adcp/client 4.x among them, whose typed request has no such field) is
+ * served without it, and its retries are not deduplicated.
+ */
+function speaksAdcp3(input: ActivateSignalInput): boolean {
+  return input.adcp_major_version === 3 || /^3\./.test(input.adcp_version ?? '')
+}
+
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Polls until done() or the deadline (wall time: the work happens in a worker, maybe another process). */
@@ -123,6 +133,14 @@ export async function activateSignal(deps: AgentDeps, input: ActivateSignalInput
       'deactivation is not offered: a deal stops serving at its end_date, and the SSP shuts it down after 14 days unused (docs/activation.md)',
       'terminal',
       'action',
+    )
+  }
+  if (input.idempotency_key === undefined && speaksAdcp3(input)) {
+    throw new DomainError(
+      'INVALID_REQUEST',
+      'idempotency_key is required (AdCP 3): send a fresh key per request, e.g. a UUID v4, and the same key on a retry',
+      'correctable',
+      'idempotency_key',
     )
   }
   const parsed = parseSignalId(input.signal_agent_segment_id)

@@ -4,7 +4,8 @@
  * Each signal carries one deployment per requested destination (deployments.ts).
  */
 import { createHash } from 'node:crypto'
-
+import type { AccountScope } from '../accounts.ts'
+import { accountScope } from '../accounts.ts'
 import type { AgentDeps } from '../agent.ts'
 import { dataProviderName, negotiateVersion } from '../agent.ts'
 import type { StoredRequest } from '../context-store.ts'
@@ -22,6 +23,32 @@ import { settlePending } from '../settle.ts'
 import { parseSignalId } from '../signal-ids.ts'
 import type { SignalCandidate, SignalUniverse } from '../signals.ts'
 import { agentSignals, customCandidate, loadSignals } from '../signals.ts'
+import { webhookFor } from '../tasks/notify.ts'
+import { createTask, takeDirective } from '../tasks/repository.ts'
+
+/**
+ * A sandbox account's one-shot force_get_signals_arm directive (comply_test_controller): this call
+ * answers `submitted` with the directive's task_id, and the task waits for force_task_completion.
+ * Wholesale feed reads never take it.
+ */
+async function forcedSubmission(
+  deps: AgentDeps,
+  clientId: number,
+  account: AccountScope,
+  input: GetSignalsInput,
+  webhook: Awaited<ReturnType<typeof webhookFor>>,
+  now: Date,
+  brief: boolean,
+) {
+  if (!brief || !account.sandbox) return null
+  const directive = await takeDirective(deps.ctx.db, clientId, 'force_get_signals_arm')
+  if (!directive) return null
+  const taskId = String(directive.task_id)
+  const message = typeof directive.message === 'string' ? directive.message : 'Signal discovery queued.'
+  const { push_notification_config: _secrets, ...request } = input
+  await createTask(deps.ctx.db, clientId, account, { taskId, taskType: 'get_signals', message, request, webhook }, now)
+  return { status: 'submitted', task_id: taskId, message, ...(input.context ? { context: input.context } : {}) }
+}
 
 const briefDefault = 10
 const wholesaleDefault = 50
@@ -108,6 +135,10 @@ export async function getSignals(deps: AgentDeps, input: GetSignalsInput) {
   const read = spec ? readSpec(spec) : null
   if (read?.countries.length && !request.countries) request.countries = read.countries
   const wholesale = !refs.length && !spec
+  const account = accountScope(input.account)
+  const webhook = await webhookFor(deps, input.push_notification_config, 'push_notification_config')
+  const submitted = await forcedSubmission(deps, clientId, account, input, webhook, now, !wholesale)
+  if (submitted) return { ...submitted, adcp_version: version }
 
   let list: SignalCandidate[]
   let proposal: Awaited<ReturnType<typeof saveProposal>> | null = null

@@ -51,6 +51,9 @@ export function serviceConfig(databaseUrl: string | null): Config {
     CATALOG_MIN_PAGES: '3',
     CURATION_MIN_WORDS: '60',
     RATE_LIMIT_PER_MINUTE: '100000',
+    // the runner's webhook receiver listens on loopback
+    SCRAPE_ALLOW_PRIVATE: 'true',
+    JOBS_POLL_MS: '100',
   })
 }
 
@@ -82,8 +85,8 @@ export interface RunSummary {
 }
 
 /**
- * `adcp storyboard run <url> [id] --auth <key> --allow-http` against `bundle`, through the same
- * `comply` call the CLI makes (plus a loopback webhook receiver, its --webhook-receiver).
+ * `adcp storyboard run <url> [id] --auth <key> --allow-http --webhook-receiver` against `bundle`,
+ * through the same `comply` call the CLI makes, plus a test kit naming the probe task.
  */
 export async function runStoryboards(target: SeededService, bundle: Bundle, storyboard?: string): Promise<RunSummary> {
   const before = process.env.ADCP_COMPLIANCE_DIR
@@ -95,6 +98,10 @@ export async function runStoryboards(target: SeededService, bundle: Bundle, stor
       auth: { type: 'bearer', token: target.key },
       allow_http: true,
       webhook_receiver: { mode: 'loopback_mock' },
+      contracts: ['webhook_receiver_runner'],
+      // security_baseline probes `test_kit.auth.probe_task`, by default list_creatives (a creative
+      // protocol tool this agent does not have): name get_signals, and the key for the API-key path.
+      test_kit: { auth: { api_key: target.key, probe_task: 'get_signals' } },
       ...(storyboard ? { storyboards: [storyboard] } : {}),
     })
     return {

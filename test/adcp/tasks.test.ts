@@ -1,0 +1,93 @@
+// Async tasks and the compliance test controller: a sandbox account's force_get_signals_arm makes the
+// next get_signals answer `submitted`; the task is listed and polled only in its own account, and
+// force_task_completion completes it, queueing its push_notification_config webhook once.
+
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+
+import { describeEachEngine } from '../helpers/db.ts'
+import type { Agent } from './helpers.ts'
+import { bearer, call, mcpClient, seedIndex, startAgent } from './helpers.ts'
+
+const nova = { brand: { domain: 'novamotors.example' }, operator: 'pinnacle-agency.example', sandbox: true }
+const other = { brand: { domain: 'otherbrand.example' }, operator: 'other.example', sandbox: true }
+
+describeEachEngine('AdCP tasks and comply_test_controller', (getDb) => {
+  let agent: Agent
+  let client: Client
+  beforeAll(async () => {
+    agent = await startAgent(getDb().db)
+    await seedIndex(agent)
+    client = await mcpClient(agent.mcpUrl, bearer((await agent.client()).key))
+  })
+  afterAll(async () => {
+    await client?.close()
+    await agent?.close()
+  })
+
+  it('refuses a live account with FORBIDDEN, and an unknown scenario', async () => {
+    const live = await call(client, 'comply_test_controller', { scenario: 'list_scenarios', account: { ...nova, sandbox: false } })
+    expect(live).toMatchObject({ success: false, error: 'FORBIDDEN' })
+    // the payload's claim is not enough: a real domain, or no account at all, is live
+    const real = { brand: { domain: 'acme.com' }, operator: 'agency.com', sandbox: true }
+    expect(await call(client, 'comply_test_controller', { scenario: 'list_scenarios', account: real })).toMatchObject({ error: 'FORBIDDEN' })
+    expect(await call(client, 'comply_test_controller', { scenario: 'list_scenarios' })).toMatchObject({ error: 'FORBIDDEN' })
+    expect(await call(client, 'comply_test_controller', { scenario: 'list_scenarios', account: nova })).toMatchObject({
+      success: true,
+      scenarios: ['force_get_signals_arm', 'force_task_completion'],
+    })
+    expect(await call(client, 'comply_test_controller', { scenario: 'teleport', account: nova })).toMatchObject({ success: false, error: 'UNKNOWN_SCENARIO' })
+    expect(await call(client, 'comply_test_controller', { scenario: 'force_get_signals_arm', account: nova, params: { arm: 'later' } })).toMatchObject({
+      success: false,
+      error: 'INVALID_PARAMS',
+    })
+  })
+
+  it('forces get_signals into submitted, scopes the task to its account, completes it and queues its webhook once', async () => {
+    const forced = await call(client, 'comply_test_controller', {
+      scenario: 'force_get_signals_arm',
+      account: nova,
+      params: { arm: 'submitted', task_id: 'task_nova_1' },
+    })
+    expect(forced).toMatchObject({ success: true, forced: { arm: 'submitted', task_id: 'task_nova_1' } })
+    const submitted = await call(client, 'get_signals', {
+      signal_spec: 'sports fans',
+      account: nova,
+      push_notification_config: { url: 'http://127.0.0.1:9/hook', operation_id: 'op_1' },
+    })
+    expect(submitted).toMatchObject({ status: 'submitted', task_id: 'task_nova_1' })
+    expect(submitted.signals).toBeUndefined()
+    // the directive is one-shot
+    expect(await call(client, 'get_signals', { signal_spec: 'sports fans', account: nova })).toMatchObject({ status: 'completed' })
+
+    const listed = await call(client, 'list_tasks', { account: nova, filters: { task_ids: ['task_nova_1'], has_webhook: true } })
+    expect(listed).toMatchObject({
+      query_summary: { total_matching: 1, returned: 1 },
+      tasks: [{ task_id: 'task_nova_1', status: 'submitted', domain: 'signals' }],
+    })
+    expect(await call(client, 'list_tasks', { account: other, filters: { task_ids: ['task_nova_1'] } })).toMatchObject({ query_summary: { total_matching: 0 } })
+    const hidden = (await client.callTool({ name: 'get_task_status', arguments: { task_id: 'task_nova_1', account: other } })) as CallToolResult
+    expect(hidden.structuredContent).toMatchObject({ adcp_error: { code: 'REFERENCE_NOT_FOUND' } })
+
+    const result = { signals: [], cache_scope: 'public' }
+    const done = await call(client, 'comply_test_controller', { scenario: 'force_task_completion', account: nova, params: { task_id: 'task_nova_1', result } })
+    expect(done).toMatchObject({ success: true, previous_state: 'submitted', current_state: 'completed' })
+    const again = await call(client, 'comply_test_controller', { scenario: 'force_task_completion', account: nova, params: { task_id: 'task_nova_1', result } })
+    expect(again).toMatchObject({ success: false, error: 'INVALID_TRANSITION' })
+    const status = await call(client, 'get_task_status', { task_id: 'task_nova_1', account: nova, include_result: true })
+    expect(status).toMatchObject({ task_type: 'get_signals', protocol: 'signals', status: 'completed', has_webhook: true, result })
+
+    const { rows } = await agent.ctx.db.query<{ url: string; payload: string }>(`SELECT url, payload FROM webhook_deliveries WHERE url LIKE '%/hook'`)
+    expect(rows).toHaveLength(1)
+    expect(JSON.parse(rows[0]!.payload)).toMatchObject({
+      operation_id: 'op_1',
+      task_id: 'task_nova_1',
+      task_type: 'get_signals',
+      protocol: 'signals',
+      status: 'completed',
+      idempotency_key: expect.any(String),
+      result,
+    })
+  })
+})
