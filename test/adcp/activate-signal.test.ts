@@ -274,6 +274,35 @@ describeEachEngine('activate_signal', (getDb) => {
     expect(listed.signals[0]!.deployments[0]).toMatchObject({ type: 'agent', is_live: true })
   })
 
+  it("deactivates: action deactivate ends the signal's deal on the seat, and the SSP is told", async () => {
+    const seatD = { platform: 'ttd', account: 'seat-deactivate' }
+    const a = await call<Activated>(client, 'activate_signal', { signal_agent_segment_id: 'iab:52', deliver_to: { deployments: [seatD] } })
+    await waitFor(async () => {
+      const { rows } = await agent.ctx.db.query<{ deal_id: string | null }>(`SELECT deal_id FROM activations WHERE id = $1`, [a.activation.activation_id])
+      return rows[0]?.deal_id != null
+    }, 20_000)
+    const off = await call<{ status: string; message: string; deployments: { is_live: boolean }[] }>(client, 'activate_signal', {
+      signal_agent_segment_id: 'iab:52',
+      action: 'deactivate',
+      deliver_to: { deployments: [seatD] },
+    })
+    expect(off).toMatchObject({ status: 'completed', deployments: [{ is_live: false }] })
+    expect(off.message).toMatch(/ended 1 deal/)
+    expect(schemaProblems('activate-signal-response', off)).toEqual([])
+    const { rows } = await agent.ctx.db.query<{ deal_state: string; deal_id: string }>(`SELECT deal_state, deal_id FROM activations WHERE id = $1`, [
+      a.activation.activation_id,
+    ])
+    expect(rows[0]!.deal_state).toBe('ended')
+    const sandbox = await agent.ctx.db.query<{ status: string }>(`SELECT status FROM sandbox_deals WHERE deal_id = $1`, [rows[0]!.deal_id])
+    expect(sandbox.rows[0]!.status).toBe('inactive')
+    const again = await call<{ message: string }>(client, 'activate_signal', {
+      signal_agent_segment_id: 'iab:52',
+      action: 'deactivate',
+      deliver_to: { deployments: [seatD] },
+    })
+    expect(again.message).toMatch(/nothing of it is live/)
+  })
+
   it('explains what is wrong with a request it cannot carry out', async () => {
     const base = { signal_agent_segment_id: 'iab:210' }
     expect((await failure({ ...base })).adcp_error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'destinations' })
@@ -289,9 +318,6 @@ describeEachEngine('activate_signal', (getDb) => {
     expect((await failure({ ...base, deliver_to: { deployments: [seat], countries: ['UK'] } })).adcp_error).toMatchObject({ field: 'countries' })
     expect((await failure({ ...base, destinations: [{ type: 'platform', ...seat }], pricing_option_id: 'po_other' })).adcp_error).toMatchObject({
       field: 'pricing_option_id',
-    })
-    expect((await failure({ ...base, destinations: [{ type: 'platform', ...seat }], action: 'deactivate' })).adcp_error).toMatchObject({
-      code: 'UNSUPPORTED_FEATURE',
     })
     expect((await failure({ signal_agent_segment_id: 'nonsense', destinations: [{ type: 'platform', ...seat }] })).adcp_error).toMatchObject({
       code: 'REFERENCE_NOT_FOUND',

@@ -3,6 +3,7 @@
  * buyer seat) through the activation module, or records it for a sales agent. The answer carries
  * the Deal ID as soon as the SSP connector has issued it (waited for briefly), status `activating`
  * until the deal is live. One idempotency_key, one activation: a retry gets the same answer.
+ * `action: "deactivate"` ends the signal's deals instead (deactivate-signal.ts).
  */
 import { createHash } from 'node:crypto'
 
@@ -29,6 +30,7 @@ import type { ParsedSignalId } from '../signal-ids.ts'
 import { parseSignalId, pricingOptionId } from '../signal-ids.ts'
 import type { ActivationRecord } from './activation-result.ts'
 import { render } from './activation-result.ts'
+import { deactivateSignal } from './deactivate-signal.ts'
 
 const columns = 'id, idempotency_key, request_hash, signal_id, segment_id, context_id, destinations, geo, pending, created_at'
 
@@ -127,14 +129,6 @@ export async function activateSignal(deps: AgentDeps, input: ActivateSignalInput
   const { ctx } = deps
   const { clientId } = await deps.principal()
   const now = ctx.clock.now()
-  if (input.action === 'deactivate') {
-    throw new DomainError(
-      'UNSUPPORTED_FEATURE',
-      'deactivation is not offered: a deal stops serving at its end_date, and the SSP shuts it down after 14 days unused (docs/activation.md)',
-      'terminal',
-      'action',
-    )
-  }
   if (input.idempotency_key === undefined && speaksAdcp3(input)) {
     throw new DomainError(
       'INVALID_REQUEST',
@@ -163,6 +157,10 @@ export async function activateSignal(deps: AgentDeps, input: ActivateSignalInput
       'correctable',
       'destinations',
     )
+  }
+  if (input.action === 'deactivate') {
+    const targets = resolveTargets(destinations, { field: 'destinations', requireAccount: false })
+    return deactivateSignal(deps, clientId, parsed, targets, { version, context: input.context })
   }
   const targets = resolveTargets(destinations, { field: 'destinations', requireAccount: true })
   const geo = checkCountries(asked.countries, 'countries') ?? earlier?.request.countries ?? null
