@@ -6,6 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
+import { accountScope } from '../../src/adcp/accounts.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import type { Agent } from './helpers.ts'
 import { bearer, call, mcpClient, seedIndex, startAgent } from './helpers.ts'
@@ -27,11 +28,13 @@ describeEachEngine('AdCP tasks and comply_test_controller', (getDb) => {
   })
 
   it('refuses a live account with FORBIDDEN, and an unknown scenario', async () => {
+    // on a live deployment only accounts named under test domains are sandbox accounts
+    expect(accountScope({ brand: { domain: 'acme.com' }, operator: 'agency.com', sandbox: true }).sandbox).toBe(false)
+    expect(accountScope(nova).sandbox).toBe(true)
+    expect(accountScope({ sandbox: true }, true).sandbox).toBe(true)
     const live = await call(client, 'comply_test_controller', { scenario: 'list_scenarios', account: { ...nova, sandbox: false } })
     expect(live).toMatchObject({ success: false, error: 'FORBIDDEN' })
-    // the payload's claim is not enough: a real domain, or no account at all, is live
-    const real = { brand: { domain: 'acme.com' }, operator: 'agency.com', sandbox: true }
-    expect(await call(client, 'comply_test_controller', { scenario: 'list_scenarios', account: real })).toMatchObject({ error: 'FORBIDDEN' })
+    // on this sandbox deployment every account claiming sandbox is one; no claim is live
     expect(await call(client, 'comply_test_controller', { scenario: 'list_scenarios' })).toMatchObject({ error: 'FORBIDDEN' })
     expect(await call(client, 'comply_test_controller', { scenario: 'list_scenarios', account: nova })).toMatchObject({
       success: true,

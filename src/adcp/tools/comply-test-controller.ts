@@ -22,7 +22,7 @@ const refuse = (error: string, detail: string, extra: Answer = {}): Answer => ({
 
 export async function complyTestController(deps: AgentDeps, input: ComplyTestControllerInput): Promise<Answer> {
   const { clientId } = await deps.principal()
-  const account = accountScope(input.account)
+  const account = accountScope(input.account, deps.ctx.connector.sandbox)
   const echo = input.context ? { context: input.context } : {}
   if (!account.sandbox) {
     return {

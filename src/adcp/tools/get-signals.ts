@@ -135,7 +135,7 @@ export async function getSignals(deps: AgentDeps, input: GetSignalsInput) {
   const read = spec ? readSpec(spec) : null
   if (read?.countries.length && !request.countries) request.countries = read.countries
   const wholesale = !refs.length && !spec
-  const account = accountScope(input.account)
+  const account = accountScope(input.account, deps.ctx.connector.sandbox)
   const webhook = await webhookFor(deps, input.push_notification_config, 'push_notification_config')
   const submitted = await forcedSubmission(deps, clientId, account, input, webhook, now, !wholesale)
   if (submitted) return { ...submitted, adcp_version: version }
