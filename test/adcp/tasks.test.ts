@@ -28,14 +28,26 @@ describeEachEngine('AdCP tasks and comply_test_controller', (getDb) => {
   })
 
   it('refuses a live account with FORBIDDEN, and an unknown scenario', async () => {
-    // on a live deployment only accounts named under test domains are sandbox accounts
+    // on a live deployment only accounts named under test domains and claiming sandbox are sandbox
+    // accounts; on a sandbox deployment (this one: the sandbox SSP connector) every account is
     expect(accountScope({ brand: { domain: 'acme.com' }, operator: 'agency.com', sandbox: true }).sandbox).toBe(false)
+    expect(accountScope({ ...nova, sandbox: false }).sandbox).toBe(false)
     expect(accountScope(nova).sandbox).toBe(true)
-    expect(accountScope({ sandbox: true }, true).sandbox).toBe(true)
-    const live = await call(client, 'comply_test_controller', { scenario: 'list_scenarios', account: { ...nova, sandbox: false } })
-    expect(live).toMatchObject({ success: false, error: 'FORBIDDEN' })
-    // on this sandbox deployment every account claiming sandbox is one; no claim is live
-    expect(await call(client, 'comply_test_controller', { scenario: 'list_scenarios' })).toMatchObject({ error: 'FORBIDDEN' })
+    expect(accountScope(undefined).sandbox).toBe(false)
+    expect(accountScope({ brand: { domain: 'acme.com' } }, true).sandbox).toBe(true)
+
+    const live = agent.ctx.connector
+    // a live deployment: the same connector but not a sandbox one
+    agent.ctx.connector = { ...live, sandbox: false }
+    try {
+      expect(await call(client, 'comply_test_controller', { scenario: 'list_scenarios', account: { ...nova, sandbox: false } })).toMatchObject({
+        success: false,
+        error: 'FORBIDDEN',
+      })
+      expect(await call(client, 'comply_test_controller', { scenario: 'list_scenarios' })).toMatchObject({ error: 'FORBIDDEN' })
+    } finally {
+      agent.ctx.connector = live
+    }
     expect(await call(client, 'comply_test_controller', { scenario: 'list_scenarios', account: nova })).toMatchObject({
       success: true,
       scenarios: ['force_get_signals_arm', 'force_task_completion'],

@@ -169,7 +169,7 @@ export const knownFailures: [RegExp, string][] = [
   ],
   [
     /^comply_controller_mode_gate\.deny_live_caller:/,
-    'an optional phase: on a sandbox deployment every account claiming sandbox is one, so a live caller needs a live deployment',
+    'an optional phase: on a sandbox deployment every account is a sandbox account, so a live caller needs a live deployment',
   ],
 ]
 
