@@ -19,6 +19,7 @@ import type { AdcpConfig, Config } from '../../src/platform/config.ts'
 import type { Db } from '../../src/platform/db/db.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
+import { deliverJob } from '../../src/platform/webhooks/deliver.ts'
 import { indexTopic } from '../curation/fixtures.ts'
 import type { DeepPartial, TestApp } from '../helpers/app.ts'
 import { configure, createTestApp } from '../helpers/app.ts'
@@ -47,7 +48,7 @@ export async function startAgent(db: Db, opts: { latencySeconds?: number; adcp?:
   const worker = createWorker({
     db,
     clock,
-    handlers: [...activationJobs(t.ctx).filter((h) => !h.everyMs), buildJob(t.ctx)],
+    handlers: [...activationJobs(t.ctx).filter((h) => !h.everyMs), buildJob(t.ctx), deliverJob(t.ctx)],
     pollMs: 20,
     graceMs: 500,
   })

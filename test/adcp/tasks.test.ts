@@ -2,12 +2,18 @@
 // next get_signals answer `submitted`; the task is listed and polled only in its own account, and
 // force_task_completion completes it, queueing its push_notification_config webhook once.
 
+import { createHmac } from 'node:crypto'
+import type { IncomingHttpHeaders, Server } from 'node:http'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import { accountScope } from '../../src/adcp/accounts.ts'
 import { describeEachEngine } from '../helpers/db.ts'
+import { waitFor } from '../helpers/wait.ts'
 import type { Agent } from './helpers.ts'
 import { bearer, call, mcpClient, seedIndex, startAgent } from './helpers.ts'
 
@@ -17,7 +23,20 @@ const other = { brand: { domain: 'otherbrand.example' }, operator: 'other.exampl
 describeEachEngine('AdCP tasks and comply_test_controller', (getDb) => {
   let agent: Agent
   let client: Client
+  const receiver = { url: '', received: [] as { headers: IncomingHttpHeaders; body: string }[], server: null as Server | null }
   beforeAll(async () => {
+    receiver.server = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c: Buffer) => {
+        body += c.toString('utf8')
+      })
+      req.on('end', () => {
+        receiver.received.push({ headers: req.headers, body })
+        res.writeHead(204).end()
+      })
+    })
+    await new Promise<void>((r) => receiver.server!.listen(0, '127.0.0.1', r))
+    receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`
     agent = await startAgent(getDb().db)
     await seedIndex(agent)
     client = await mcpClient(agent.mcpUrl, bearer((await agent.client()).key))
@@ -25,6 +44,7 @@ describeEachEngine('AdCP tasks and comply_test_controller', (getDb) => {
   afterAll(async () => {
     await client?.close()
     await agent?.close()
+    receiver.server?.close()
   })
 
   it('refuses a live account with FORBIDDEN, and an unknown scenario', async () => {
@@ -66,10 +86,16 @@ describeEachEngine('AdCP tasks and comply_test_controller', (getDb) => {
       params: { arm: 'submitted', task_id: 'task_nova_1' },
     })
     expect(forced).toMatchObject({ success: true, forced: { arm: 'submitted', task_id: 'task_nova_1' } })
+    const secret = 'a-shared-secret-of-at-least-32-characters'
     const submitted = await call(client, 'get_signals', {
       signal_spec: 'sports fans',
       account: nova,
-      push_notification_config: { url: 'http://127.0.0.1:9/hook', operation_id: 'op_1' },
+      push_notification_config: {
+        url: `${receiver.url}/hook`,
+        operation_id: 'op_1',
+        token: 'buyer-token-0123456789',
+        authentication: { schemes: ['HMAC-SHA256'], credentials: secret },
+      },
     })
     expect(submitted).toMatchObject({ status: 'submitted', task_id: 'task_nova_1' })
     expect(submitted.signals).toBeUndefined()
@@ -95,14 +121,26 @@ describeEachEngine('AdCP tasks and comply_test_controller', (getDb) => {
 
     const { rows } = await agent.ctx.db.query<{ url: string; payload: string }>(`SELECT url, payload FROM webhook_deliveries WHERE url LIKE '%/hook'`)
     expect(rows).toHaveLength(1)
-    expect(JSON.parse(rows[0]!.payload)).toMatchObject({
+    // delivered by the platform's outbox: the AdCP payload, signed with the caller's HMAC secret
+    await waitFor(async () => receiver.received.length > 0, 20_000, 'the task webhook')
+    const hit = receiver.received[0]!
+    expect(hit.body).toBe(rows[0]!.payload)
+    expect(JSON.parse(hit.body)).toMatchObject({
       operation_id: 'op_1',
       task_id: 'task_nova_1',
       task_type: 'get_signals',
       protocol: 'signals',
       status: 'completed',
+      token: 'buyer-token-0123456789',
       idempotency_key: expect.any(String),
       result,
     })
+    const id = hit.headers['webhook-id'] as string
+    const ts = hit.headers['webhook-timestamp'] as string
+    const expected = createHmac('sha256', Buffer.from(secret)).update(`${id}.${ts}.${hit.body}`).digest('base64')
+    expect(hit.headers['webhook-signature']).toContain(`v1,${expected}`)
+    // the token and the credentials are not stored in the clear with the task
+    const { rows: stored } = await agent.ctx.db.query<{ webhook_auth_enc: string }>(`SELECT webhook_auth_enc FROM adcp_tasks WHERE task_id = 'task_nova_1'`)
+    expect(stored[0]!.webhook_auth_enc).not.toContain(secret)
   })
 })
