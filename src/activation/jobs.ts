@@ -83,8 +83,11 @@ function completeJob(ctx: ActivationContext): JobHandler<'activation.complete'> 
       const now = ctx.clock.now()
       await job.finish(async (tx) => {
         const { rows } = await tx.query<{ client_id: number; connector: string; dsp: string; buyer_seat: string }>(
-          `UPDATE activations SET status = 'complete', processed_date = $2, deal_state = 'live',
-                  deal_state_reason = 'deal issued and targetable', deal_state_changed_at = $2
+          // A deal the buyer ended while it synced stays ended.
+          `UPDATE activations SET status = 'complete', processed_date = $2,
+                  deal_state = CASE WHEN deal_state = 'ended' THEN deal_state ELSE 'live' END,
+                  deal_state_reason = CASE WHEN deal_state = 'ended' THEN deal_state_reason ELSE 'deal issued and targetable' END,
+                  deal_state_changed_at = CASE WHEN deal_state = 'ended' THEN deal_state_changed_at ELSE $2 END
             WHERE id = $1 AND status = 'processing' AND deal_id IS NOT NULL
             RETURNING client_id, connector, dsp, buyer_seat`,
           [id, now],

@@ -43,3 +43,25 @@ export async function runLifecycle(ctx: ActivationContext): Promise<{ ended: num
   for (const r of shutDown.rows) await connector.deactivateDeal(r.deal_id, 'unused', now)
   return { ended: ended.rows.length, shutDown: shutDown.rows.length }
 }
+
+/**
+ * Ends deals now, at the buyer's request (AdCP deactivation): each of the client's activations named
+ * that has a Deal ID and still serves is ended, with an event, and the SSP is told. Returns the ids
+ * ended. An activation still waiting for its Deal ID is not touched (the caller says so).
+ */
+export async function endDeals(ctx: ActivationContext, clientId: number, ids: number[], reason: string): Promise<number[]> {
+  const now = ctx.clock.now()
+  const ended = await ctx.db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: number; deal_id: string }>(
+      `UPDATE activations SET deal_state = 'ended', deal_state_changed_at = $3, deal_state_reason = $4
+        WHERE client_id = $1 AND id = ANY($2::bigint[]) AND deal_id IS NOT NULL AND status <> 'failed'
+          AND deal_state IS DISTINCT FROM 'ended' AND deal_state IS DISTINCT FROM 'shut_down'
+        RETURNING id, deal_id`,
+      [clientId, ids, now, reason],
+    )
+    for (const r of rows) await emitActivationEvent(ctx, tx, clientId, r.id, 'deal.stopped', now)
+    return rows
+  })
+  for (const r of ended) await ctx.connector.deactivateDeal(r.deal_id, reason, now)
+  return ended.map((r) => Number(r.id))
+}

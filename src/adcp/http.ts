@@ -4,7 +4,8 @@
  * session operations, meaningless without sessions) answer 405.
  *
  * The gate runs before the body is read and before any MCP processing: the same API keys as REST, as
- * `Authorization: Bearer`, `x-adcp-auth` or `X-API-Key`; without a valid one, 401 with
+ * `Authorization: Bearer`, `x-adcp-auth` or `X-API-Key`, or an OAuth access token of the
+ * client-credentials grant (oauth.ts) as `Authorization: Bearer`; without a valid one, 401 with
  * `WWW-Authenticate: Bearer realm="curata"` (RFC 6750). Each request counts against the key's rate
  * limit, as a REST request does.
  */
@@ -18,21 +19,25 @@ import { headersFor } from '../platform/http/rate-limit.ts'
 import type { KeyVerifier } from '../platform/keys/key-cache.ts'
 import { createKeyVerifier } from '../platform/keys/key-cache.ts'
 import type { AdcpContext } from './context.ts'
+import { oauthRoutes, verifyAccessToken } from './oauth.ts'
 
 export const mcpPaths = ['/mcp', '/mcp/'] as const
 const realm = 'curata'
 
-function unauthorized(message: string, invalid: boolean): ApiError {
-  const challenge = invalid ? `Bearer realm="${realm}", error="invalid_token", error_description="${message}"` : `Bearer realm="${realm}"`
+/** RFC 6750 challenge, naming the protected-resource metadata (RFC 9728 §5.1) so a client can discover the token endpoint. */
+function unauthorized(message: string, invalid: boolean, metadata: string): ApiError {
+  const base = `Bearer realm="${realm}", resource_metadata="${metadata}"`
+  const challenge = invalid ? `${base}, error="invalid_token", error_description="${message}"` : base
   return new ApiError(401, 'unauthorized', message, undefined, { 'www-authenticate': challenge })
 }
 
 function gate(ctx: AdcpContext, keys: KeyVerifier) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const key = presentedKey(req.headers)
-    if (!key) throw unauthorized('missing API key: send it as Authorization: Bearer <key>', false)
-    const principal = await keys.verify(key)
-    if (!principal) throw unauthorized('invalid or revoked API key', true)
+    const metadata = `${baseUrl(ctx, req)}/.well-known/oauth-protected-resource/mcp`
+    if (!key) throw unauthorized('missing API key: send it as Authorization: Bearer <key>', false, metadata)
+    const principal = (await keys.verify(key)) ?? (await verifyAccessToken(ctx.db, key, ctx.clock.now()))
+    if (!principal) throw unauthorized('invalid or revoked API key or access token', true, metadata)
     req.principal = principal
     reply.headers(headersFor(await ctx.rateLimiter.hit(principal.keyId)))
   }
@@ -70,6 +75,7 @@ export const adcpFeature: Feature<AdcpContext> = {
     await keys.start()
     app.addHook('onClose', () => keys.stop())
     const onRequest = gate(ctx, keys)
+    await oauthRoutes(app, ctx, keys, (req) => baseUrl(ctx, req))
 
     for (const url of mcpPaths) {
       app.post(url, { onRequest, schema: { hide: true } }, async (req, reply) => {
