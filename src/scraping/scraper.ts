@@ -111,16 +111,16 @@ export function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scrap
 
   async function fresh(ids: number[], maxAgeMs: number | undefined): Promise<Set<number>> {
     // Only pages fetched within the longest window can be fresh; the rule itself is freshness.ts's.
-    const since = new Date(ctx.clock.now().getTime() - Math.min(scrape.freshnessMs, maxAgeMs ?? Number.POSITIVE_INFINITY))
+    const now = ctx.clock.now().getTime()
+    const since = new Date(now - Math.min(scrape.freshnessMs, maxAgeMs ?? Number.POSITIVE_INFINITY))
     const { rows } = await ctx.db.query<FetchedState & { id: number }>(
       `SELECT id, fetched_at, errors, failed_fetches FROM pages WHERE id = ANY($1::bigint[]) AND state = 'done' AND fetched_at >= $2`,
       [ids, since],
     )
-    const now = ctx.clock.now().getTime()
     return new Set(rows.filter((r) => isFresh(r, now, scrape, maxAgeMs)).map((r) => r.id))
   }
 
-  /** Fetches the ads.txt of every root domain among `urls` whose cached copy has expired. */
+  /** Fetches the ads.txt of every root domain among `urls` whose cached copy has expired or is older than `maxAgeMs`. */
   async function refreshAdsTxt(urls: NormalizedUrl[], signal: AbortSignal | undefined, maxAgeMs: number | undefined): Promise<void> {
     const domains = [...new Set(urls.map((u) => rootDomain(u.host)).filter((d): d is string => d !== null))]
     const cached = await freshAdsTxtDomains(ctx.db, domains, ctx.clock.now(), maxAgeMs)
