@@ -7,6 +7,8 @@ export interface TextFields {
   title?: string
   description?: string
   url?: string
+  /** ISO 639-1 code of the page: picks the model (model.ts); omitted = English. */
+  language?: string
 }
 
 export interface Analysis {
@@ -64,7 +66,7 @@ function strengthFor(bodyLength: number): (o: Occurrence) => number {
 
 /** `withTerms: false` skips the term profile, which only embeddings need. */
 export function analyze(fields: TextFields, withTerms = true): Analysis {
-  const m = model()
+  const m = model(fields.language)
   const body = contentTokens(fields.body)
   const title = contentTokens(fields.title ?? '')
   const description = contentTokens(fields.description ?? '')

@@ -38,11 +38,12 @@ export interface ClassifyOptions {
 }
 
 /**
- * Languages the classifier reads (docs/taxonomy-and-classification.md): its vocabulary is English. A
- * page in another language is E006 at scrape time and is not classified, rather than an E007 that
+ * Languages the classifier reads (docs/taxonomy-and-classification.md): English fully, and the big
+ * topical categories in German, French, Spanish, Italian, Portuguese and Dutch (vocab/european.ts).
+ * A page in another language is E006 at scrape time and is not classified, rather than an E007 that
  * blames the page.
  */
-export const classifierLanguages: ReadonlySet<string> = new Set(['en'])
+export const classifierLanguages: ReadonlySet<string> = new Set(['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'])
 
 const DEFAULT_THRESHOLD = 0.1
 const DEFAULT_MIN_EVIDENCE = 3
@@ -52,7 +53,7 @@ const MAX_CATEGORIES = 10
 const SENSITIVE_MIN_DENSITY = 2.5
 
 export function classifyPage(input: PageInput, options: ClassifyOptions = {}): PageClassification {
-  const a = analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url }, false)
+  const a = analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url, language: input.language }, false)
   const english = !input.language || input.language.toLowerCase().startsWith('en')
   return classifyAnalysis(a, { ...options, minEvidence: (options.minEvidence ?? DEFAULT_MIN_EVIDENCE) * (english ? 1 : 2) })
 }

@@ -29,7 +29,7 @@ const EVIDENCE_SCALE = 6
 const TIER_FACTOR = [0, 1, 1, 0.6, 0.4] as const
 
 export function embedPage(input: PageInput): Embedding {
-  return embedAnalysis(analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url }))
+  return embedAnalysis(analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url, language: input.language }))
 }
 
 export function embedQuery(text: string): Embedding {
