@@ -3,6 +3,7 @@
 // labelled or headline-adjacent dates in the visible text, and the URL path. dates.ts decides among them.
 
 import { findDates, parseDate, parseShortYearDate } from './date-parse.ts'
+import type { ScriptDate } from './date-script.ts'
 import { PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
 import type { DomNode, ElementNode } from './dom.ts'
 import { textOf } from './dom.ts'
@@ -425,6 +426,8 @@ export interface EvidenceInputs {
   /** The page's headline element (its h1), where bylines and datelines sit. */
   headline: ElementNode | null
   url: string
+  /** The first publication-keyed date in an inline script (date-script.ts). */
+  scriptDate: ScriptDate | null
 }
 
 /** Header evidence (JSON-LD, meta, markup) and URL: cheap, always collected. */
@@ -434,6 +437,8 @@ export function headerEvidence(input: EvidenceInputs): DateEvidence[] {
   fromMeta(input.meta, out)
   fromMarkup(input.dateNodes, out)
   fromUrl(input.url, out)
+  const scripted = input.scriptDate === null ? null : parseDate(input.scriptDate.raw)
+  if (scripted !== null) out.push({ kind: 'published', source: 'meta', field: `script:${input.scriptDate?.key}`, value: scripted })
   return out
 }
 

@@ -252,4 +252,32 @@ describe('date evidence', () => {
     )
     expect(main.published_date).toBe('2023-10-18')
   })
+
+  it("reads a publication date from a script's serialised state only when nothing else dates the page", () => {
+    const state = `<script type="application/json">{"publishedDate":"2016-11-04T20:37:27Z","updatedDate":"2016-11-04T20:39:47Z"}</script>`
+    const p = at('', `<h1>A review</h1>${state}<p>Text without a date.</p>`)
+    expect(p.published_date).toBe('2016-11-04T20:37:27Z')
+    expect(p.metadata.date_evidence?.published).toMatchObject({ source: 'meta', field: 'script:publishedDate' })
+    const shopify = at('', `<h1>Coffee</h1><script>var meta = {"product":{"published_at":"2019-03-02T06:22:28+01:00"}}</script><p>Text.</p>`)
+    expect(shopify.published_date?.slice(0, 10)).toBe('2019-03-02')
+    // Any stated or visible date outranks it.
+    const shown = at('', `<h1>Title</h1><p class="date">12. März 2024</p>${state}<p>Text.</p>`)
+    expect(shown.published_date).toBe('2024-03-12')
+  })
+
+  it("takes the URL's day over a stated date days away from it (a migration rewrote the metadata)", () => {
+    const ld = '<script type="application/ld+json">{"@type":"BlogPosting","datePublished":"2019-06-17T18:28:00+02:00"}</script>'
+    const moved = at(ld, '<h1>Title</h1><p>Text.</p>', 'https://example.com/home/2017/7/12/story')
+    expect(moved.published_date).toBe('2017-07-12')
+    expect(moved.metadata.date_evidence?.notes.some((n) => n.includes("URL's"))).toBe(true)
+    // A day apart is a time zone or a post that went out after midnight: the stated date stands.
+    const near = at(ld, '<h1>Title</h1><p>Text.</p>', 'https://example.com/2019/06/16/story')
+    expect(near.published_date?.slice(0, 10)).toBe('2019-06-17')
+  })
+
+  it('rejects dates before 1995 as before the web', () => {
+    const p = at('<meta name="date" content="1993-05-05">', '<p>Text.</p>', 'https://example.com/2019/08/02/story/')
+    expect(p.published_date).toBe('2019-08-02')
+    expect(p.metadata.date_evidence?.rejected[0]?.reason).toBe('before_web')
+  })
 })
