@@ -36,6 +36,20 @@ describe('parseDate', () => {
     expect(parseDate('1426075200')).toBe('2015-03-11T12:00:00Z')
   })
 
+  it('reads month names of more languages, year-first forms and Eastern Arabic digits', () => {
+    expect(parseDate('الأربعاء، 07 أكتوبر 2020 - 12:09 م')?.slice(0, 10)).toBe('2020-10-07')
+    expect(parseDate('٠٧ تشرين الأول ٢٠٢٠')).toBe('2020-10-07')
+    expect(parseDate('2020年10月7日')).toBe('2020-10-07')
+    expect(parseDate('2020년 10월 7일')).toBe('2020-10-07')
+    expect(parseDate('2020. október 7.')).toBe('2020-10-07')
+    expect(parseDate('7. lokakuuta 2020')).toBe('2020-10-07')
+    expect(parseDate('7 Οκτωβρίου 2020')).toBe('2020-10-07')
+    expect(parseDate('7 ekim 2020')).toBe('2020-10-07')
+    expect(parseDate('7 octombrie 2020')).toBe('2020-10-07')
+    // A year with a dot and a number after it is not a Hungarian date without a month name.
+    expect(parseDate('Version 2019. 12 items')).toBeNull()
+  })
+
   it('rejects implausible or ambiguous values', () => {
     expect(parseDate('')).toBeNull()
     expect(parseDate('not a date')).toBeNull()
