@@ -184,6 +184,19 @@ function urlsDay(published: DateEvidence, evidence: DateEvidence[], notes: strin
   return url
 }
 
+/**
+ * The abstain rule: a page whose only publication evidence is guesses (the first <time>, a script's state,
+ * a date somewhere in the text) that name different days has no date we can defend, and a wrong date
+ * costs more than none (a wrong date misfiles the page; none leaves it to the fetch time).
+ */
+function guessesDisagree(published: DateEvidence, ordered: DateEvidence[], notes: string[]): boolean {
+  if (!isWeak(published)) return false
+  const other = ordered.find((e) => e.kind === 'published' && isWeak(e) && day(e.value) !== day(published.value))
+  if (other === undefined) return false
+  notes.push(`only guesses, which disagree (${day(published.value)} ${published.field}, ${day(other.value)} ${other.field}): no publication date`)
+  return true
+}
+
 export function extractDates(input: DateInputs): PageDates {
   const fetchedAt = input.fetchedAt.getTime()
   const rejected: RejectedDate[] = []
@@ -231,6 +244,7 @@ export function extractDates(input: DateInputs): PageDates {
   }
 
   if (published !== undefined) published = urlsDay(published, evidence, notes)
+  if (published !== undefined && guessesDisagree(published, ordered, notes)) published = undefined
 
   // Kept for the published <= updated check below, which compares dates as the page wrote them.
   const asStated = published?.value

@@ -294,4 +294,13 @@ describe('date evidence', () => {
     expect(p.published_date).toBe('2019-08-02')
     expect(p.metadata.date_evidence?.rejected[0]?.reason).toBe('before_web')
   })
+
+  it('gives no date when the only evidence is guesses that disagree (the abstain rule)', () => {
+    const p = at('', '<div><time datetime="2020-09-29">29 Sep</time></div><p>Text.</p><p>As said on 2 October 2020 in the text.</p>')
+    expect(p.published_date).toBeNull()
+    expect(p.metadata.date_evidence?.notes.some((n) => n.includes('disagree'))).toBe(true)
+    // One guess alone stands.
+    const one = at('', '<p>Text.</p><p>As said on 2 October 2020 in the text.</p>')
+    expect(one.published_date).toBe('2020-10-02')
+  })
 })
