@@ -303,4 +303,10 @@ describe('date evidence', () => {
     const one = at('', '<p>Text.</p><p>As said on 2 October 2020 in the text.</p>')
     expect(one.published_date).toBe('2020-10-02')
   })
+
+  it('reads the further meta conventions htmldate knows, and not a render time', () => {
+    expect(at('<meta name="DCSext.articleFirstPublished" content="2020-05-06">').published_date).toBe('2020-05-06')
+    expect(at('<meta property="og:regdate" content="2020-05-06 12:00:00">').published_date?.slice(0, 10)).toBe('2020-05-06')
+    expect(at('<meta name="gentime" content="2020-05-06">').published_date).toBeNull()
+  })
 })
