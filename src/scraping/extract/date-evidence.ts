@@ -430,6 +430,8 @@ function fromText(view: TextView, out: DateEvidence[]): void {
 // A one-digit day must end its path segment: in /2023/10/3-fragen-an… the 3 starts the slug.
 const URL_DATE = /\/((?:19|20)\d{2})([/_-])(0?[1-9]|1[0-2])\2((?:0[1-9]|[12]\d|3[01])(?=[/_-]|\.html?|$)|[1-9](?=\/|\.html?|$))/
 const URL_COMPACT = /[/_-]((?:19|20)\d{2})()(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?:[/_.-]|$)/
+/** /2019/may/12/ (The Guardian and others write the month as a word). */
+const URL_MONTH_NAME = /\/((?:19|20)\d{2})\/(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\/(0?[1-9]|[12]\d|3[01])(?=[/_-]|\.html?|$)/i
 
 function fromUrl(url: string, out: DateEvidence[]): void {
   let path = url
@@ -446,6 +448,9 @@ function fromUrl(url: string, out: DateEvidence[]): void {
       return
     }
   }
+  const named = URL_MONTH_NAME.exec(path)
+  const value = named ? parseDate(`${named[3]} ${named[2]} ${named[1]}`) : null
+  if (value !== null) out.push({ kind: 'published', source: 'url', field: 'path', value })
 }
 
 export interface EvidenceInputs {

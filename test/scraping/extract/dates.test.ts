@@ -309,4 +309,9 @@ describe('date evidence', () => {
     expect(at('<meta property="og:regdate" content="2020-05-06 12:00:00">').published_date?.slice(0, 10)).toBe('2020-05-06')
     expect(at('<meta name="gentime" content="2020-05-06">').published_date).toBeNull()
   })
+
+  it('reads a URL date whose month is a word', () => {
+    expect(at('', '<p>Text.</p>', 'https://www.example.com/world/2019/may/12/story-title').published_date).toBe('2019-05-12')
+    expect(at('', '<p>Text.</p>', 'https://www.example.com/2019/mayday/12/').published_date).toBeNull()
+  })
 })
