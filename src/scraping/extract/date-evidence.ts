@@ -392,7 +392,9 @@ function fromClassed(view: TextView, out: DateEvidence[]): void {
   const after = view.headline < 0 ? view.classed : view.classed.filter((c) => c.at >= view.headline - 300)
   for (const list of [after, view.classed]) {
     for (const c of list.slice(0, 40)) {
-      const kind: DateKind = MODIFIED_HINT.test(c.marker) && !/publish/i.test(c.marker) ? 'modified' : 'published'
+      // "Last edited: <span class=date>…</span>": the label before the element says which date it holds.
+      const labelledUpdate = UPDATED_LABEL.test(view.text.slice(Math.max(0, c.at - 40), c.at))
+      const kind: DateKind = (MODIFIED_HINT.test(c.marker) && !/publish/i.test(c.marker)) || labelledUpdate ? 'modified' : 'published'
       const value = nodeValue(c.el.attrs, textOf(c.el).length <= 200 ? c.el : null)
       if (value !== null) {
         out.push({ kind, source: 'markup', field: `class=${c.marker.trim().slice(0, 60)}`, value })

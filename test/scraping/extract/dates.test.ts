@@ -314,4 +314,13 @@ describe('date evidence', () => {
     expect(at('', '<p>Text.</p>', 'https://www.example.com/world/2019/may/12/story-title').published_date).toBe('2019-05-12')
     expect(at('', '<p>Text.</p>', 'https://www.example.com/2019/mayday/12/').published_date).toBeNull()
   })
+
+  it('takes a date-classed element after an update label as the update', () => {
+    const p = at('', '<h1>Title</h1><p>Text.</p><div id="page-info">page revision: 8, last edited: <span class="odate">17 Jun 2018</span></div>')
+    expect(p.last_updated_date).toBe('2018-06-17')
+    expect(p.metadata.date_evidence?.last_updated).toMatchObject({ source: 'markup', field: 'class=odate' })
+    // Nothing states the publication, so the update stands in, and says so.
+    expect(p.published_date).toBe('2018-06-17')
+    expect(p.metadata.date_evidence?.notes[0]).toContain('stands in')
+  })
 })
