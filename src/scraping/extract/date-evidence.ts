@@ -3,6 +3,7 @@
 // labelled or headline-adjacent dates in the visible text, and the URL path. dates.ts decides among them.
 
 import { findDates, parseDate, parseShortYearDate } from './date-parse.ts'
+import type { ScriptDate } from './date-script.ts'
 import { PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
 import type { DomNode, ElementNode } from './dom.ts'
 import { textOf } from './dom.ts'
@@ -61,6 +62,32 @@ const PUBLISHED_META = [
   'rnews:datepublished',
   'bt:pubdate',
   'ptime',
+  // Further conventions htmldate reads (its DATE_ATTRIBUTES, dots read as colons). Left out: gentime (the
+  // page's render time), meta (any name), video:release_date (a film's), timestamp (says nothing of which).
+  'article:published_date',
+  'article:publicationdate',
+  'content_create_date',
+  'field-name-post-date',
+  'og:datepublished',
+  'og:publish_date',
+  'og:question:published_time',
+  'og:regdate',
+  'publish_time',
+  'publisheddate',
+  'article:created',
+  'date_created',
+  'datecreated',
+  'dateposted',
+  'dc:date:publication',
+  'dc:created',
+  'dcsext:articlefirstpublished',
+  'doc_date',
+  'mediator_published_time',
+  'pdate',
+  'pubtime',
+  'rbpubdate',
+  'twt-published-at',
+  'vr:published_time',
   'weibo:article:create_at',
   'dc:date',
   'dcterms:date',
@@ -86,6 +113,11 @@ const MODIFIED_META = [
   'last-updated',
   'revision_date',
   'utime',
+  'article:updated_time',
+  'dc:modified',
+  'date_modified',
+  'last_updated',
+  'lastmodified',
 ]
 
 function fromMeta(meta: MetaIndex, out: DateEvidence[]): void {
@@ -360,7 +392,9 @@ function fromClassed(view: TextView, out: DateEvidence[]): void {
   const after = view.headline < 0 ? view.classed : view.classed.filter((c) => c.at >= view.headline - 300)
   for (const list of [after, view.classed]) {
     for (const c of list.slice(0, 40)) {
-      const kind: DateKind = MODIFIED_HINT.test(c.marker) && !/publish/i.test(c.marker) ? 'modified' : 'published'
+      // "Last edited: <span class=date>…</span>": the label before the element says which date it holds.
+      const labelledUpdate = UPDATED_LABEL.test(view.text.slice(Math.max(0, c.at - 40), c.at))
+      const kind: DateKind = (MODIFIED_HINT.test(c.marker) && !/publish/i.test(c.marker)) || labelledUpdate ? 'modified' : 'published'
       const value = nodeValue(c.el.attrs, textOf(c.el).length <= 200 ? c.el : null)
       if (value !== null) {
         out.push({ kind, source: 'markup', field: `class=${c.marker.trim().slice(0, 60)}`, value })
@@ -398,6 +432,8 @@ function fromText(view: TextView, out: DateEvidence[]): void {
 // A one-digit day must end its path segment: in /2023/10/3-fragen-an… the 3 starts the slug.
 const URL_DATE = /\/((?:19|20)\d{2})([/_-])(0?[1-9]|1[0-2])\2((?:0[1-9]|[12]\d|3[01])(?=[/_-]|\.html?|$)|[1-9](?=\/|\.html?|$))/
 const URL_COMPACT = /[/_-]((?:19|20)\d{2})()(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?:[/_.-]|$)/
+/** /2019/may/12/ (The Guardian and others write the month as a word). */
+const URL_MONTH_NAME = /\/((?:19|20)\d{2})\/(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\/(0?[1-9]|[12]\d|3[01])(?=[/_-]|\.html?|$)/i
 
 function fromUrl(url: string, out: DateEvidence[]): void {
   let path = url
@@ -414,6 +450,9 @@ function fromUrl(url: string, out: DateEvidence[]): void {
       return
     }
   }
+  const named = URL_MONTH_NAME.exec(path)
+  const value = named ? parseDate(`${named[3]} ${named[2]} ${named[1]}`) : null
+  if (value !== null) out.push({ kind: 'published', source: 'url', field: 'path', value })
 }
 
 export interface EvidenceInputs {
@@ -425,6 +464,8 @@ export interface EvidenceInputs {
   /** The page's headline element (its h1), where bylines and datelines sit. */
   headline: ElementNode | null
   url: string
+  /** The first publication-keyed date in an inline script (date-script.ts). */
+  scriptDate: ScriptDate | null
 }
 
 /** Header evidence (JSON-LD, meta, markup) and URL: cheap, always collected. */
@@ -434,6 +475,8 @@ export function headerEvidence(input: EvidenceInputs): DateEvidence[] {
   fromMeta(input.meta, out)
   fromMarkup(input.dateNodes, out)
   fromUrl(input.url, out)
+  const scripted = input.scriptDate === null ? null : parseDate(input.scriptDate.raw)
+  if (scripted !== null) out.push({ kind: 'published', source: 'meta', field: `script:${input.scriptDate?.key}`, value: scripted })
   return out
 }
 

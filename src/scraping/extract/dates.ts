@@ -5,8 +5,11 @@
 import type { DateEvidence, EvidenceInputs, EvidenceSource } from './date-evidence.ts'
 import { bodyEvidence, headerEvidence } from './date-evidence.ts'
 
-/** The first web page went online on this day; an earlier date is a historical mention, not a page date. */
-export const WEB_BEGINS = '1991-08-06'
+/**
+ * No page a crawler meets today was published before the web reached the public; an earlier date is a
+ * historical mention. htmldate uses the same floor.
+ */
+export const WEB_BEGINS = '1995-01-01'
 /** Clock skew and pre-dated articles allowed past the fetch time. */
 const FUTURE_SLACK_MS = 15 * 60_000
 
@@ -44,6 +47,8 @@ export interface DateInputs extends EvidenceInputs {
   fetchedAt: Date
 }
 
+/** Below a date at the headline and the first <time>, above a date found anywhere in the text. */
+const SCRIPT_RANK = 7.6
 const GENERIC_META = new Set(['date', 'dc:date', 'dcterms:date', 'created', 'creation_date'])
 
 /** Lower is preferred. */
@@ -53,7 +58,8 @@ function rank(e: DateEvidence): number {
       return e.field === 'datePublished' || e.field === 'dateModified' ? 0 : 2
     case 'meta':
       // A bare "date" does not say which date it is; a <time> or itemprop in the article does.
-      return GENERIC_META.has(e.field) ? 3.5 : 1
+      // A date in a script's serialised state is a last resort (date-script.ts).
+      return e.field.startsWith('script:') ? SCRIPT_RANK : GENERIC_META.has(e.field) ? 3.5 : 1
     case 'markup':
       // A date-classed element at the headline says less than itemprop or a named <time>. The first
       // <time> anywhere on the page is a guess (a sidebar, a teaser, a comment): below a date written at
@@ -84,6 +90,7 @@ function rejection(e: DateEvidence, fetchedAt: number): RejectionReason | null {
 
 /** Fallbacks that may pick up any date on the page: never used to correct a stated one. */
 const WEAK_FIELDS = new Set(['first time[datetime]', 'first in text'])
+const isWeak = (e: DateEvidence): boolean => WEAK_FIELDS.has(e.field) || e.field.startsWith('script:')
 const UTC_STAMP = /T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|\+00:00)$/
 
 function shiftDay(iso: string, days: number): string {
@@ -105,7 +112,7 @@ function publishersDay(published: DateEvidence, ordered: DateEvidence[], notes: 
   if (!UTC_STAMP.test(published.value)) return published
   const hour = Number(published.value.slice(11, 13))
   const localDay = hour < 12 ? shiftDay(published.value, -1) : shiftDay(published.value, 1)
-  const local = ordered.find((e) => e.kind === 'published' && !UTC_STAMP.test(e.value) && !WEAK_FIELDS.has(e.field) && day(e.value) === localDay)
+  const local = ordered.find((e) => e.kind === 'published' && !UTC_STAMP.test(e.value) && !isWeak(e) && day(e.value) === localDay)
   if (local === undefined) return published
   notes.push(`published ${published.value} (UTC) is ${localDay} in the publisher's time (${local.source} ${local.field})`)
   return { ...published, value: day(local.value), field: `${published.field} (day from ${local.source})` }
@@ -115,7 +122,7 @@ function publishersDay(published: DateEvidence, ordered: DateEvidence[], notes: 
 type Witness = 'metadata' | 'visible' | 'url'
 
 function witnessOf(e: DateEvidence): Witness | null {
-  if (WEAK_FIELDS.has(e.field)) return null
+  if (isWeak(e)) return null
   // A <meta itemprop> in the body is metadata too: nothing of it is shown.
   if (e.source === 'json-ld' || e.source === 'meta' || e.field.startsWith('meta[')) return 'metadata'
   return e.source === 'url' ? 'url' : 'visible'
@@ -156,6 +163,38 @@ function agreedDay(published: DateEvidence, all: DateEvidence[], notes: string[]
   if (best === undefined || bestCount < 2) return published
   notes.push(`published ${day(published.value)} (${published.source} ${published.field}) has one witness; ${day(best.value)} has ${bestCount}: taken`)
   return best
+}
+
+const DAY_MS = 86_400_000
+/** Days a stated publication may stand from the URL's day (time zones, a post that went out after midnight). */
+const URL_TOLERANCE_DAYS = 2
+
+/**
+ * A CMS writes the date into the URL when the post is first published and never rewrites it (a changed URL
+ * would break every link to it), whereas a site migration or a re-publication rewrites the structured
+ * data. A stated publication day more than two days from the URL's day is such a rewrite: the URL's day is
+ * the original.
+ */
+function urlsDay(published: DateEvidence, evidence: DateEvidence[], notes: string[]): DateEvidence {
+  const url = evidence.find((e) => e.source === 'url')
+  if (url === undefined || published.source === 'url') return published
+  const apart = Math.abs(Date.parse(day(url.value)) - Date.parse(day(published.value))) / DAY_MS
+  if (!(apart > URL_TOLERANCE_DAYS)) return published
+  notes.push(`published ${day(published.value)} (${published.source} ${published.field}) is ${Math.round(apart)} days from the URL's ${day(url.value)}: the URL's taken`)
+  return url
+}
+
+/**
+ * The abstain rule: a page whose only publication evidence is guesses (the first <time>, a script's state,
+ * a date somewhere in the text) that name different days has no date we can defend, and a wrong date
+ * costs more than none (a wrong date misfiles the page; none leaves it to the fetch time).
+ */
+function guessesDisagree(published: DateEvidence, ordered: DateEvidence[], notes: string[]): boolean {
+  if (!isWeak(published)) return false
+  const other = ordered.find((e) => e.kind === 'published' && isWeak(e) && day(e.value) !== day(published.value))
+  if (other === undefined) return false
+  notes.push(`only guesses, which disagree (${day(published.value)} ${published.field}, ${day(other.value)} ${other.field}): no publication date`)
+  return true
 }
 
 export function extractDates(input: DateInputs): PageDates {
@@ -203,6 +242,9 @@ export function extractDates(input: DateInputs): PageDates {
   if (pick !== undefined && evidence.some((e) => witnessOf(e) !== null && day(e.value) !== day(pick.value))) {
     published = agreedDay(pick, bodyRead ? ordered : order(evidence.concat(plausible(bodyEvidence(input)))), notes)
   }
+
+  if (published !== undefined) published = urlsDay(published, evidence, notes)
+  if (published !== undefined && guessesDisagree(published, ordered, notes)) published = undefined
 
   // Kept for the published <= updated check below, which compares dates as the page wrote them.
   const asStated = published?.value

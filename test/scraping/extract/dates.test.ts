@@ -36,6 +36,20 @@ describe('parseDate', () => {
     expect(parseDate('1426075200')).toBe('2015-03-11T12:00:00Z')
   })
 
+  it('reads month names of more languages, year-first forms and Eastern Arabic digits', () => {
+    expect(parseDate('الأربعاء، 07 أكتوبر 2020 - 12:09 م')?.slice(0, 10)).toBe('2020-10-07')
+    expect(parseDate('٠٧ تشرين الأول ٢٠٢٠')).toBe('2020-10-07')
+    expect(parseDate('2020年10月7日')).toBe('2020-10-07')
+    expect(parseDate('2020년 10월 7일')).toBe('2020-10-07')
+    expect(parseDate('2020. október 7.')).toBe('2020-10-07')
+    expect(parseDate('7. lokakuuta 2020')).toBe('2020-10-07')
+    expect(parseDate('7 Οκτωβρίου 2020')).toBe('2020-10-07')
+    expect(parseDate('7 ekim 2020')).toBe('2020-10-07')
+    expect(parseDate('7 octombrie 2020')).toBe('2020-10-07')
+    // A year with a dot and a number after it is not a Hungarian date without a month name.
+    expect(parseDate('Version 2019. 12 items')).toBeNull()
+  })
+
   it('rejects implausible or ambiguous values', () => {
     expect(parseDate('')).toBeNull()
     expect(parseDate('not a date')).toBeNull()
@@ -251,5 +265,62 @@ describe('date evidence', () => {
       '<main class="with-navigation"><article><h1>Title</h1><p class="date"><time datetime="2023-10-18">18 Oct 2023</time></p></article></main>',
     )
     expect(main.published_date).toBe('2023-10-18')
+  })
+
+  it("reads a publication date from a script's serialised state only when nothing else dates the page", () => {
+    const state = `<script type="application/json">{"publishedDate":"2016-11-04T20:37:27Z","updatedDate":"2016-11-04T20:39:47Z"}</script>`
+    const p = at('', `<h1>A review</h1>${state}<p>Text without a date.</p>`)
+    expect(p.published_date).toBe('2016-11-04T20:37:27Z')
+    expect(p.metadata.date_evidence?.published).toMatchObject({ source: 'meta', field: 'script:publishedDate' })
+    const shopify = at('', `<h1>Coffee</h1><script>var meta = {"product":{"published_at":"2019-03-02T06:22:28+01:00"}}</script><p>Text.</p>`)
+    expect(shopify.published_date?.slice(0, 10)).toBe('2019-03-02')
+    // Any stated or visible date outranks it.
+    const shown = at('', `<h1>Title</h1><p class="date">12. März 2024</p>${state}<p>Text.</p>`)
+    expect(shown.published_date).toBe('2024-03-12')
+  })
+
+  it("takes the URL's day over a stated date days away from it (a migration rewrote the metadata)", () => {
+    const ld = '<script type="application/ld+json">{"@type":"BlogPosting","datePublished":"2019-06-17T18:28:00+02:00"}</script>'
+    const moved = at(ld, '<h1>Title</h1><p>Text.</p>', 'https://example.com/home/2017/7/12/story')
+    expect(moved.published_date).toBe('2017-07-12')
+    expect(moved.metadata.date_evidence?.notes.some((n) => n.includes("URL's"))).toBe(true)
+    // A day apart is a time zone or a post that went out after midnight: the stated date stands.
+    const near = at(ld, '<h1>Title</h1><p>Text.</p>', 'https://example.com/2019/06/16/story')
+    expect(near.published_date?.slice(0, 10)).toBe('2019-06-17')
+  })
+
+  it('rejects dates before 1995 as before the web', () => {
+    const p = at('<meta name="date" content="1993-05-05">', '<p>Text.</p>', 'https://example.com/2019/08/02/story/')
+    expect(p.published_date).toBe('2019-08-02')
+    expect(p.metadata.date_evidence?.rejected[0]?.reason).toBe('before_web')
+  })
+
+  it('gives no date when the only evidence is guesses that disagree (the abstain rule)', () => {
+    const p = at('', '<div><time datetime="2020-09-29">29 Sep</time></div><p>Text.</p><p>As said on 2 October 2020 in the text.</p>')
+    expect(p.published_date).toBeNull()
+    expect(p.metadata.date_evidence?.notes.some((n) => n.includes('disagree'))).toBe(true)
+    // One guess alone stands.
+    const one = at('', '<p>Text.</p><p>As said on 2 October 2020 in the text.</p>')
+    expect(one.published_date).toBe('2020-10-02')
+  })
+
+  it('reads the further meta conventions htmldate knows, and not a render time', () => {
+    expect(at('<meta name="DCSext.articleFirstPublished" content="2020-05-06">').published_date).toBe('2020-05-06')
+    expect(at('<meta property="og:regdate" content="2020-05-06 12:00:00">').published_date?.slice(0, 10)).toBe('2020-05-06')
+    expect(at('<meta name="gentime" content="2020-05-06">').published_date).toBeNull()
+  })
+
+  it('reads a URL date whose month is a word', () => {
+    expect(at('', '<p>Text.</p>', 'https://www.example.com/world/2019/may/12/story-title').published_date).toBe('2019-05-12')
+    expect(at('', '<p>Text.</p>', 'https://www.example.com/2019/mayday/12/').published_date).toBeNull()
+  })
+
+  it('takes a date-classed element after an update label as the update', () => {
+    const p = at('', '<h1>Title</h1><p>Text.</p><div id="page-info">page revision: 8, last edited: <span class="odate">17 Jun 2018</span></div>')
+    expect(p.last_updated_date).toBe('2018-06-17')
+    expect(p.metadata.date_evidence?.last_updated).toMatchObject({ source: 'markup', field: 'class=odate' })
+    // Nothing states the publication, so the update stands in, and says so.
+    expect(p.published_date).toBe('2018-06-17')
+    expect(p.metadata.date_evidence?.notes[0]).toContain('stands in')
   })
 })
