@@ -3,16 +3,17 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import type { TestApp } from '../../helpers/app.ts'
-import { createTestApp, json } from '../../helpers/app.ts'
+import { json } from '../../helpers/app.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
 import { html } from '../fixtures/web-server.ts'
-import type { Web } from '../helpers.ts'
-import { article, runJobsUntil, startWeb, useTestWeb } from '../helpers.ts'
+import type { ScrapingApp, Web } from '../helpers.ts'
+import { article, runJobsUntil, startScrapingApp } from '../helpers.ts'
 
 type Job = { id: number; status: string; max_age: number | null; results: { url: string; content: { title: string } | null }[] | null }
 
 describeEachEngine('scrape jobs with max_age and force (in-process worker)', (getDb) => {
+  let app: ScrapingApp
   let t: TestApp
   let web: Web
   let headers: Record<string, string>
@@ -20,16 +21,10 @@ describeEachEngine('scrape jobs with max_age and force (in-process worker)', (ge
   const clock = new ManualClock('2026-11-22T10:00:00Z')
   const MINUTE = 60_000
   beforeAll(async () => {
-    web = await startWeb({ 'news.fresh.test/story': (req, res) => html(article(title))(req, res) })
-    t = await createTestApp(getDb().db, { clock, config: { rateLimitPerMinute: 1_000_000 } })
-    await useTestWeb(t.ctx, web)
-    headers = (await t.client()).headers
+    app = await startScrapingApp(getDb().db, { 'news.fresh.test/story': (req, res) => html(article(title))(req, res) }, { clock })
+    ;({ t, web, headers } = app)
   })
-  afterAll(async () => {
-    await t.ctx.scraper.close()
-    await t.close()
-    await web.close()
-  })
+  afterAll(() => app.close())
 
   const run = async (extra: Record<string, unknown>): Promise<Job> => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/scraping/jobs', headers, payload: { urls: [web.at('news.fresh.test', '/story')], ...extra } })
