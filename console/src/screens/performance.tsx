@@ -4,7 +4,7 @@ import { post } from '../api.ts'
 import type { Segment, SegmentReport } from '../types.ts'
 import { BarChart } from '../ui/bars.tsx'
 import { ErrorBox, fieldError, fmt, Loading, Page, Status } from '../ui/common.tsx'
-import { DateRange, daysAgo, daysBetween, today } from '../ui/date-range.tsx'
+import { daysAgo, daysBetween, ReportRange, today } from '../ui/date-range.tsx'
 import { TimeChart } from '../ui/time-chart.tsx'
 import { useAction, useApi } from '../ui/use-api.ts'
 
@@ -62,16 +62,7 @@ export function PerformanceReports() {
           ))}
           {err('segment_ids') ? <small class="field-error">{err('segment_ids')}</small> : null}
         </fieldset>
-        <DateRange
-          start={range.start}
-          end={range.end}
-          onChange={(start, end) => setRange({ start, end })}
-          errors={{ start: err('start_date'), end: err('end_date') }}
-        />
-        <ErrorBox error={create.error} />
-        <button type="submit" disabled={create.busy || chosen.length === 0}>
-          Run report
-        </button>
+        <ReportRange range={range} onChange={setRange} fieldError={err} action={create} disabled={chosen.length === 0} />
       </form>
       <ErrorBox error={rep.error} />
       {reportId && !r ? <Loading what="report" /> : null}

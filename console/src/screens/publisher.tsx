@@ -5,7 +5,7 @@ import { base, navigate } from '../router.ts'
 import type { PixelCampaign, PublisherReport } from '../types.ts'
 import { BarChart } from '../ui/bars.tsx'
 import { ErrorBox, Field, fieldError, fmt, Loading, Page, Status, saveFile } from '../ui/common.tsx'
-import { DateRange, daysAgo, daysBetween, toCsv, today } from '../ui/date-range.tsx'
+import { daysAgo, daysBetween, ReportRange, toCsv, today } from '../ui/date-range.tsx'
 import { TimeChart } from '../ui/time-chart.tsx'
 import { useAction, useApi } from '../ui/use-api.ts'
 
@@ -53,16 +53,7 @@ export function PublisherReports() {
             ))}
           </select>
         </Field>
-        <DateRange
-          start={range.start}
-          end={range.end}
-          onChange={(start, end) => setRange({ start, end })}
-          errors={{ start: err('start_date'), end: err('end_date') }}
-        />
-        <ErrorBox error={create.error} />
-        <button type="submit" disabled={create.busy || own.length === 0}>
-          Run report
-        </button>
+        <ReportRange range={range} onChange={setRange} fieldError={err} action={create} disabled={own.length === 0} />
         {campaigns.data && own.length === 0 ? (
           <p class="muted">
             No publisher campaign yet: <a href={`${base}/pixel`}>create one</a> and place its tag.

@@ -1,4 +1,4 @@
-import { Field } from './common.tsx'
+import { ErrorBox, Field } from './common.tsx'
 
 export const today = () => new Date().toISOString().slice(0, 10)
 export const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10)
@@ -30,6 +30,33 @@ export function DateRange(props: {
         </div>
       </div>
     </div>
+  )
+}
+
+/**
+ * The end of a report form: its date range (with the API's field errors), the error of the last
+ * attempt, and the submit button (disabled while the report is being created or when `disabled`).
+ */
+export function ReportRange(props: {
+  range: { start: string; end: string }
+  onChange: (range: { start: string; end: string }) => void
+  fieldError: (field: string) => string | null
+  action: { busy: boolean; error: Error | null }
+  disabled: boolean
+}) {
+  return (
+    <>
+      <DateRange
+        start={props.range.start}
+        end={props.range.end}
+        onChange={(start, end) => props.onChange({ start, end })}
+        errors={{ start: props.fieldError('start_date'), end: props.fieldError('end_date') }}
+      />
+      <ErrorBox error={props.action.error} />
+      <button type="submit" disabled={props.action.busy || props.disabled}>
+        Run report
+      </button>
+    </>
   )
 }
 
