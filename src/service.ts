@@ -15,6 +15,7 @@ import { buildApp } from './platform/http/app.ts'
 import { opsFeature } from './platform/http/ops.ts'
 import { runPeriodicNow } from './platform/jobs/queue.ts'
 import type { Worker } from './platform/jobs/worker.ts'
+import { isSigningKeyCommand, runSigningKeyCommand } from './adcp/signing/commands.ts'
 import { runKeyCommand } from './platform/keys/commands.ts'
 
 export { createLogger } from './platform/logger.ts'
@@ -77,7 +78,11 @@ export async function startService(opts: ServiceStartOptions): Promise<Service> 
       // The CLI's commands while this process holds the embedded data dir: keys, and the operator's
       // "refresh the catalog now".
       control = await serveControlSocket(config.dataDir, (c) =>
-        c.cmd === 'catalog.refresh' ? runPeriodicNow(started.db, 'curation.catalog', started.clock.now()) : runKeyCommand(started.db, started.clock, c),
+        c.cmd === 'catalog.refresh'
+          ? runPeriodicNow(started.db, 'curation.catalog', started.clock.now())
+          : isSigningKeyCommand(c)
+            ? runSigningKeyCommand(started.db, started.clock, c)
+            : runKeyCommand(started.db, started.clock, c),
       )
     }
     return {
