@@ -1,6 +1,7 @@
 import type { Server } from 'node:net'
 
 import type { Logger } from 'pino'
+import { isSigningKeyCommand, runSigningKeyCommand } from './adcp/signing/commands.ts'
 import type { ServiceContext, ServiceOptions } from './context.ts'
 import { closeServices, createServiceContext } from './context.ts'
 import { apiFeatures, collectorFeatures, startWorker } from './features.ts'
@@ -15,7 +16,6 @@ import { buildApp } from './platform/http/app.ts'
 import { opsFeature } from './platform/http/ops.ts'
 import { runPeriodicNow } from './platform/jobs/queue.ts'
 import type { Worker } from './platform/jobs/worker.ts'
-import { isSigningKeyCommand, runSigningKeyCommand } from './adcp/signing/commands.ts'
 import { runKeyCommand } from './platform/keys/commands.ts'
 
 export { createLogger } from './platform/logger.ts'

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-
+import { isSigningKeyCommand, runSigningKeyCommand } from '../adcp/signing/commands.ts'
 import { systemClock } from '../platform/clock.ts'
 import type { Config } from '../platform/config.ts'
 import type { Command } from '../platform/control-socket.ts'
@@ -7,7 +7,6 @@ import { sendCommand, socketPath } from '../platform/control-socket.ts'
 import { lockOwner } from '../platform/db/data-dir-lock.ts'
 import { migrate } from '../platform/db/migrate.ts'
 import { openDatabase, requireEmbeddedDatabase } from '../platform/db/open.ts'
-import { isSigningKeyCommand, runSigningKeyCommand } from '../adcp/signing/commands.ts'
 import { runKeyCommand } from '../platform/keys/commands.ts'
 import type { CreatedKey } from '../platform/keys/keys.ts'
 
@@ -26,9 +25,7 @@ export async function runKeys(config: Config, command: Command, output: Output):
     const opened = await openDatabase(config)
     try {
       await migrate(opened.db)
-      result = isSigningKeyCommand(command)
-        ? await runSigningKeyCommand(opened.db, systemClock, command)
-        : await runKeyCommand(opened.db, systemClock, command)
+      result = isSigningKeyCommand(command) ? await runSigningKeyCommand(opened.db, systemClock, command) : await runKeyCommand(opened.db, systemClock, command)
     } finally {
       await opened.close()
     }

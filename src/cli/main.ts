@@ -10,7 +10,8 @@ import type { McpCommandOptions } from './mcp.ts'
 
 // Each command loads only what it needs: `keys` and `migrate` never load the features' code, which
 // would cost seconds of start-up before a one-line answer.
-const runKeys = async (command: KeyCommand, output: 'json' | 'create' | 'list' | 'revoke' | 'signing') => (await import('./keys.ts')).runKeys(loadConfig(), command, output)
+const runKeys = async (command: KeyCommand, output: 'json' | 'create' | 'list' | 'revoke' | 'signing') =>
+  (await import('./keys.ts')).runKeys(loadConfig(), command, output)
 
 function parseRoles(value: string): Role[] {
   const roles = value

@@ -16,7 +16,14 @@ import type { DigestPolicy } from './verify.ts'
 /** Signatures are checked on every AdCP operation when present; none is required (bearer keys stay valid). */
 export const digestPolicy: DigestPolicy = 'either'
 export const requiredFor: readonly string[] = []
-export const signableOperations = ['get_signals', 'activate_signal', 'get_adcp_capabilities', 'get_task_status', 'list_tasks', 'comply_test_controller'] as const
+export const signableOperations = [
+  'get_signals',
+  'activate_signal',
+  'get_adcp_capabilities',
+  'get_task_status',
+  'list_tasks',
+  'comply_test_controller',
+] as const
 
 export function requestSigningCapability() {
   return {

@@ -29,7 +29,14 @@ export function verifierStore(db: Queryable, now: () => Date): Omit<VerifierDeps
   return {
     nowSec: () => toSec(now()),
     async findKey(kid): Promise<RegisteredKey<Principal> | null> {
-      const { rows } = await db.query<{ jwk: Record<string, unknown>; replay_cap: number; revoked: boolean; api_key_id: number; client_id: number; live: boolean }>(
+      const { rows } = await db.query<{
+        jwk: Record<string, unknown>
+        replay_cap: number
+        revoked: boolean
+        api_key_id: number
+        client_id: number
+        live: boolean
+      }>(
         `SELECT s.jwk, s.replay_cap, s.revoked_at IS NOT NULL AS revoked, s.api_key_id, s.client_id, k.revoked_at IS NULL AS live
            FROM adcp_signing_keys s JOIN api_keys k ON k.id = s.api_key_id WHERE s.kid = $1`,
         [kid],
@@ -37,7 +44,13 @@ export function verifierStore(db: Queryable, now: () => Date): Omit<VerifierDeps
       const r = rows[0]
       if (!r) return null
       const jwk = typeof r.jwk === 'string' ? (JSON.parse(r.jwk) as Record<string, unknown>) : r.jwk
-      return { kid, jwk, revoked: r.revoked, replayCap: r.replay_cap, principal: r.live ? { keyId: Number(r.api_key_id), clientId: Number(r.client_id) } : null }
+      return {
+        kid,
+        jwk,
+        revoked: r.revoked,
+        replayCap: r.replay_cap,
+        principal: r.live ? { keyId: Number(r.api_key_id), clientId: Number(r.client_id) } : null,
+      }
     },
     async recentNonces(kid, sinceSec, limit) {
       const { rows } = await db.query<{ n: number }>(
@@ -101,9 +114,15 @@ export async function addSigningKeys(
 }
 
 export async function listSigningKeys(db: Queryable): Promise<SigningKeyRow[]> {
-  const { rows } = await db.query<{ kid: string; api_key_id: number; client_id: number; jwk: unknown; replay_cap: number; revoked_at: Date | null; created_at: Date }>(
-    'SELECT kid, api_key_id, client_id, jwk, replay_cap, revoked_at, created_at FROM adcp_signing_keys ORDER BY created_at, kid',
-  )
+  const { rows } = await db.query<{
+    kid: string
+    api_key_id: number
+    client_id: number
+    jwk: unknown
+    replay_cap: number
+    revoked_at: Date | null
+    created_at: Date
+  }>('SELECT kid, api_key_id, client_id, jwk, replay_cap, revoked_at, created_at FROM adcp_signing_keys ORDER BY created_at, kid')
   return rows.map((r) => {
     const jwk = (typeof r.jwk === 'string' ? JSON.parse(r.jwk) : r.jwk) as Record<string, unknown>
     return {

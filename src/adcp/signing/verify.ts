@@ -25,7 +25,7 @@ import type { SignedRequest } from './canonical.ts'
 import { fieldValue, signatureBase, targetUri } from './canonical.ts'
 import { SignatureError } from './errors.ts'
 import type { InnerList } from './structured-fields.ts'
-import { isInnerList, parseDictionary, serializeInnerList, StructuredFieldError, Token } from './structured-fields.ts'
+import { isInnerList, parseDictionary, StructuredFieldError, serializeInnerList, Token } from './structured-fields.ts'
 
 export const signingTag = 'adcp/request-signing/v1'
 export const maxWindowSeconds = 300
@@ -151,7 +151,8 @@ function checkSingleValued(req: SignedRequest, covered: string[]) {
 
 function checkWindow(p: SigParams, now: number) {
   if (p.expires <= p.created) throw new SignatureError('request_signature_window_invalid', 'expires must be after created')
-  if (p.expires - p.created > maxWindowSeconds) throw new SignatureError('request_signature_window_invalid', `the validity window exceeds ${maxWindowSeconds} s`)
+  if (p.expires - p.created > maxWindowSeconds)
+    throw new SignatureError('request_signature_window_invalid', `the validity window exceeds ${maxWindowSeconds} s`)
   if (now > p.expires + skewSeconds) throw new SignatureError('request_signature_window_invalid', 'the signature has expired')
   if (now < p.created - skewSeconds) throw new SignatureError('request_signature_window_invalid', 'the signature is created in the future')
 }
@@ -171,7 +172,10 @@ function checkKeyPurpose(jwk: Record<string, unknown>, alg: Alg) {
   }
   const want = algs[alg]
   if (jwk.alg !== want.jose || jwk.kty !== want.kty || jwk.crv !== want.crv) {
-    throw new SignatureError('request_signature_key_purpose_invalid', `key ${String(jwk.kid)} (${String(jwk.alg)}, ${String(jwk.kty)}/${String(jwk.crv)}) does not fit alg ${alg}`)
+    throw new SignatureError(
+      'request_signature_key_purpose_invalid',
+      `key ${String(jwk.kid)} (${String(jwk.alg)}, ${String(jwk.kty)}/${String(jwk.crv)}) does not fit alg ${alg}`,
+    )
   }
 }
 

@@ -7,8 +7,8 @@
 import type { AgentDeps } from '../agent.ts'
 import { negotiateVersion } from '../agent.ts'
 import { identity } from '../render.ts'
-import { requestSigningCapability } from '../signing/http.ts'
 import type { CapabilitiesInput } from '../schemas.ts'
+import { requestSigningCapability } from '../signing/http.ts'
 
 /** Releases served: a 3.0 pin is answered as 3.0 (the same fields), anything else as 3.1. */
 export const supportedVersions = ['3.0', '3.1'] as const

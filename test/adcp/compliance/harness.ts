@@ -4,7 +4,6 @@
  * and the storyboard runner of `@adcp/sdk` (`comply`, what `adcp storyboard run` calls) pointed at
  * it with a bundle: the AdCP 3.1.19 one vendored in fixtures/adcp, or the one the SDK ships.
  */
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,19 +21,11 @@ import { createKey } from '../../../src/platform/keys/keys.ts'
 import type { Service } from '../../../src/service.ts'
 import { startService } from '../../../src/service.ts'
 import { indexTopic } from '../../curation/fixtures.ts'
+import { bundle319, signingVectorsDir } from './bundle.ts'
+
+export { bundle319 }
 
 export type Bundle = '3.1.19' | 'sdk'
-
-/** Unpacks the vendored 3.1.19 bundle once per process; returns its compliance dir. */
-let unpacked: string | null = null
-export function bundle319(): string {
-  if (!unpacked) {
-    const dir = mkdtempSync(join(tmpdir(), 'adcp-3.1.19-'))
-    execFileSync('tar', ['xzf', join(import.meta.dirname, '../../../fixtures/adcp/adcp-3.1.19-schemas-and-compliance.tar.gz'), '-C', dir])
-    unpacked = dir
-  }
-  return unpacked
-}
 
 export interface SeededService {
   service: Service
@@ -53,8 +44,7 @@ export interface SeededService {
  * the same in both bundles) registered for the harness's API key, test-revoked-2026 on the
  * revocation list, and the grading cap of 100 nonces per 60 s for these test keys.
  */
-export const signingKeysOfTestKit = () =>
-  JSON.parse(readFileSync(join(bundle319(), 'compliance/3.1.19/test-vectors/request-signing/keys.json'), 'utf8')) as { keys: Record<string, unknown>[] }
+export const signingKeysOfTestKit = () => JSON.parse(readFileSync(join(signingVectorsDir(), 'keys.json'), 'utf8')) as { keys: Record<string, unknown>[] }
 export const testKitRevokedKid = 'test-revoked-2026'
 export const testKitReplayCap = 100
 
