@@ -21,7 +21,8 @@ const unreserved = (code: number) =>
 function parseUrl(raw: string): URL {
   const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(raw)?.[1] ?? ''
   if (!authority.replace(/^[^@]*@/, '').replace(/:\d*$/, '')) throw new SignatureError('request_signature_header_malformed', 'the target URI has no host')
-  if ([...authority].some((ch) => ch.charCodeAt(0) > 0x7f)) throw new SignatureError('request_signature_header_malformed', 'the URL host is not ASCII: send the A-label (Punycode)')
+  if ([...authority].some((ch) => ch.charCodeAt(0) > 0x7f))
+    throw new SignatureError('request_signature_header_malformed', 'the URL host is not ASCII: send the A-label (Punycode)')
   let u: URL
   try {
     u = new URL(raw)

@@ -132,7 +132,12 @@ export async function runStoryboards(target: SeededService, bundle: Bundle, stor
       test_kit: { auth: { api_key: target.key, probe_task: 'get_signals' } },
       // StoryboardRunOptions.request_signing (comply passes it on; its ComplyOptions type omits it):
       // `mcp` sends each vector as tools/call at /mcp, the single endpoint this agent has.
-      ...({ request_signing: { transport: 'mcp', skipVectors: [...skippedSigningVectors] } } as object),
+      // Every fixture the bundles seed (`prerequisites.controller_seeding`) is another protocol's:
+      // products, pricing options, media buys, creatives, formats, plans, accounts. The controller
+      // answers their seed_* scenarios UNKNOWN_SCENARIO, which 3.1.19 grades not_applicable
+      // (storyboard-schema.yaml, fixture_seed_unsupported); SDK 6.11.0 counts it a failed step.
+      // Not seeding gives the graded outcome: the storyboards' media-buy steps skip as missing tools.
+      ...({ request_signing: { transport: 'mcp', skipVectors: [...skippedSigningVectors] }, skip_controller_seeding: true } as object),
       ...(storyboard ? { storyboards: [storyboard] } : {}),
     })
     return {
