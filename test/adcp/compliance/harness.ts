@@ -202,12 +202,8 @@ export const namedStoryboards = [
  */
 export const knownFailures: [RegExp, string][] = [
   [
-    /^(idempotency|deterministic_testing|canonical_format_validate_input)\.seed_(product|pricing_option)\./,
-    'the runner seeds media-buy fixtures (products, pricing options) before storyboards whose steps are media-buy tools; a signals agent has none and answers UNKNOWN_SCENARIO',
-  ],
-  [
     /^deterministic_testing\.(missing_params|not_found_entity):/,
-    "the SDK's 3.0.6 deterministic_testing probes force_creative_status, a creative-protocol scenario; the agent answers UNKNOWN_SCENARIO",
+    "the SDK's 3.0.6 deterministic_testing requires INVALID_PARAMS / NOT_FOUND from force_creative_status, a creative-protocol scenario; the agent answers UNKNOWN_SCENARIO, which 3.1.19's version of the steps accepts",
   ],
   [
     /^billing_gate_dispatch\.get_capabilities:/,
