@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 
 import type { SignedRequest } from '../../src/adcp/signing/canonical.ts'
 import { authority, signatureBase, targetUri } from '../../src/adcp/signing/canonical.ts'
+import { runSigningKeyCommand } from '../../src/adcp/signing/commands.ts'
 import { SignatureError } from '../../src/adcp/signing/errors.ts'
 import { operationsOf } from '../../src/adcp/signing/http.ts'
 import { addSigningKeys, revokeSigningKey, verifierStore } from '../../src/adcp/signing/store.ts'
@@ -106,6 +107,38 @@ describeEachEngine('request signing: the AdCP 3.1.19 conformance vectors', (getD
 
   it.each(load('negative').map((v) => [v.id, v] as const))('negative %s is refused with its error code', async (_id, v) => {
     expect(await outcome(v)).toBe(v.expected_outcome.error_code)
+  })
+
+  it('registers keys by command: public members only, kids checked, revocation; unknown keys and kids refused', async () => {
+    const db = getDb().db
+    const clock = { now: () => new Date() }
+    const key = signingKey('command-ed25519')
+    const withPrivate = { ...key.jwk, d: 'c2VjcmV0', _private_d_for_test_only: 'c2VjcmV0' }
+    const added = (await runSigningKeyCommand(db, clock, {
+      cmd: 'keys.signing.add',
+      args: { keyId: apiKeyId, jwks: JSON.stringify({ keys: [withPrivate] }), replayCap: 10 },
+    })) as {
+      kid: string
+      replay_cap: number
+    }[]
+    expect(added).toMatchObject([{ kid: 'command-ed25519', api_key_id: apiKeyId, adcp_use: 'request-signing', alg: 'EdDSA', replay_cap: 10, revoked_at: null }])
+    const { rows } = await db.query<{ jwk: unknown }>(`SELECT jwk FROM adcp_signing_keys WHERE kid = 'command-ed25519'`)
+    expect(JSON.stringify(rows[0]!.jwk)).not.toMatch(/"d"|_private/)
+    await expect(runSigningKeyCommand(db, clock, { cmd: 'keys.signing.add', args: { keyId: 999999, jwks: { keys: [key.jwk] } } })).rejects.toThrow(
+      /no live API key/,
+    )
+    await expect(
+      runSigningKeyCommand(db, clock, { cmd: 'keys.signing.add', args: { keyId: apiKeyId, jwks: { keys: [key.jwk] }, revoked: ['other'] } }),
+    ).rejects.toThrow(/not a kid/)
+    await expect(runSigningKeyCommand(db, clock, { cmd: 'keys.signing.add', args: { keyId: apiKeyId, jwks: { nope: 1 } } })).rejects.toThrow(/JWKS/)
+    expect(await runSigningKeyCommand(db, clock, { cmd: 'keys.signing.revoke', args: { kid: 'command-ed25519' } })).toEqual({
+      kid: 'command-ed25519',
+      revoked: true,
+    })
+    await expect(runSigningKeyCommand(db, clock, { cmd: 'keys.signing.revoke', args: { kid: 'never-registered' } })).rejects.toThrow(/no signing key/)
+    const listed = (await runSigningKeyCommand(db, clock, { cmd: 'keys.signing.list', args: {} })) as { kid: string; revoked_at: string | null }[]
+    expect(listed.find((k) => k.kid === 'command-ed25519')?.revoked_at).toEqual(expect.any(String))
+    expect(listed.find((k) => k.kid === 'test-revoked-2026')?.revoked_at).toEqual(expect.any(String))
   })
 
   it('canonicalizes every URL case (an IDN U-label is refused: the signer sends the A-label)', () => {
