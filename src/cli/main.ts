@@ -10,7 +10,8 @@ import type { McpCommandOptions } from './mcp.ts'
 
 // Each command loads only what it needs: `keys` and `migrate` never load the features' code, which
 // would cost seconds of start-up before a one-line answer.
-const runKeys = async (command: KeyCommand, output: 'json' | 'create' | 'list' | 'revoke') => (await import('./keys.ts')).runKeys(loadConfig(), command, output)
+const runKeys = async (command: KeyCommand, output: 'json' | 'create' | 'list' | 'revoke' | 'signing') =>
+  (await import('./keys.ts')).runKeys(loadConfig(), command, output)
 
 function parseRoles(value: string): Role[] {
   const roles = value
@@ -98,6 +99,25 @@ keys
   .command('revoke <id>')
   .description('revoke a key at once')
   .action(async (id: string) => runKeys({ cmd: 'keys.revoke', args: { id: idArgument(id) } }, 'revoke'))
+
+keys
+  .command('signing-add <key-id> <jwks-file>')
+  .description('register the public keys of a JWKS for RFC 9421 signed requests at /mcp, acting for API key <key-id>')
+  .option('--revoked <kid...>', 'put these kids of the JWKS on the revocation list')
+  .option('--replay-cap <n>', 'nonces a key may record per 60 s before request_signature_rate_abuse (default 1000000)', positiveInt)
+  .action(async (id: string, file: string, o: { revoked?: string[]; replayCap?: number }) => {
+    const { readJwks } = await import('../adcp/signing/commands.ts')
+    const args = { keyId: idArgument(id), jwks: readJwks(file), revoked: o.revoked ?? [], ...(o.replayCap ? { replayCap: o.replayCap } : {}) }
+    await runKeys({ cmd: 'keys.signing.add', args }, 'signing')
+  })
+keys
+  .command('signing-list')
+  .description('list request-signing keys: kid, API key, client, use, alg, cap, revoked')
+  .action(async () => runKeys({ cmd: 'keys.signing.list', args: {} }, 'signing'))
+keys
+  .command('signing-revoke <kid>')
+  .description('put a request-signing key on the revocation list')
+  .action(async (kid: string) => runKeys({ cmd: 'keys.signing.revoke', args: { kid } }, 'signing'))
 
 // The client commands: call the REST API of a running service.
 registerClientCommands(program, () => loadConfig())

@@ -312,9 +312,23 @@ describeEachEngine('activate_signal', (getDb) => {
       code: 'INVALID_REQUEST',
       field: 'idempotency_key',
     })
-    const unkeyed = { ...base, destinations: [{ type: 'platform', ...seat }], adcp_major_version: 3 }
-    const missing = (await client.callTool({ name: 'activate_signal', arguments: unkeyed })) as CallToolResult
-    expect(missing.structuredContent).toMatchObject({ adcp_error: { code: 'INVALID_REQUEST', field: 'idempotency_key' } })
+    // callers stating a 3.x version must send a key, whatever form; callers stating none need not
+    // (the interface spec's activate_signal, @adcp/client 4.x: activate-signal.ts speaksAdcp3)
+    for (const unkeyed of [
+      { ...base, destinations: [{ type: 'platform', ...seat }], adcp_major_version: 3 },
+      { ...base, destinations: [{ type: 'platform', ...seat }], adcp_version: '3.0' },
+      { ...base, deliver_to: { deployments: [seat] }, adcp_version: '3.1' },
+    ]) {
+      const missing = (await client.callTool({ name: 'activate_signal', arguments: unkeyed })) as CallToolResult
+      expect(missing.structuredContent, JSON.stringify(unkeyed)).toMatchObject({ adcp_error: { code: 'INVALID_REQUEST', field: 'idempotency_key' } })
+    }
+    for (const unversioned of [
+      { ...base, deliver_to: { deployments: [seat] } },
+      { ...base, destinations: [{ type: 'platform', ...seat }] },
+    ]) {
+      const served = (await client.callTool({ name: 'activate_signal', arguments: unversioned })) as CallToolResult
+      expect(served.isError, JSON.stringify(unversioned)).toBeFalsy()
+    }
     expect((await failure({ ...base, deliver_to: { deployments: [seat], countries: ['UK'] } })).adcp_error).toMatchObject({ field: 'countries' })
     expect((await failure({ ...base, destinations: [{ type: 'platform', ...seat }], pricing_option_id: 'po_other' })).adcp_error).toMatchObject({
       field: 'pricing_option_id',

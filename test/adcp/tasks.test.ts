@@ -15,7 +15,8 @@ import { accountScope } from '../../src/adcp/accounts.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { Agent } from './helpers.ts'
-import { bearer, call, mcpClient, seedIndex, startAgent } from './helpers.ts'
+import { call, seedIndex, startAgent } from './helpers.ts'
+import { signedMcpClient, signingKey } from './signing-helpers.ts'
 
 const nova = { brand: { domain: 'novamotors.example' }, operator: 'pinnacle-agency.example', sandbox: true }
 const other = { brand: { domain: 'otherbrand.example' }, operator: 'other.example', sandbox: true }
@@ -39,7 +40,9 @@ describeEachEngine('AdCP tasks and comply_test_controller', (getDb) => {
     receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`
     agent = await startAgent(getDb().db)
     await seedIndex(agent)
-    client = await mcpClient(agent.mcpUrl, bearer((await agent.client()).key))
+    // signed: registering webhook credentials (push_notification_config.authentication) requires it
+    const { clientId } = await agent.client()
+    client = await signedMcpClient(agent.ctx.db, agent.mcpUrl, clientId, signingKey('tasks-agent'), () => Math.floor(agent.clock.now().getTime() / 1000))
   })
   afterAll(async () => {
     await client?.close()

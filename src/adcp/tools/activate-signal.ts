@@ -99,10 +99,14 @@ function checkDeal(ctx: AdcpContext, targets: Target[], geo: string[] | null): v
 }
 
 /**
- * AdCP 3 makes idempotency_key required; callers that say they speak 3 (adcp_major_version or
- * adcp_version, as 3.x clients do) get INVALID_REQUEST without one. A caller naming no version
- * (the 2.x-era clients, @adcp/client 4.x among them, whose typed request has no such field) is
- * served without it, and its retries are not deduplicated.
+ * AdCP 3 makes idempotency_key required (3.0's and 3.1.19's activate-signal-request): a caller
+ * stating a 3.x version (adcp_version or adcp_major_version, as @adcp/sdk and the storyboard runner
+ * do) gets INVALID_REQUEST without one. A caller stating no version is served without one and its
+ * retries are not deduplicated. That is a deliberate deviation: 3.1.19's version envelope serves a
+ * request without a version at the seller's default (adcp_major_version: "the seller assumes its
+ * highest supported version", so 3, where the key is required), but the callers that state none are
+ * the interface spec's activate_signal (no key in it) and @adcp/client 4.x, whose strict request
+ * validation refuses an idempotency_key argument (docs/adcp.md "Versions and compatibility").
  */
 function speaksAdcp3(input: ActivateSignalInput): boolean {
   return input.adcp_major_version === 3 || /^3\./.test(input.adcp_version ?? '')

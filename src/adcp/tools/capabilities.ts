@@ -8,6 +8,7 @@ import type { AgentDeps } from '../agent.ts'
 import { negotiateVersion } from '../agent.ts'
 import { identity } from '../render.ts'
 import type { CapabilitiesInput } from '../schemas.ts'
+import { requestSigningCapability } from '../signing/http.ts'
 
 /** Releases served: a 3.0 pin is answered as 3.0 (the same fields), anything else as 3.1. */
 export const supportedVersions = ['3.0', '3.1'] as const
@@ -30,6 +31,7 @@ export function declaration(deps: AgentDeps): Record<string, unknown> {
       features: { catalog_signals: true, custom_signals: true, deal_activation: true },
     },
     wholesale_feed_versioning: { supported: true },
+    request_signing: requestSigningCapability(),
   }
 }
 
