@@ -433,7 +433,8 @@ function fromText(view: TextView, out: DateEvidence[]): void {
 const URL_DATE = /\/((?:19|20)\d{2})([/_-])(0?[1-9]|1[0-2])\2((?:0[1-9]|[12]\d|3[01])(?=[/_-]|\.html?|$)|[1-9](?=\/|\.html?|$))/
 const URL_COMPACT = /[/_-]((?:19|20)\d{2})()(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?:[/_.-]|$)/
 /** /2019/may/12/ (The Guardian and others write the month as a word). */
-const URL_MONTH_NAME = /\/((?:19|20)\d{2})\/(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\/(0?[1-9]|[12]\d|3[01])(?=[/_-]|\.html?|$)/i
+const URL_MONTH_NAME =
+  /\/((?:19|20)\d{2})\/(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\/(0?[1-9]|[12]\d|3[01])(?=[/_-]|\.html?|$)/i
 
 function fromUrl(url: string, out: DateEvidence[]): void {
   let path = url

@@ -180,7 +180,9 @@ function urlsDay(published: DateEvidence, evidence: DateEvidence[], notes: strin
   if (url === undefined || published.source === 'url') return published
   const apart = Math.abs(Date.parse(day(url.value)) - Date.parse(day(published.value))) / DAY_MS
   if (!(apart > URL_TOLERANCE_DAYS)) return published
-  notes.push(`published ${day(published.value)} (${published.source} ${published.field}) is ${Math.round(apart)} days from the URL's ${day(url.value)}: the URL's taken`)
+  notes.push(
+    `published ${day(published.value)} (${published.source} ${published.field}) is ${Math.round(apart)} days from the URL's ${day(url.value)}: the URL's taken`,
+  )
   return url
 }
 

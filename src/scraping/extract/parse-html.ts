@@ -5,10 +5,10 @@
 
 import type { TokenizerCallbacks } from 'htmlparser2'
 import { Tokenizer } from 'htmlparser2'
-import { ElementNode, TextNode } from './dom.ts'
-import type { RawSignals } from './raw-signals.ts'
 import type { ScriptDate } from './date-script.ts'
 import { scriptPublishedDate } from './date-script.ts'
+import { ElementNode, TextNode } from './dom.ts'
+import type { RawSignals } from './raw-signals.ts'
 import { emptyRawSignals, noteInlineScript, noteOpenTag } from './raw-signals.ts'
 
 /** Deeper elements are flattened into their ancestor at this depth, so every later pass may recurse. */
