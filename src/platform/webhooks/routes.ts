@@ -107,7 +107,7 @@ export const webhooksFeature: Feature<AppContext & WebhookContext> = {
         const clientId = req.principal!.clientId
         const sub = await owned(clientId, req.params.id)
         const now = ctx.clock.now()
-        const id = await ctx.db.transaction((tx) => emitTest(tx, clientId, sub.id, testEventType, { webhook: sub, message: 'a test event from Curata' }, now))
+        const id = await emitTest(ctx.db, clientId, sub.id, testEventType, { webhook: sub, message: 'a test event from Curata' }, now)
         if (id === null) throw notFound('webhook')
         reply.code(202)
         return (await getDelivery(ctx.db, clientId, sub.id, id))!
