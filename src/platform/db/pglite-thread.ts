@@ -62,6 +62,11 @@ async function handle(m: Request): Promise<unknown> {
     case 'exec':
       await pg.exec(m.sql)
       return null
+    case 'copyOut': {
+      // COPY … TO '/dev/blob' hands the output back as a Blob; its buffer moves to the main thread.
+      const r = await pg.query(m.sql)
+      return r.blob ? await r.blob.arrayBuffer() : new ArrayBuffer(0)
+    }
     case 'begin':
       return begin()
     case 'commit':

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads'
 
 import type { Db, QueryResult, Session } from './db.ts'
-import { copySql } from './db.ts'
+import { copyOutSql, copySql } from './db.ts'
 import type { Reply, Request, SerializedError, ThreadInit } from './pglite-protocol.ts'
 
 export interface PgliteOptions {
@@ -115,6 +115,10 @@ export async function openPglite(opts: PgliteOptions = {}): Promise<PgliteDb> {
     },
     async exec(sql) {
       await call({ op: 'exec', sql })
+    },
+    async *copyOut(select) {
+      const out = await call<ArrayBuffer>({ op: 'copyOut', sql: copyOutSql(select, "'/dev/blob'") })
+      if (out.byteLength) yield new Uint8Array(out)
     },
     async listen(channel, onNotify) {
       const set = listeners.get(channel) ?? new Set()

@@ -186,14 +186,15 @@ describeEachEngine('durable jobs', (getDb) => {
         batch: {
           max: 3,
           async run(b) {
-            seen.push(b.jobs.map((j) => j.payload.n))
+            seen.push(b.jobs.map((j) => (j.payload as { n: number }).n))
             if (failNext) {
               failNext = false
               throw new Error('receiver down')
             }
             // Only the first two are finished here: the worker marks the rest done with nothing else.
             await b.finish(b.jobs.slice(0, 2), async (tx, held) => {
-              for (const j of b.jobs.slice(0, 2)) if (held.has(j.id)) await tx.query('INSERT INTO test_effects VALUES ($1, $2)', [j.id, String(j.payload.n)])
+              for (const j of b.jobs.slice(0, 2))
+                if (held.has(j.id)) await tx.query('INSERT INTO test_effects VALUES ($1, $2)', [j.id, String((j.payload as { n: number }).n)])
             })
           },
         },
