@@ -58,22 +58,31 @@ export async function emitEvent(tx: Queryable, e: EventInput): Promise<number> {
 }
 
 /**
- * Queues one test event for one subscription, whatever its event types. One statement, so it needs no
- * transaction of its own.
+ * Queues one test event for one subscription, whatever its event types; resolves to the delivery's
+ * `returning` columns (the id by default), or null when there is no such subscription. One
+ * statement, so it needs no transaction of its own.
  */
-export async function emitTest(q: Queryable, clientId: number, subscriptionId: number, type: string, data: unknown, now: Date): Promise<number | null> {
-  const rows = await insertWithJobs(
+export async function emitTest<R extends { id: number } = { id: number }>(
+  q: Queryable,
+  clientId: number,
+  subscriptionId: number,
+  type: string,
+  data: unknown,
+  now: Date,
+  returning = 'id',
+): Promise<R | null> {
+  const rows = await insertWithJobs<R, typeof deliverKind>(
     q,
     `INSERT INTO webhook_deliveries (client_id, subscription_id, url, message_id, event_type, payload, created_date, next_attempt_at)
      SELECT client_id, id, url, ${newMessageId}, $3, $4, $5, $5 FROM webhook_subscriptions
       WHERE client_id = $1 AND id = $2 AND deleted_at IS NULL
-     RETURNING id`,
+     RETURNING ${returning}`,
     [clientId, subscriptionId, type, eventBody(type, data, now), now],
     deliverKind,
     'deliveryId',
     { now, maxAttempts: deliverJobAttempts },
   )
-  return rows[0]?.id ?? null
+  return rows[0] ?? null
 }
 
 export interface DirectDelivery {
