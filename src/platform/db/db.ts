@@ -37,7 +37,7 @@ export interface Db extends Session {
    * each row's text followed by \n, through COPY: no row objects or strings on this side, which
    * matters when millions of rows go straight to an HTTP response. `select` cannot take parameters
    * (COPY does not): inline only literals you have checked. The embedded engine hands over the
-   * whole output at once: keep each select to a bounded batch.
+   * whole output at once (one text, not COPY): keep each select to a bounded batch.
    */
   copyOut(select: string): AsyncIterable<Uint8Array>
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
@@ -66,6 +66,6 @@ export function copySql(table: string, columns: readonly string[], source: 'STDI
  * CSV with a delimiter and a quote character (0x02, 0x01) that such text never contains, so nothing
  * is quoted or escaped (the text format would double every backslash).
  */
-export function copyOutSql(select: string, target: 'STDOUT' | "'/dev/blob'"): string {
+export function copyOutSql(select: string, target: 'STDOUT'): string {
   return `COPY (${select}) TO ${target} WITH (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`
 }

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads'
 
 import type { Db, QueryResult, Session } from './db.ts'
-import { copyOutSql, copySql } from './db.ts'
+import { copySql } from './db.ts'
 import type { Reply, Request, SerializedError, ThreadInit } from './pglite-protocol.ts'
 
 export interface PgliteOptions {
@@ -117,7 +117,7 @@ export async function openPglite(opts: PgliteOptions = {}): Promise<PgliteDb> {
       await call({ op: 'exec', sql })
     },
     async *copyOut(select) {
-      const out = await call<ArrayBuffer>({ op: 'copyOut', sql: copyOutSql(select, "'/dev/blob'") })
+      const out = await call<ArrayBuffer>({ op: 'copyOut', select })
       if (out.byteLength) yield new Uint8Array(out)
     },
     async listen(channel, onNotify) {
