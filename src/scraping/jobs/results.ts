@@ -202,9 +202,8 @@ export async function* resultLines(db: Db, clientId: number, job: { id: number; 
   const per = EXPORT_BATCH / CHUNK_SIZE
   const open = (from: number) => {
     const to = Math.min(range.to, from + per - 1)
-    const it = db
-      .copyOut(resultLinesSql(clientId, job.id, from, to, Math.max(offset, from * CHUNK_SIZE), Math.min(range.end, (to + 1) * CHUNK_SIZE)))
-      [Symbol.asyncIterator]()
+    const sql = resultLinesSql(clientId, job.id, from, to, Math.max(offset, from * CHUNK_SIZE), Math.min(range.end, (to + 1) * CHUNK_SIZE))
+    const it = db.copyOut(sql)[Symbol.asyncIterator]()
     return { it, first: it.next() }
   }
   async function* batches(): AsyncGenerator<Uint8Array> {
