@@ -78,6 +78,27 @@ async function seed(env: Record<string, string>): Promise<{ jobId: number; apiKe
   }
 }
 
+/** One whole export: results/s to the last byte, every line counted, RSS sampled every 50 ms. */
+async function exportOnce(base: string, headers: Record<string, string>, jobId: number, pid: number) {
+  const before = vmRssMb(pid)
+  let peak = before
+  const sampler = setInterval(() => (peak = Math.max(peak, vmRssMb(pid))), 50)
+  const t0 = performance.now()
+  const res = await fetch(`${base}/v1/scraping/jobs/${jobId}/export`, { headers })
+  if (res.status !== 200) throw new Error(`export answered ${res.status}: ${await res.text()}`)
+  let lines = 0
+  let bytes = 0
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length
+    // Every line counted (a native indexOf: the client's count should not eat the server's CPU).
+    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++
+  }
+  const seconds = (performance.now() - t0) / 1000
+  clearInterval(sampler)
+  if (lines !== N) throw new Error(`export returned ${lines} lines, expected ${N}`)
+  return { seconds, rate: N / seconds, bytes, rssBeforeMb: before, rssPeakMb: peak, growthMb: peak - before }
+}
+
 function listening(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let err = ''
@@ -104,22 +125,11 @@ async function run(engine: string, extraEnv: Record<string, string>) {
     // Warm up (route, statement plans), then measure from an idle server.
     await (await fetch(`${base}/v1/scraping/jobs/${jobId}/export?offset=${N - 2000}`, { headers })).text()
     await new Promise((r) => setTimeout(r, 500))
-    const before = vmRssMb(server.pid!)
-    let peak = before
-    const sampler = setInterval(() => (peak = Math.max(peak, vmRssMb(server.pid!))), 50)
-    const t0 = performance.now()
-    const res = await fetch(`${base}/v1/scraping/jobs/${jobId}/export`, { headers })
-    if (res.status !== 200) throw new Error(`export answered ${res.status}: ${await res.text()}`)
-    let lines = 0
-    let bytes = 0
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      bytes += chunk.length
-      for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++
-    }
-    const seconds = (performance.now() - t0) / 1000
-    clearInterval(sampler)
-    if (lines !== N) throw new Error(`export returned ${lines} lines, expected ${N}`)
-    return { engine, seconds, rate: N / seconds, bytes, rssBeforeMb: before, rssPeakMb: peak, growthMb: peak - before, baselineRate }
+    // Two full exports: the first is the figure; the second shows whether memory keeps climbing
+    // (the embedded engine's first pass also fills its 128 MB buffer pool, which then stays).
+    const first = await exportOnce(base, headers, jobId, server.pid!)
+    const second = await exportOnce(base, headers, jobId, server.pid!)
+    return { engine, ...first, second, baselineRate }
   } finally {
     server.kill('SIGTERM')
     await new Promise((r) => server.on('exit', r))
@@ -140,6 +150,9 @@ for (const [engine, env] of runs) {
   const fails = [r.rate < LIMIT_RATE && `rate under ${LIMIT_RATE}/s`, r.growthMb > LIMIT_GROWTH_MB && `RSS growth over ${LIMIT_GROWTH_MB} MB`].filter(Boolean)
   console.log(
     `    export: ${Math.round(r.rate).toLocaleString()} results/s (${r.seconds.toFixed(1)} s, ${(r.bytes / 1e6).toFixed(0)} MB), server RSS ${r.rssBeforeMb.toFixed(0)} → peak ${r.rssPeakMb.toFixed(0)} MB (growth ${r.growthMb.toFixed(0)} MB)  ${fails.length ? `FAIL: ${fails.join(', ')}` : 'ok'}`,
+  )
+  console.log(
+    `    again: ${Math.round(r.second.rate).toLocaleString()} results/s, server RSS ${r.second.rssBeforeMb.toFixed(0)} → peak ${r.second.rssPeakMb.toFixed(0)} MB (growth ${r.second.growthMb.toFixed(0)} MB)`,
   )
   console.log(
     `    baseline (keyset SELECT of the pages, in-process): ${Math.round(r.baselineRate).toLocaleString()} rows/s; ratio ${(r.rate / r.baselineRate).toFixed(2)}`,

@@ -133,10 +133,12 @@ async function run(engine: string, extraEnv: Record<string, string>) {
 
 console.log(`webhook delivery: ${RATE} events/s for ${SECONDS} s to a loopback receiver`)
 const results = []
-const runs: [string, Record<string, string>][] = [['embedded PGlite', {}]]
-const pg = await freshPgSchema('bench_webhooks')
+// BENCH_ENGINE=pglite or postgres runs one engine only.
+const only = process.env.BENCH_ENGINE
+const runs: [string, Record<string, string>][] = only === 'postgres' ? [] : [['embedded PGlite', {}]]
+const pg = only === 'pglite' ? null : await freshPgSchema('bench_webhooks')
 if (pg) runs.push(['PostgreSQL', { DATABASE_URL: pg }])
-else console.log('[PostgreSQL] not reachable: skipped')
+else if (only !== 'pglite') console.log('[PostgreSQL] not reachable: skipped')
 for (const [engine, env] of runs) {
   const r = await run(engine, env)
   results.push(r)

@@ -1,10 +1,12 @@
 /**
- * The `webhooks.deliver` job: one attempt at one delivery. A 2xx marks it delivered; anything else
- * (another status, a timeout, a refused address) schedules the next attempt with exponential backoff
- * in the same transaction that records this one, until WEBHOOK_MAX_ATTEMPTS — then the delivery is
+ * The `webhooks.deliver` job: attempts at deliveries. The worker claims them in batches (up to
+ * DELIVERY_BATCH per unit of its concurrency), the attempts of a batch go out concurrently over
+ * kept-alive connections, and their outcomes are recorded in one transaction. A 2xx marks a delivery
+ * delivered; anything else (another status, a timeout, a refused address) schedules the next attempt
+ * with exponential backoff in that transaction, until WEBHOOK_MAX_ATTEMPTS — then the delivery is
  * failed and its subscription marked failing (a later success marks it active again). Every attempt
- * carries the same webhook-id. A worker killed mid-attempt loses nothing: the job's lease runs out
- * and the attempt is made again (receivers deduplicate on webhook-id).
+ * carries the same webhook-id. A worker killed mid-attempt loses nothing: the jobs' leases run out
+ * and the attempts are made again (receivers deduplicate on webhook-id).
  */
 import { request } from 'undici'
 
@@ -27,6 +29,7 @@ interface Pending {
   credentials_enc: string | null
   secret_enc: string | null
   subscription_deleted: boolean
+  subscription_failing: boolean
 }
 
 export interface AttemptOutcome {
@@ -34,6 +37,9 @@ export interface AttemptOutcome {
   status: number | null
   error: string | null
 }
+
+// Deliveries claimed and sent together by one unit of the worker's concurrency.
+const DELIVERY_BATCH = 64
 
 const USER_AGENT = 'Curata-Webhooks/1 (+docs/webhooks.md)'
 // A receiver's answer is read this far at most, then dropped.
@@ -45,15 +51,18 @@ export function retryDelayMs(attempt: number, baseMs: number, maxMs: number): nu
   return Math.round(d * (0.9 + Math.random() * 0.2))
 }
 
+const pendingSql = `SELECT d.id, d.subscription_id, d.url, d.message_id, d.payload, d.attempts, d.credentials_enc, s.secret_enc,
+        (s.id IS NOT NULL AND s.deleted_at IS NOT NULL) AS subscription_deleted, coalesce(s.status = 'failing', false) AS subscription_failing
+   FROM webhook_deliveries d LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id`
+
 async function loadPending(q: Queryable, id: number): Promise<Pending | null> {
-  const { rows } = await q.query<Pending>(
-    `SELECT d.id, d.subscription_id, d.url, d.message_id, d.payload, d.attempts, d.credentials_enc, s.secret_enc,
-            (s.id IS NOT NULL AND s.deleted_at IS NOT NULL) AS subscription_deleted
-       FROM webhook_deliveries d LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id
-      WHERE d.id = $1 AND d.status = 'pending'`,
-    [id],
-  )
+  const { rows } = await q.query<Pending>(`${pendingSql} WHERE d.id = $1 AND d.status = 'pending'`, [id])
   return rows[0] ?? null
+}
+
+async function loadPendingMany(q: Queryable, ids: number[]): Promise<Pending[]> {
+  const { rows } = await q.query<Pending>(`${pendingSql} WHERE d.id = ANY($1::bigint[]) AND d.status = 'pending'`, [ids])
+  return rows
 }
 
 /** Sends one attempt. Never throws for what the receiver or the network did: that is an outcome. */
@@ -107,6 +116,28 @@ async function drain(body: AsyncIterable<Buffer> & { destroy(): void }): Promise
   }
 }
 
+/**
+ * Records the attempts of a batch: the successes in one statement, each failure as recordAttempt
+ * does. Runs in the batch's finishing transaction.
+ */
+export async function recordAttempts(tx: Queryable, ctx: AppContext, done: { d: Pending; out: AttemptOutcome }[], now: Date): Promise<void> {
+  const ok = done.filter((x) => x.out.ok)
+  if (ok.length) {
+    await tx.query(
+      `UPDATE webhook_deliveries d SET status = 'delivered', attempts = d.attempts + 1, last_attempt_at = $2, last_status = u.status,
+              last_error = NULL, delivered_at = $2, next_attempt_at = NULL
+         FROM unnest($1::bigint[], $3::int[]) AS u(id, status)
+        WHERE d.id = u.id AND d.status = 'pending'`,
+      [ok.map((x) => x.d.id), now, ok.map((x) => x.out.status)],
+    )
+    const failing = [...new Set(ok.filter((x) => x.d.subscription_failing).map((x) => x.d.subscription_id!))]
+    if (failing.length) {
+      await tx.query(`UPDATE webhook_subscriptions SET status = 'active', failing_since = NULL WHERE id = ANY($1::bigint[]) AND status = 'failing'`, [failing])
+    }
+  }
+  for (const x of done) if (!x.out.ok) await recordAttempt(tx, ctx, x.d, x.out, now)
+}
+
 /** Records an attempt and, after a failure, schedules the next or gives up. Runs in the job's finishing transaction. */
 export async function recordAttempt(tx: Queryable, ctx: AppContext, d: Pending, out: AttemptOutcome, now: Date): Promise<void> {
   const cfg = ctx.config.webhooks
@@ -157,6 +188,35 @@ export function deliverJob(ctx: AppContext & WebhookContext): JobHandler<'webhoo
       }
       const out = await attempt(ctx, d)
       await job.finish((tx) => recordAttempt(tx, ctx, d, out, now))
+    },
+    // Deliveries are many and small: a batch is claimed at once, its attempts made concurrently, and
+    // their outcomes recorded in one transaction (the queue's per-job transactions were the limit).
+    batch: {
+      max: DELIVERY_BATCH,
+      async run(batch) {
+        const jobOf = new Map<number, number>()
+        for (const j of batch.jobs) if (!jobOf.has(j.payload.deliveryId)) jobOf.set(j.payload.deliveryId, j.id)
+        const pending = await loadPendingMany(ctx.db, [...jobOf.keys()])
+        const now = batch.clock.now()
+        const deleted = pending.filter((d) => d.subscription_deleted)
+        const done = await Promise.all(pending.filter((d) => !d.subscription_deleted).map(async (d) => ({ d, out: await attempt(ctx, d) })))
+        await batch.finish(batch.jobs, async (tx, held) => {
+          const mine = <T extends { id: number }>(d: T) => held.has(jobOf.get(d.id)!)
+          if (deleted.some(mine)) {
+            await tx.query(
+              `UPDATE webhook_deliveries SET status = 'failed', last_error = 'the subscription was deleted', next_attempt_at = NULL
+                WHERE id = ANY($1::bigint[]) AND status = 'pending'`,
+              [deleted.filter(mine).map((d) => d.id)],
+            )
+          }
+          await recordAttempts(
+            tx,
+            ctx,
+            done.filter((x) => mine(x.d)),
+            now,
+          )
+        })
+      },
     },
     async onFailed({ deliveryId }, _reason, tx) {
       // Only an internal fault gets here (HTTP failures are rescheduled, not thrown); the detail stays in the job row.

@@ -9,7 +9,7 @@
  *   signed with the caller's secret. This is the reusable delivery API.
  */
 import type { Queryable } from '../db/db.ts'
-import { enqueueMany } from '../jobs/queue.ts'
+import { enqueueMany, insertWithJobs } from '../jobs/queue.ts'
 import type { WebhookEventType } from './events.ts'
 import type { SecretCipher } from './secrets.ts'
 
@@ -41,29 +41,48 @@ export interface EventInput {
 
 /** Queues the event for every live subscription of the client that asked for its type; returns how many. */
 export async function emitEvent(tx: Queryable, e: EventInput): Promise<number> {
-  const { rows } = await tx.query<{ id: number }>(
+  // One statement: the deliveries, their jobs and the NOTIFY (one round trip in the caller's transaction).
+  const rows = await insertWithJobs(
+    tx,
     `INSERT INTO webhook_deliveries (client_id, subscription_id, url, message_id, event_type, payload, created_date, next_attempt_at)
      SELECT client_id, id, url, ${newMessageId}, $2, $3, $4, $4 FROM webhook_subscriptions
       WHERE client_id = $1 AND deleted_at IS NULL AND $2 = ANY(event_types)
       ORDER BY id
      RETURNING id`,
     [e.clientId, e.type, eventBody(e.type, e.data, e.now), e.now],
+    deliverKind,
+    'deliveryId',
+    { now: e.now, maxAttempts: deliverJobAttempts },
   )
-  await enqueueDeliveries(tx, rows, e.now)
   return rows.length
 }
 
-/** Queues one test event for one subscription, whatever its event types. */
-export async function emitTest(tx: Queryable, clientId: number, subscriptionId: number, type: string, data: unknown, now: Date): Promise<number | null> {
-  const { rows } = await tx.query<{ id: number }>(
+/**
+ * Queues one test event for one subscription, whatever its event types; resolves to the delivery's
+ * `returning` columns (the id by default), or null when there is no such subscription. One
+ * statement, so it needs no transaction of its own.
+ */
+export async function emitTest<R extends { id: number } = { id: number }>(
+  q: Queryable,
+  clientId: number,
+  subscriptionId: number,
+  type: string,
+  data: unknown,
+  now: Date,
+  returning = 'id',
+): Promise<R | null> {
+  const rows = await insertWithJobs<R, typeof deliverKind>(
+    q,
     `INSERT INTO webhook_deliveries (client_id, subscription_id, url, message_id, event_type, payload, created_date, next_attempt_at)
      SELECT client_id, id, url, ${newMessageId}, $3, $4, $5, $5 FROM webhook_subscriptions
       WHERE client_id = $1 AND id = $2 AND deleted_at IS NULL
-     RETURNING id`,
+     RETURNING ${returning}`,
     [clientId, subscriptionId, type, eventBody(type, data, now), now],
+    deliverKind,
+    'deliveryId',
+    { now, maxAttempts: deliverJobAttempts },
   )
-  await enqueueDeliveries(tx, rows, now)
-  return rows[0]?.id ?? null
+  return rows[0] ?? null
 }
 
 export interface DirectDelivery {
@@ -94,17 +113,18 @@ export interface DirectCredentials {
 export async function enqueueDelivery(tx: Queryable, cipher: SecretCipher, d: DirectDelivery): Promise<{ id: number; messageId: string }> {
   const creds: DirectCredentials = { secret: d.secret, headers: d.headers ?? {} }
   const body = typeof d.payload === 'string' ? d.payload : JSON.stringify(d.payload)
-  const { rows } = await tx.query<{ id: number; message_id: string }>(
+  const rows = await insertWithJobs<{ id: number; message_id: string }, typeof deliverKind>(
+    tx,
     `INSERT INTO webhook_deliveries (client_id, url, credentials_enc, message_id, event_type, payload, idempotency_key, created_date, next_attempt_at)
      VALUES ($1, $2, $3, ${newMessageId}, $4, $5, $6, $7, $7)
      ON CONFLICT (client_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
      RETURNING id, message_id`,
     [d.clientId, d.url, cipher.encrypt(JSON.stringify(creds)), d.eventType, body, d.idempotencyKey ?? null, d.now],
+    deliverKind,
+    'deliveryId',
+    { now: d.now, maxAttempts: deliverJobAttempts },
   )
-  if (rows[0]) {
-    await enqueueDeliveries(tx, rows, d.now)
-    return { id: rows[0].id, messageId: rows[0].message_id }
-  }
+  if (rows[0]) return { id: rows[0].id, messageId: rows[0].message_id }
   const existing = await tx.query<{ id: number; message_id: string }>(
     `SELECT id, message_id FROM webhook_deliveries WHERE client_id = $1 AND idempotency_key = $2`,
     [d.clientId, d.idempotencyKey],

@@ -59,7 +59,7 @@ export async function deleteSubscription(q: Queryable, clientId: number, id: num
   return rowCount > 0
 }
 
-interface DeliveryRow {
+export interface DeliveryRow {
   id: number
   message_id: string
   event_type: string
@@ -74,10 +74,10 @@ interface DeliveryRow {
   payload: string
 }
 
-const deliveryColumns = `id, message_id, event_type, status, attempts, next_attempt_at, last_attempt_at, last_status, last_error, delivered_at,
+export const deliveryColumns = `id, message_id, event_type, status, attempts, next_attempt_at, last_attempt_at, last_status, last_error, delivered_at,
   created_date, payload`
 
-function deliveryView(r: DeliveryRow): Delivery {
+export function deliveryView(r: DeliveryRow): Delivery {
   let payload: unknown = r.payload
   try {
     payload = JSON.parse(r.payload)

@@ -6,10 +6,13 @@ import { ApiError, notFound, unprocessable } from '../http/errors.ts'
 import { errorResponses, IdParams } from '../http/schemas.ts'
 import { testEventType } from './events.ts'
 import { emitTest, enqueueDeliveries } from './outbox.ts'
+import type { DeliveryRow } from './repository.ts'
 import {
   countSubscriptions,
   createSubscription,
   deleteSubscription,
+  deliveryColumns,
+  deliveryView,
   getDelivery,
   getSubscription,
   listDeliveries,
@@ -107,10 +110,19 @@ export const webhooksFeature: Feature<AppContext & WebhookContext> = {
         const clientId = req.principal!.clientId
         const sub = await owned(clientId, req.params.id)
         const now = ctx.clock.now()
-        const id = await ctx.db.transaction((tx) => emitTest(tx, clientId, sub.id, testEventType, { webhook: sub, message: 'a test event from Curata' }, now))
-        if (id === null) throw notFound('webhook')
+        // The delivery as the answer shows it comes back from the INSERT: no second read.
+        const row = await emitTest<DeliveryRow>(
+          ctx.db,
+          clientId,
+          sub.id,
+          testEventType,
+          { webhook: sub, message: 'a test event from Curata' },
+          now,
+          deliveryColumns,
+        )
+        if (row === null) throw notFound('webhook')
         reply.code(202)
-        return (await getDelivery(ctx.db, clientId, sub.id, id))!
+        return deliveryView(row)
       },
     )
 

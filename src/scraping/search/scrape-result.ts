@@ -82,19 +82,20 @@ export function toScrapeResult(page: IndexedPage, adsTxt: AdsTxt | null): Scrape
             word_count: page.word_count ?? 0,
           },
     metadata:
-      m === null || m.http_status === null
+      // A key missing from the stored metadata reads as null (as the job export's SQL writes it).
+      m == null || m.http_status == null
         ? null
         : {
             http_status: m.http_status,
             content_type: m.content_type ?? '',
-            canonical_url: m.canonical_url,
-            og_title: m.og_title,
-            og_description: m.og_description,
-            og_image: m.og_image,
-            og_type: m.og_type,
-            author: m.author,
-            meta_description: m.meta_description,
-            robots: m.robots,
+            canonical_url: m.canonical_url ?? null,
+            og_title: m.og_title ?? null,
+            og_description: m.og_description ?? null,
+            og_image: m.og_image ?? null,
+            og_type: m.og_type ?? null,
+            author: m.author ?? null,
+            meta_description: m.meta_description ?? null,
+            robots: m.robots ?? null,
             date_evidence: m.date_evidence ?? null,
           },
     ads_txt: adsTxt,
