@@ -41,7 +41,9 @@ export function signatureUnauthorized(err: SignatureError): ApiError {
 /** The request as signed: the URL the caller reached (PUBLIC_URL's origin, else the request's), field values as received. */
 export function signedRequestOf(req: FastifyRequest, origin: string): SignedRequest {
   const headers: Record<string, string[]> = {}
-  for (const [name, values] of Object.entries(req.raw.headersDistinct)) if (values) headers[name] = values
+  // In-process requests (app.inject) have no headersDistinct: their header values, one each.
+  const distinct = req.raw.headersDistinct ?? Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, v === undefined ? v : [v].flat()]))
+  for (const [name, values] of Object.entries(distinct)) if (values) headers[name] = values
   return { method: req.method, url: `${origin}${req.url}`, headers }
 }
 
