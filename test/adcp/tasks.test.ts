@@ -127,7 +127,9 @@ describeEachEngine('AdCP tasks and comply_test_controller', (getDb) => {
     // delivered by the platform's outbox: the AdCP payload, signed with the caller's HMAC secret
     await waitFor(async () => receiver.received.length > 0, 20_000, 'the task webhook')
     const hit = receiver.received[0]!
-    expect(hit.body).toBe(rows[0]!.payload)
+    // the stored payload is the sent one with the token sealed away
+    expect(JSON.parse(rows[0]!.payload)).toEqual({ ...JSON.parse(hit.body), token: '[sealed]' })
+    expect(JSON.stringify(rows)).not.toContain('buyer-token-0123456789')
     expect(JSON.parse(hit.body)).toMatchObject({
       operation_id: 'op_1',
       task_id: 'task_nova_1',

@@ -58,6 +58,8 @@ export async function notifyTask(deps: AgentDeps, clientId: number, task: TaskRo
     ...(bearer ? { headers: bearer } : {}),
     eventType: `adcp.task.${task.status}`,
     payload,
+    // The receiver's token travels in the body: stored encrypted, like the credentials.
+    ...(auth.token ? { sealed: { redacted: { ...payload, token: '[sealed]' } } } : {}),
     idempotencyKey: `adcp-task:${task.task_id}:${task.created_at.valueOf()}:${task.status}`,
     now,
   })

@@ -73,18 +73,19 @@ export async function attempt(ctx: AppContext & WebhookContext, d: Pending): Pro
       : (JSON.parse(ctx.webhooks.cipher.decrypt(d.credentials_enc!)) as DirectCredentials)
   // The receiver checks this against its own clock (replay protection): the wall clock, not the job's.
   const ts = Math.floor(systemClock.now().getTime() / 1000)
+  const payload = creds.body ?? d.payload
   const headers: Record<string, string> = {
     ...creds.headers,
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
-    ...(creds.secret !== null ? signedHeaders(creds.secret, d.message_id, ts, d.payload) : { 'webhook-id': d.message_id, 'webhook-timestamp': String(ts) }),
+    ...(creds.secret !== null ? signedHeaders(creds.secret, d.message_id, ts, payload) : { 'webhook-id': d.message_id, 'webhook-timestamp': String(ts) }),
   }
   const { timeoutMs } = ctx.config.webhooks
   try {
     const res = await request(d.url, {
       method: 'POST',
       headers,
-      body: d.payload,
+      body: payload,
       dispatcher: ctx.webhooks.dispatcher(ctx.config.scrape.allowPrivate),
       signal: AbortSignal.timeout(timeoutMs),
       maxRedirections: 0,

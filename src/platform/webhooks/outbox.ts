@@ -96,6 +96,11 @@ export interface DirectDelivery {
   eventType: string
   /** The body: sent as given when a string, else as JSON. */
   payload: unknown
+  /**
+   * The body holds a secret of the receiver's (an AdCP push token): the bytes to send are stored
+   * encrypted with the credentials, and the readable `payload` column keeps `redacted` instead.
+   */
+  sealed?: { redacted: unknown }
   /** A second call with the same key (per client) queues nothing and returns the first delivery. */
   idempotencyKey?: string
   now: Date
@@ -104,6 +109,8 @@ export interface DirectDelivery {
 export interface DirectCredentials {
   secret: string | null
   headers: Record<string, string>
+  /** The body to send, when it is sealed (DirectDelivery.sealed). */
+  body?: string
 }
 
 /**
@@ -111,8 +118,9 @@ export interface DirectCredentials {
  * Retries, backoff and the stable webhook-id are the same as for subscriptions.
  */
 export async function enqueueDelivery(tx: Queryable, cipher: SecretCipher, d: DirectDelivery): Promise<{ id: number; messageId: string }> {
-  const creds: DirectCredentials = { secret: d.secret, headers: d.headers ?? {} }
-  const body = typeof d.payload === 'string' ? d.payload : JSON.stringify(d.payload)
+  const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v))
+  const creds: DirectCredentials = { secret: d.secret, headers: d.headers ?? {}, ...(d.sealed ? { body: text(d.payload) } : {}) }
+  const body = text(d.sealed ? d.sealed.redacted : d.payload)
   const rows = await insertWithJobs<{ id: number; message_id: string }, typeof deliverKind>(
     tx,
     `INSERT INTO webhook_deliveries (client_id, url, credentials_enc, message_id, event_type, payload, idempotency_key, created_date, next_attempt_at)
