@@ -120,7 +120,7 @@ const cached = new Map<string, KeywordModel>()
  * so no English page ever gains evidence from another language's list.
  */
 export function model(language?: string): KeywordModel {
-  const lang = language && language in EUROPEAN ? (language as keyof typeof EUROPEAN) : 'en'
+  const lang = language && Object.hasOwn(EUROPEAN, language) ? (language as keyof typeof EUROPEAN) : 'en'
   let m = cached.get(lang)
   if (!m) {
     m = buildModel(lang === 'en' ? [] : [EUROPEAN[lang]])
