@@ -20,7 +20,7 @@ import type { z } from 'zod'
 
 import pkg from '../../package.json' with { type: 'json' }
 import type { AgentDeps } from './agent.ts'
-import { asDomainError, DomainError, failed, ok } from './results.ts'
+import { asDomainError, controllerResult, DomainError, failed, ok } from './results.ts'
 import {
   ActivateSignalInput,
   ActivateSignalOutput,
@@ -50,6 +50,8 @@ interface Tool {
   run(args: Record<string, unknown>): Promise<Record<string, unknown>>
   /** Body fields a failed result still carries (AdCP 3.0 requires `signals` on every get_signals response). */
   failureBody?: () => Record<string, unknown>
+  /** how an answer becomes the tool result (default `ok`) */
+  render?: (payload: Record<string, unknown>) => CallToolResult
 }
 
 export function buildServer(deps: AgentDeps): McpServer {
@@ -144,7 +146,11 @@ export function buildServer(deps: AgentDeps): McpServer {
     },
     unreachable,
   )
-  tools.set('comply_test_controller', { schema: ComplyTestControllerInput, run: (a) => complyTestController(deps, a as ComplyTestControllerInput) })
+  tools.set('comply_test_controller', {
+    schema: ComplyTestControllerInput,
+    run: (a) => complyTestController(deps, a as ComplyTestControllerInput),
+    render: controllerResult,
+  })
 
   server.server.removeRequestHandler('tools/call')
   server.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
@@ -156,7 +162,7 @@ export function buildServer(deps: AgentDeps): McpServer {
     if (!parsed.success) return failed(invalidArguments(name, parsed.error), { context: contextOf(raw), body: tool.failureBody?.() })
     const context = contextOf(parsed.data)
     try {
-      return ok(await tool.run(parsed.data))
+      return (tool.render ?? ok)(await tool.run(parsed.data))
     } catch (err) {
       const domain = asDomainError(err)
       if (domain) return failed(domain, { context, body: tool.failureBody?.() })

@@ -40,13 +40,13 @@ function print(result: unknown, output: Output): void {
   }
   if (output === 'json') {
     const r = result as CreatedKey
-    const json = 'api_key' in (r as object) ? { client_id: r.client_id, api_key: r.api_key, name: r.name } : result
+    const json = 'api_key' in (r as object) ? { client_id: r.client_id, api_key: r.api_key, name: r.name, ...(r.live ? { live: true } : {}) } : result
     process.stdout.write(JSON.stringify(json) + '\n')
     return
   }
   if (output === 'create') {
     const r = result as CreatedKey
-    console.log(`client ${r.client_id} (${r.name}), key id ${r.key_id}`)
+    console.log(`client ${r.client_id} (${r.name}), key id ${r.key_id}${r.live ? ', live (comply_test_controller refuses it)' : ''}`)
     console.log(`API key (shown once, store it now): ${r.api_key}`)
     return
   }

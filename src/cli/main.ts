@@ -86,9 +86,13 @@ keys
   .description('create a client and its API key, or another key for an existing client')
   .requiredOption('--name <name>', 'client name')
   .option('--client-id <id>', 'add a key to this existing client (key rotation)', positiveInt)
-  .option('--json', 'print exactly one JSON object {client_id, api_key, name}')
-  .action(async (o: { name: string; clientId?: number }, cmd: Command) =>
-    runKeys({ cmd: 'keys.create', args: { name: o.name, ...(o.clientId ? { clientId: o.clientId } : {}) } }, jsonWanted(cmd) ? 'json' : 'create'),
+  .option('--live', 'a production credential: comply_test_controller refuses it on any deployment (docs/adcp.md)')
+  .option('--json', 'print exactly one JSON object {client_id, api_key, name} (and live: true for --live)')
+  .action(async (o: { name: string; clientId?: number; live?: boolean }, cmd: Command) =>
+    runKeys(
+      { cmd: 'keys.create', args: { name: o.name, ...(o.clientId ? { clientId: o.clientId } : {}), ...(o.live ? { live: true } : {}) } },
+      jsonWanted(cmd) ? 'json' : 'create',
+    ),
   )
 keys
   .command('list')

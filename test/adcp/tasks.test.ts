@@ -12,14 +12,25 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import { accountScope } from '../../src/adcp/accounts.ts'
+import { createKey, isLiveKey, listKeys } from '../../src/platform/keys/keys.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { Agent } from './helpers.ts'
-import { call, seedIndex, startAgent } from './helpers.ts'
+import { bearer, call, mcpClient, seedIndex, startAgent } from './helpers.ts'
 import { signedMcpClient, signingKey } from './signing-helpers.ts'
 
 const nova = { brand: { domain: 'novamotors.example' }, operator: 'pinnacle-agency.example', sandbox: true }
 const other = { brand: { domain: 'otherbrand.example' }, operator: 'other.example', sandbox: true }
+
+/** A controller call it refuses: an isError result whose structuredContent is the ControllerError. */
+async function refused(client: Client, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const r = (await client.callTool({ name: 'comply_test_controller', arguments: args })) as CallToolResult
+  expect(r.isError).toBe(true)
+  const answer = r.structuredContent as Record<string, unknown>
+  expect(answer.success).toBe(false)
+  expect(r.content).toEqual([{ type: 'text', text: `${String(answer.error)}: ${String(answer.error_detail)}` }])
+  return answer
+}
 
 describeEachEngine('AdCP tasks and comply_test_controller', (getDb) => {
   let agent: Agent
@@ -63,11 +74,11 @@ describeEachEngine('AdCP tasks and comply_test_controller', (getDb) => {
     // a live deployment: the same connector but not a sandbox one
     agent.ctx.connector = { ...live, sandbox: false }
     try {
-      expect(await call(client, 'comply_test_controller', { scenario: 'list_scenarios', account: { ...nova, sandbox: false } })).toMatchObject({
+      expect(await refused(client, { scenario: 'list_scenarios', account: { ...nova, sandbox: false } })).toMatchObject({
         success: false,
         error: 'FORBIDDEN',
       })
-      expect(await call(client, 'comply_test_controller', { scenario: 'list_scenarios' })).toMatchObject({ error: 'FORBIDDEN' })
+      expect(await refused(client, { scenario: 'list_scenarios' })).toMatchObject({ error: 'FORBIDDEN' })
     } finally {
       agent.ctx.connector = live
     }
@@ -75,11 +86,43 @@ describeEachEngine('AdCP tasks and comply_test_controller', (getDb) => {
       success: true,
       scenarios: ['force_get_signals_arm', 'force_task_completion'],
     })
-    expect(await call(client, 'comply_test_controller', { scenario: 'teleport', account: nova })).toMatchObject({ success: false, error: 'UNKNOWN_SCENARIO' })
-    expect(await call(client, 'comply_test_controller', { scenario: 'force_get_signals_arm', account: nova, params: { arm: 'later' } })).toMatchObject({
+    expect(await refused(client, { scenario: 'teleport', account: nova })).toMatchObject({ success: false, error: 'UNKNOWN_SCENARIO' })
+    expect(await refused(client, { scenario: 'force_get_signals_arm', account: nova, params: { arm: 'later' } })).toMatchObject({
       success: false,
       error: 'INVALID_PARAMS',
     })
+  })
+
+  it('refuses a live API key with FORBIDDEN on a sandbox deployment too, whatever the account claims', async () => {
+    // the persisted record decides (`curata keys create --live`): the controller gate of a
+    // single-endpoint seller, comply_controller_mode_gate's live principal
+    const { clientId } = await agent.client()
+    const liveKey = await createKey(agent.ctx.db, { name: 'live', clientId, live: true, now: agent.clock.now() })
+    expect(liveKey.live).toBe(true)
+    expect(await isLiveKey(agent.ctx.db, liveKey.key_id)).toBe(true)
+    expect((await listKeys(agent.ctx.db)).find((k) => k.id === liveKey.key_id)?.live).toBe(true)
+    expect(agent.ctx.connector.sandbox).toBe(true)
+    const liveClient = await mcpClient(agent.mcpUrl, bearer(liveKey.api_key))
+    try {
+      const context = { correlation_id: 'live-probe' }
+      for (const args of [
+        { scenario: 'force_creative_status', params: { creative_id: 'probe-000', status: 'approved' }, account: { sandbox: true }, context },
+        { scenario: 'list_scenarios', account: nova, context },
+      ]) {
+        expect(await refused(liveClient, args)).toEqual({
+          success: false,
+          error: 'FORBIDDEN',
+          error_detail: expect.stringContaining('live (production) credential'),
+          context,
+        })
+      }
+      // the key is valid for everything else
+      expect(await call(liveClient, 'get_signals', { signal_spec: 'sports' })).toMatchObject({ status: 'completed' })
+    } finally {
+      await liveClient.close()
+    }
+    // a sandbox key of the same client is still served
+    expect(await call(client, 'comply_test_controller', { scenario: 'list_scenarios', account: nova })).toMatchObject({ success: true })
   })
 
   it('forces get_signals into submitted, scopes the task to its account, completes it and queues its webhook once', async () => {
@@ -117,7 +160,7 @@ describeEachEngine('AdCP tasks and comply_test_controller', (getDb) => {
     const result = { signals: [], cache_scope: 'public' }
     const done = await call(client, 'comply_test_controller', { scenario: 'force_task_completion', account: nova, params: { task_id: 'task_nova_1', result } })
     expect(done).toMatchObject({ success: true, previous_state: 'submitted', current_state: 'completed' })
-    const again = await call(client, 'comply_test_controller', { scenario: 'force_task_completion', account: nova, params: { task_id: 'task_nova_1', result } })
+    const again = await refused(client, { scenario: 'force_task_completion', account: nova, params: { task_id: 'task_nova_1', result } })
     expect(again).toMatchObject({ success: false, error: 'INVALID_TRANSITION' })
     const status = await call(client, 'get_task_status', { task_id: 'task_nova_1', account: nova, include_result: true })
     expect(status).toMatchObject({ task_type: 'get_signals', protocol: 'signals', status: 'completed', has_webhook: true, result })

@@ -1,6 +1,7 @@
 /**
  * comply_test_controller: deterministic testing for the compliance storyboards, on sandbox accounts
- * only (accounts.ts says which); a live account gets FORBIDDEN before any scenario runs. Scenarios:
+ * only (accounts.ts says which; a live API key has none); a live account gets FORBIDDEN before any
+ * scenario runs. Scenarios:
  *  - force_get_signals_arm: the next brief-mode get_signals of a sandbox account of this client (the
  *    API key: runners name a default account for controller calls, and the storyboard's own for the
  *    call it steers) answers `submitted` with the given task_id instead of running (one-shot);
@@ -9,6 +10,7 @@
  * Failures are the controller's own `{success: false, error}` answers, as the AdCP schema defines.
  */
 
+import { isLiveKey } from '../../platform/keys/keys.ts'
 import { accountScope } from '../accounts.ts'
 import type { AgentDeps } from '../agent.ts'
 import type { ComplyTestControllerInput } from '../schemas.ts'
@@ -21,9 +23,14 @@ type Answer = Record<string, unknown>
 const refuse = (error: string, detail: string, extra: Answer = {}): Answer => ({ success: false, error, error_detail: detail, ...extra })
 
 export async function complyTestController(deps: AgentDeps, input: ComplyTestControllerInput): Promise<Answer> {
-  const { clientId } = await deps.principal()
+  const { clientId, keyId } = await deps.principal()
   const account = accountScope(input.account, deps.ctx.connector.sandbox)
   const echo = input.context ? { context: input.context } : {}
+  // A live key (`curata keys create --live`) is a production credential: the operator's record, not
+  // the payload's claim nor the deployment, makes every account it acts for a live one.
+  if (await isLiveKey(deps.ctx.db, keyId)) {
+    return { ...refuse('FORBIDDEN', 'comply_test_controller serves sandbox accounts only: this API key is a live (production) credential'), ...echo }
+  }
   if (!account.sandbox) {
     return {
       ...refuse(

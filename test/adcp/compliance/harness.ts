@@ -31,6 +31,12 @@ export interface SeededService {
   service: Service
   mcpUrl: string
   key: string
+  /**
+   * The live-mode principal of test-kits/acme-outdoor-live.yaml, provisioned as an operator would
+   * (`curata keys create --live`): the test kit's `auth.api_key`, which comply_controller_mode_gate
+   * calls the controller with (and security_baseline probes get_signals with).
+   */
+  liveKey: string
   /** moves the service's clock forward (it starts at the real time) */
   advance(seconds: number): void
   /** when (service clock, ms) the last run that graded signed requests ended */
@@ -80,11 +86,13 @@ export async function startSeededService(databaseUrl: string | null): Promise<Se
     await indexTopic(db, 'autos', hosts('ev.example.com', 12), 60)
     await refreshCatalog(service.ctx)
     const k = await createKey(db, { name: 'storyboards', now: service.ctx.clock.now() })
+    const live = await createKey(db, { name: 'Acme Outdoor (live)', live: true, now: service.ctx.clock.now() })
     await addSigningKeys(db, { apiKeyId: k.key_id, jwks: signingKeysOfTestKit(), revoked: [testKitRevokedKid], replayCap: testKitReplayCap, now: clock.now() })
     return {
       service,
       mcpUrl: `${service.url}/mcp`,
       key: k.api_key,
+      liveKey: live.api_key,
       advance: (seconds) => {
         offsetMs += seconds * 1000
       },
@@ -128,8 +136,10 @@ export async function runStoryboards(target: SeededService, bundle: Bundle, stor
       webhook_receiver: { mode: 'loopback_mock' },
       contracts: ['webhook_receiver_runner'],
       // security_baseline probes `test_kit.auth.probe_task`, by default list_creatives (a creative
-      // protocol tool this agent does not have): name get_signals, and the key for the API-key path.
-      test_kit: { auth: { api_key: target.key, probe_task: 'get_signals' } },
+      // protocol tool this agent does not have): name get_signals. The kit's key is the live-mode
+      // principal comply_controller_mode_gate needs (`auth: {from_test_kit: true}` reads this one key
+      // in SDK 6.11.0, runner.js authHeadersForStep); it is a valid key for the API-key probes too.
+      test_kit: { auth: { api_key: target.liveKey, probe_task: 'get_signals' } },
       // StoryboardRunOptions.request_signing (comply passes it on; its ComplyOptions type omits it):
       // `mcp` sends each vector as tools/call at /mcp, the single endpoint this agent has.
       // Every fixture the bundles seed (`prerequisites.controller_seeding`) is another protocol's:
@@ -194,6 +204,7 @@ export const namedStoryboards = [
   'wholesale_feed_signals',
   'deterministic_testing',
   'version_negotiation',
+  'comply_controller_mode_gate',
 ] as const
 
 /**
@@ -221,10 +232,6 @@ export const knownFailures: [RegExp, string][] = [
   [
     /^signal_owned\.activate_on_platform:/,
     "the SDK's 3.0.6 signal_owned activates prism_high_ltv, an id of its test kit's fictional catalog (3.1.19 dropped the step)",
-  ],
-  [
-    /^comply_controller_mode_gate\.deny_live_caller:/,
-    'an optional phase: on a sandbox deployment every account is a sandbox account, so a live caller needs a live deployment',
   ],
 ]
 

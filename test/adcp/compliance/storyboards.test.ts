@@ -11,7 +11,13 @@ import type { Bundle, SeededService } from './harness.ts'
 import { namedStoryboards, runStoryboards, startSeededService, unexpectedFailures } from './harness.ts'
 
 /** Storyboards of the 3.1.19 bundle that the SDK's 3.0.6 bundle does not have. */
-const only319 = new Set(['error_compliance_signals', 'schema_validation_signals', 'wholesale_feed_signals', 'version_negotiation'])
+const only319 = new Set([
+  'error_compliance_signals',
+  'schema_validation_signals',
+  'wholesale_feed_signals',
+  'version_negotiation',
+  'comply_controller_mode_gate',
+])
 
 for (const engine of ['pglite', 'postgres'] as const) {
   describe.skipIf(engine === 'postgres' && !postgresAvailable())(`AdCP storyboards, service as npm start runs it [${engine}]`, () => {
