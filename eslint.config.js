@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint'
 import curata from './eslint/layers.js'
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'coverage', 'bench/results'] },
+  { ignores: ['node_modules', 'data', 'coverage', 'bench/results', 'console/dist'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

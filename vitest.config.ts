@@ -1,12 +1,13 @@
 import { defineConfig } from 'vitest/config'
 
-// Tests that start processes, kill them, or run for a fixed time budget (the fuzz test): a project of
-// their own, so `npm test` stays short; CI runs both (`npm run test:process`, `npm run test:all`).
+// Tests that start processes, kill them, run for a fixed time budget (the fuzz test) or run a whole
+// compliance runner (the AdCP storyboards, minutes per engine): a project of their own, so `npm test` stays short; CI runs both (`npm run test:process`, `npm run test:all`).
 export const processTests = [
   'test/cli/**/*.test.ts',
   'test/**/crash.test.ts',
   'test/platform/http/fuzz.test.ts',
   'test/adcp/stdio.test.ts',
+  'test/adcp/compliance/**/*.test.ts',
   'test/pixel/durability.test.ts',
   'test/scraping/jobs/workers-politeness.test.ts',
 ]

@@ -1,15 +1,17 @@
 // Published-date benchmark on the htmldate dev half (fixtures/dates/htmldate-dev): Curata's extractPage
-// beside a meta-tags-only baseline, in the same run, on the tuning and check parts (devPartOf), each with
-// the page's real URL and with a neutral one (the URL often holds the date). Scored as upstream does: the
-// exact day or nothing; a page whose gold is NaN counts any answer as wrong. Writes
-// bench/results/dates.json and exits non-zero when an acceptance target is missed (all dev pages, real URL).
+// beside a meta-tags-only baseline, in the same run, on the tuning and check parts (devPartOf), the check
+// part's held-out slice (heldOutSlice) and the half of that slice set aside (asideSlice: its pages were
+// never looked at), each with the page's real URL and with a neutral one (the URL often holds the date).
+// Scored as upstream does: the exact day or nothing; a page whose gold is NaN counts any answer as wrong.
+// Writes bench/results/dates.json and exits non-zero when an acceptance target is missed (all dev pages,
+// real URL).
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { extractPage } from '../src/scraping/extract/extract-page.ts'
 import { metaTagsOnlyDay } from './lib/date-baseline.ts'
 import type { DatePage, DevPart } from './lib/extraction-data.ts'
-import { loadHtmldateDev } from './lib/extraction-data.ts'
+import { asideSlice, heldOutSlice, loadHtmldateDev } from './lib/extraction-data.ts'
 
 const TARGETS = { exactShare: 0.92, wrongShare: 0.04 }
 const NEUTRAL_URL = 'https://example.org/page'
@@ -54,7 +56,7 @@ function score(pages: DatePage[], answers: Array<string | null>): Score {
 function main(): void {
   const all = loadHtmldateDev()
   const fetchedAt = new Date()
-  const rows: Array<{ part: DevPart | 'all'; url: 'real' | 'neutral'; ours: Score; base: Score }> = []
+  const rows: Array<{ part: DevPart | 'held-out' | 'aside' | 'all'; url: 'real' | 'neutral'; ours: Score; base: Score }> = []
   const misses: string[] = []
   const baseAnswers = all.map((p) => metaTagsOnlyDay(p.html))
   for (const url of ['real', 'neutral'] as const) {
@@ -66,8 +68,10 @@ function main(): void {
           misses.push(`  ${p.key} gold ${p.gold} got ${days[i]} ${JSON.stringify(ours[i]?.metadata.date_evidence?.published ?? null)}`)
       })
     }
-    for (const part of ['tune', 'check', 'all'] as const) {
-      const idx = all.map((p, i) => (part === 'all' || p.part === part ? i : -1)).filter((i) => i >= 0)
+    for (const part of ['tune', 'check', 'held-out', 'aside', 'all'] as const) {
+      const inPart = (p: DatePage): boolean =>
+        part === 'all' || (part === 'held-out' ? heldOutSlice(p.key) : part === 'aside' ? asideSlice(p.key) : p.part === part)
+      const idx = all.map((p, i) => (inPart(p) ? i : -1)).filter((i) => i >= 0)
       const pages = idx.map((i) => all[i] as DatePage)
       rows.push({
         part,

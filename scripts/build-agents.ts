@@ -43,13 +43,16 @@ const CATEGORY: Record<string, AgentType> = {
 
 // Entries whose `function` is prose or whose category the research overrides (tie-break: index for
 // classic search = search, feeding an answer = llm_retrieval, building a model = llm_training).
+// Amazonbot, Linguee Bot, PanguBot and Timpibot are `search`: the crawler list tags them search engines
+// (pangutech.com's PanguBot, Timpi's and Linguee's search indexes, Alexa answers), and a publisher compares
+// our types with that list; docs/agents.md notes that their operators may also train models on the data.
 const TYPE_BY_KEY: Record<string, AgentType> = {
   AgentTimes: 'scraper',
   AI2Bot: 'llm_training',
   'Ai2Bot-Dolma': 'llm_training',
   aiHitBot: 'search',
   'amazon-kendra': 'llm_retrieval',
-  Amazonbot: 'llm_training',
+  Amazonbot: 'search',
   Andibot: 'llm_retrieval',
   Anomura: 'llm_retrieval',
   'anthropic-ai': 'llm_training',
@@ -92,7 +95,7 @@ const TYPE_BY_KEY: Record<string, AgentType> = {
   KunatoCrawler: 'llm_training',
   LAIONDownloader: 'llm_training',
   Lightpanda: 'scraper',
-  'Linguee Bot': 'llm_training',
+  'Linguee Bot': 'search',
   'meta-externalagent': 'llm_training',
   'MistralAI-User': 'llm_retrieval',
   NagetBot: 'llm_training',
@@ -100,7 +103,7 @@ const TYPE_BY_KEY: Record<string, AgentType> = {
   omgili: 'scraper',
   omgilibot: 'scraper',
   OpenAI: 'scraper',
-  PanguBot: 'llm_training',
+  PanguBot: 'search',
   Panscient: 'scraper',
   PerplexityBot: 'llm_retrieval',
   PetalBot: 'search',
@@ -117,7 +120,7 @@ const TYPE_BY_KEY: Record<string, AgentType> = {
   HenkBot: 'llm_retrieval',
   ShapBot: 'llm_retrieval',
   TikTokSpider: 'llm_training',
-  Timpibot: 'llm_training',
+  Timpibot: 'search',
   VelenPublicWebCrawler: 'llm_training',
   'Webzio-Extended': 'llm_training',
   wpbot: 'llm_retrieval',

@@ -12,10 +12,12 @@ import type { Clock } from './platform/clock.ts'
 import type { Config } from './platform/config.ts'
 import { createContext } from './platform/context.ts'
 import type { Db } from './platform/db/db.ts'
+import type { WebhookContext } from './platform/webhooks/service.ts'
+import { createWebhookService } from './platform/webhooks/service.ts'
 import type { ScraperOptions } from './scraping/scraper.ts'
 import { createScraper } from './scraping/scraper.ts'
 
-export type ServiceContext = AdcpContext & PixelContext
+export type ServiceContext = AdcpContext & PixelContext & WebhookContext
 
 export interface ServiceOptions {
   /** Fetcher settings over the configuration's (tests point the scraper at a loopback web). */
@@ -25,10 +27,12 @@ export interface ServiceOptions {
 export async function createServiceContext(db: Db, clock: Clock, config: Config, opts: ServiceOptions = {}): Promise<ServiceContext> {
   const ctx = createContext(db, clock, config)
   const clickSigner = await createClickSigner(db, config.pixel.clickSecret)
-  return { ...ctx, clickSigner, connector: createConnector(db, config.activation), scraper: createScraper(ctx, opts.scraper) }
+  const webhooks = await createWebhookService(db, config.webhooks.secretKey, config.webhooks.timeoutMs)
+  return { ...ctx, clickSigner, webhooks, connector: createConnector(db, config.activation), scraper: createScraper(ctx, opts.scraper) }
 }
 
 /** Releases what the services hold (the scraper's connections); the database is the caller's. */
 export async function closeServices(ctx: ServiceContext): Promise<void> {
   await ctx.scraper.close()
+  await ctx.webhooks.close()
 }

@@ -1,6 +1,7 @@
 import type { Server } from 'node:net'
 
 import type { Logger } from 'pino'
+import { isSigningKeyCommand, runSigningKeyCommand } from './adcp/signing/commands.ts'
 import type { ServiceContext, ServiceOptions } from './context.ts'
 import { closeServices, createServiceContext } from './context.ts'
 import { apiFeatures, collectorFeatures, startWorker } from './features.ts'
@@ -77,7 +78,11 @@ export async function startService(opts: ServiceStartOptions): Promise<Service> 
       // The CLI's commands while this process holds the embedded data dir: keys, and the operator's
       // "refresh the catalog now".
       control = await serveControlSocket(config.dataDir, (c) =>
-        c.cmd === 'catalog.refresh' ? runPeriodicNow(started.db, 'curation.catalog', started.clock.now()) : runKeyCommand(started.db, started.clock, c),
+        c.cmd === 'catalog.refresh'
+          ? runPeriodicNow(started.db, 'curation.catalog', started.clock.now())
+          : isSigningKeyCommand(c)
+            ? runSigningKeyCommand(started.db, started.clock, c)
+            : runKeyCommand(started.db, started.clock, c),
       )
     }
     return {

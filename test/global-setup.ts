@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node'
 
 import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
+import { ensureConsoleBuilt } from './helpers/console-build.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,6 +22,7 @@ declare module 'vitest' {
  * With REQUIRE_POSTGRES=1 (CI) a missing server fails the run instead of skipping its half.
  */
 export default async function setup(project: TestProject): Promise<void> {
+  await ensureConsoleBuilt()
   const db = await openPglite()
   await migrate(db)
   const dump = await db.dump()

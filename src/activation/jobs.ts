@@ -5,6 +5,7 @@ import type { Periodic } from '../platform/jobs/kinds.ts'
 import { enqueue } from '../platform/jobs/queue.ts'
 import { ConnectorError } from './connectors/connector.ts'
 import type { ActivationContext } from './context.ts'
+import { emitActivationEvent } from './events.ts'
 import { runLifecycle } from './lifecycle.ts'
 import { propagateChanges } from './propagate.ts'
 import { loadActivation } from './repository.ts'
@@ -69,7 +70,7 @@ function issueJob(ctx: ActivationContext): JobHandler<'activation.issue'> {
       })
     },
     async onFailed({ id }, reason, tx) {
-      await failActivation(tx, id, `the Deal ID could not be issued: ${readableReason(reason)}`)
+      await failActivation(ctx, tx, id, `the Deal ID could not be issued: ${readableReason(reason)}`)
     },
   }
 }
@@ -82,8 +83,11 @@ function completeJob(ctx: ActivationContext): JobHandler<'activation.complete'> 
       const now = ctx.clock.now()
       await job.finish(async (tx) => {
         const { rows } = await tx.query<{ client_id: number; connector: string; dsp: string; buyer_seat: string }>(
-          `UPDATE activations SET status = 'complete', processed_date = $2, deal_state = 'live',
-                  deal_state_reason = 'deal issued and targetable', deal_state_changed_at = $2
+          // A deal the buyer ended while it synced stays ended.
+          `UPDATE activations SET status = 'complete', processed_date = $2,
+                  deal_state = CASE WHEN deal_state = 'ended' THEN deal_state ELSE 'live' END,
+                  deal_state_reason = CASE WHEN deal_state = 'ended' THEN deal_state_reason ELSE 'deal issued and targetable' END,
+                  deal_state_changed_at = CASE WHEN deal_state = 'ended' THEN deal_state_changed_at ELSE $2 END
             WHERE id = $1 AND status = 'processing' AND deal_id IS NOT NULL
             RETURNING client_id, connector, dsp, buyer_seat`,
           [id, now],
@@ -95,11 +99,12 @@ function completeJob(ctx: ActivationContext): JobHandler<'activation.complete'> 
              ON CONFLICT DO NOTHING`,
             [a.client_id, a.connector, a.dsp, a.buyer_seat, now],
           )
+          await emitActivationEvent(ctx, tx, a.client_id, id, 'activation.completed', now)
         }
       })
     },
     async onFailed({ id }, reason, tx) {
-      await failActivation(tx, id, `the deal could not be confirmed: ${readableReason(reason)}`)
+      await failActivation(ctx, tx, id, `the deal could not be confirmed: ${readableReason(reason)}`)
     },
   }
 }
@@ -122,8 +127,12 @@ export function readableReason(reason: string): string {
   return 'an internal error stopped processing and retrying did not help; activate again, or contact support quoting this activation id'
 }
 
-async function failActivation(tx: Queryable, id: number, reason: string): Promise<void> {
-  await tx.query(`UPDATE activations SET status = 'failed', failure_reason = $2 WHERE id = $1 AND status IN ('pending', 'processing')`, [id, reason])
+async function failActivation(ctx: ActivationContext, tx: Queryable, id: number, reason: string): Promise<void> {
+  const { rows } = await tx.query<{ client_id: number }>(
+    `UPDATE activations SET status = 'failed', failure_reason = $2 WHERE id = $1 AND status IN ('pending', 'processing') RETURNING client_id`,
+    [id, reason],
+  )
+  if (rows[0]) await emitActivationEvent(ctx, tx, rows[0].client_id, id, 'activation.failed', ctx.clock.now())
 }
 
 export function activationJobs(ctx: ActivationContext): JobHandler[] {

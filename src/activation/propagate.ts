@@ -5,6 +5,7 @@ import { shapeTargeting } from './targeting.ts'
 /**
  * Hands segment changes (optimizations, removals by domain, rebuilds; written by curation into
  * segment_changes) to every deal of the changed segments that the SSP holds, through the connector.
+ * A deal of a deleted segment is ended instead.
  *
  * Each change row is marked propagated once handled, rather than read past an id cursor: ids are
  * taken when a transaction inserts, not when it commits, so a change committed late with a lower id
@@ -29,9 +30,21 @@ export async function propagateChanges(ctx: ActivationContext): Promise<number> 
       ORDER BY id`,
     [segments],
   )
+  const { rows: deleted } = await ctx.db.query<{ id: number }>('SELECT id FROM segment_requests WHERE id = ANY($1::bigint[]) AND deleted', [segments])
+  const gone = new Set(deleted.map((d) => Number(d.id)))
   const connector = ctx.connector
   const now = ctx.clock.now()
   for (const a of deals) {
+    const removed = a.segment_ids.map(Number).find((id) => gone.has(id))
+    if (removed !== undefined) {
+      // A deal serves its segments' URL lists as a whole: once one of them is deleted, the deal stops.
+      await ctx.db.query(
+        `UPDATE activations SET deal_state = 'ended', deal_state_changed_at = $2, deal_state_reason = $3 WHERE id = $1 AND deal_state IS DISTINCT FROM 'ended'`,
+        [a.id, now, `segment ${removed} was deleted; the deal no longer serves`],
+      )
+      await connector.deactivateDeal(a.deal_id!, 'segment deleted', now)
+      continue
+    }
     const shaped = await shapeTargeting(ctx.db, a)
     await connector.updateDeal(a.deal_id!, shaped.targeting, now)
     await ctx.db.query('UPDATE activations SET targeting = $2 WHERE id = $1', [a.id, JSON.stringify(shaped.summary)])

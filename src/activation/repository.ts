@@ -95,7 +95,8 @@ export function toActivation(r: ActivationRow, sandbox: boolean): Activation {
   const complete = r.status === 'complete'
   return {
     id: r.id,
-    segment_ids: r.segment_ids,
+    // bigint[] comes back as strings from PostgreSQL (the adapters parse scalar int8 only).
+    segment_ids: r.segment_ids.map(Number),
     dsp: r.dsp,
     buyer_seat: r.buyer_seat,
     status: r.status,

@@ -89,7 +89,7 @@ export async function customSegment(
     if (row.segment_id !== null) return { segmentId: row.segment_id, row }
     if (!row.spec && row.taxonomy_id === null) {
       throw new DomainError(
-        'SIGNAL_NOT_FOUND',
+        'REFERENCE_NOT_FOUND',
         `custom signal ${parsed.id} is unknown; take a signal_agent_segment_id from get_signals`,
         'correctable',
         'signal_agent_segment_id',

@@ -1,11 +1,12 @@
 /**
  * Where a caller wants signals deployed, read from whichever request shape it used, and resolved
- * against the DSP registry: AdCP `platform` identifiers are the registry's slugs and aliases
- * (GET /v1/curation/dsps), `account` is the buyer seat on that DSP.
+ * against the DSP registry: an AdCP `platform` is matched generously against the registry's slugs,
+ * aliases and names (GET /v1/curation/dsps); a platform it lacks is served as `any-dsp` (a Deal ID
+ * works on any DSP that takes deal IDs). `account` is the buyer seat on that DSP.
  */
 
 import type { Dsp } from '../activation/registry.ts'
-import { dsps, isCountry, resolveDsp } from '../activation/registry.ts'
+import { anyDsp, dsps, isCountry, matchDsp, notADsp } from '../activation/registry.ts'
 import { DomainError } from './results.ts'
 import type { DeliverTo, Destination } from './schemas.ts'
 
@@ -99,15 +100,17 @@ export function resolveTargets(destinations: Destination[], opts: { field: strin
       return { type: 'agent', agent_url: d.agent_url, account }
     }
     if (!d.platform) throw new DomainError('VALIDATION_ERROR', `${field}.platform is required (a DSP such as ${examples})`, 'correctable', `${field}.platform`)
-    const dsp = resolveDsp(d.platform)
-    if (!dsp) {
+    const not = notADsp(d.platform)
+    if (not) {
       throw new DomainError(
         'VALIDATION_ERROR',
-        `${field}.platform "${d.platform}" is not a supported DSP; use a slug or alias from GET /v1/curation/dsps (for example ${examples})`,
+        `${field}.platform "${d.platform}" (${not.name}) is not a DSP: ${not.reason}; name the DSP that buys through it`,
         'correctable',
         `${field}.platform`,
       )
     }
+    // A platform the list lacks still gets a deal: a Deal ID works on any DSP that takes deal IDs.
+    const dsp = matchDsp(d.platform) ?? anyDsp
     if (opts.requireAccount && !account) {
       throw new DomainError(
         'VALIDATION_ERROR',

@@ -32,7 +32,7 @@ export async function materializeCatalogSignal(ctx: AdcpContext, clientId: numbe
     if (existing !== null) return existing
 
     const urls = await catalogSegmentUrls(tx, clientId, entry.id, { limit: config.maxSegmentUrls, offset: 0, config })
-    if (urls === null) throw new DomainError('SIGNAL_NOT_FOUND', `signal ${entry.id} is no longer in the catalog`, 'correctable', 'signal_agent_segment_id')
+    if (urls === null) throw new DomainError('REFERENCE_NOT_FOUND', `signal ${entry.id} is no longer in the catalog`, 'correctable', 'signal_agent_segment_id')
     const node = entry.taxonomy_id === null ? undefined : getNode(entry.taxonomy_id)
     const { rows: created } = await tx.query<{ id: number }>(
       `INSERT INTO segment_requests (client_id, name, prompt, taxonomy_id, level1_name, level2_name, level3_name, taxonomy_given,

@@ -35,7 +35,8 @@ const embeddings = new Map<string, Embedding>()
 function embedText(text: string): Embedding {
   let e = embeddings.get(text)
   if (!e) {
-    if (embeddings.size >= 5000) embeddings.delete(embeddings.keys().next().value!)
+    // Large enough for a catalog of tens of thousands of signals: a smaller one would thrash.
+    if (embeddings.size >= 50_000) embeddings.delete(embeddings.keys().next().value!)
     e = embedQuery(text)
     embeddings.set(text, e)
   }
@@ -59,19 +60,38 @@ function tiersAbove(ancestor: number, node: number): number {
   return i < 0 ? 0 : chain.length - 1 - i
 }
 
-export function relevance(rep: QueryRepresentation, item: Rankable): number {
+/** The spec's category fit for a signal's category (memoized per ranking: many signals share a category). */
+function categoryFit(rep: QueryRepresentation, taxonomyId: number, memo?: Map<number, number>): number {
+  const known = memo?.get(taxonomyId)
+  if (known !== undefined) return known
   let category = 0
-  if (item.taxonomy_id !== null) {
-    for (const c of rep.categories) category = Math.max(category, c.score * categoryAffinity(item.taxonomy_id, c.id))
-  }
-  const text = similarity(rep.embedding, embedText(`${item.name}. ${item.description}`))
+  for (const c of rep.categories) category = Math.max(category, c.score * categoryAffinity(taxonomyId, c.id))
+  memo?.set(taxonomyId, category)
+  return category
+}
+
+/** What a spec's embedding holds, as sets: a signal sharing none of it has a text similarity of 0. */
+interface SpecKeys {
+  concepts: Set<number>
+  terms: Set<string>
+}
+const keysOf = (e: Embedding): SpecKeys => ({ concepts: new Set(e.concepts.map(([id]) => id)), terms: new Set(e.terms.map(([t]) => t)) })
+const overlaps = (k: SpecKeys, e: Embedding) => e.concepts.some(([id]) => k.concepts.has(id)) || e.terms.some(([t]) => k.terms.has(t))
+
+export function relevance(rep: QueryRepresentation, item: Rankable, memo?: Map<number, number>, keys: SpecKeys = keysOf(rep.embedding)): number {
+  const category = item.taxonomy_id === null ? 0 : categoryFit(rep, item.taxonomy_id, memo)
+  const e = embedText(`${item.name}. ${item.description}`)
+  // Both are cosines of sparse vectors: nothing shared, nothing to compute (most of a large catalog).
+  const text = overlaps(keys, e) ? similarity(rep.embedding, e) : 0
   return weights.category * Math.min(1, category) + weights.text * text + (item.window_active ? weights.window : 0)
 }
 
 /** Best first. Without a spec, every item scores 0 and coverage orders them. */
 export function rankSignals<T extends Rankable>(spec: string | null, items: readonly T[]): Ranked<T>[] {
   const rep = spec ? representQuery(spec) : null
-  const ranked = items.map((item) => ({ item, score: rep ? round(relevance(rep, item)) : 0 }))
+  const memo = new Map<number, number>()
+  const keys = rep ? keysOf(rep.embedding) : null
+  const ranked = items.map((item) => ({ item, score: rep && keys ? round(relevance(rep, item, memo, keys)) : 0 }))
   return ranked.sort((a, b) => b.score - a.score || b.item.coverage_percentage - a.item.coverage_percentage || (a.item.id < b.item.id ? -1 : 1))
 }
 

@@ -49,5 +49,3 @@ export function renderSignal(c: SignalCandidate, deployments: Deployment[], who:
     },
   }
 }
-
-export type RenderedSignal = ReturnType<typeof renderSignal>

@@ -28,6 +28,17 @@ export function ok(payload: Record<string, unknown>): CallToolResult {
   return { structuredContent: payload, content: [{ type: 'text', text: JSON.stringify(payload) }] }
 }
 
+/**
+ * A comply_test_controller answer: a ControllerError (`success: false`) is the tool failing, an
+ * `isError` result (as @adcp/sdk's own controller answers, server/test-controller.js toMcpResponse)
+ * whose structuredContent is the ControllerError and whose text is its detail.
+ */
+export function controllerResult(payload: Record<string, unknown>): CallToolResult {
+  if (payload.success !== false) return ok(payload)
+  const text = typeof payload.error_detail === 'string' ? `${String(payload.error)}: ${payload.error_detail}` : String(payload.error)
+  return { isError: true, structuredContent: payload, content: [{ type: 'text', text }] }
+}
+
 export function failed(
   err: DomainError,
   extra: { context?: Record<string, unknown> | undefined; adcp_version?: string; body?: Record<string, unknown> } = {},

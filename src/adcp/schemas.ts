@@ -50,6 +50,24 @@ export const SignalRef = z.union([z.string().max(300), SignalIdObject]).describe
 export type SignalRef = z.infer<typeof SignalRef>
 
 const Context = z.record(z.string(), z.unknown()).describe('opaque object echoed unchanged in the response')
+
+export const PushNotificationConfig = z
+  .looseObject({
+    url: z.url().max(2048),
+    operation_id: z.string().min(1).max(255).optional(),
+    token: z.string().min(16).max(4096).optional(),
+    authentication: z
+      .looseObject({
+        schemes: z
+          .array(z.enum(['Bearer', 'HMAC-SHA256']))
+          .min(1)
+          .max(1),
+        credentials: z.string().min(32).max(4096),
+      })
+      .optional(),
+  })
+  .describe('where to POST the result of a task that does not complete at once')
+export type PushNotificationConfig = z.infer<typeof PushNotificationConfig>
 const Ext = z.record(z.string(), z.unknown())
 
 const Envelope = {
@@ -86,6 +104,13 @@ export const GetSignalsInput = z.looseObject({
     .optional(),
   max_results: z.number().int().min(1).optional().describe('most signals to return (at most 100)'),
   pagination: z.looseObject({ max_results: z.number().int().min(1).optional(), cursor: z.string().max(200).optional() }).optional(),
+  if_wholesale_feed_version: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('wholesale mode: the version you hold; an unchanged feed answers unchanged: true without signals'),
+  if_pricing_version: z.string().max(200).optional().describe('only with if_wholesale_feed_version (pricing is versioned with the feed)'),
+  push_notification_config: PushNotificationConfig.optional(),
   ...Envelope,
 })
 export type GetSignalsInput = z.infer<typeof GetSignalsInput>
@@ -99,7 +124,11 @@ export const ActivateSignalInput = z.looseObject({
     .describe('AdCP 3.x form'),
   deployments: z.array(Destination).max(20).optional().describe('AdCP 2.5 form'),
   platform: platform.optional().describe('AdCP 2.x form'),
-  idempotency_key: z.string().min(1).max(255).optional().describe('a retry with the same key returns the same activation'),
+  idempotency_key: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{16,255}$/, 'must be 16 to 255 characters of A-Z a-z 0-9 _ . : - (a fresh UUID v4 per request)')
+    .optional()
+    .describe('a fresh key per request (e.g. a UUID v4), required from AdCP 3 callers; a retry with the same key returns the same activation'),
   pricing_option_id: z.string().max(300).optional(),
   action: z.enum(['activate', 'deactivate']).optional(),
   countries: Countries.optional().describe('geo of the deal'),
@@ -115,6 +144,47 @@ export const CapabilitiesInput = z.looseObject({
   adcp_major_version: z.number().int().optional(),
 })
 export type CapabilitiesInput = z.infer<typeof CapabilitiesInput>
+
+export const GetTaskStatusInput = z.looseObject({
+  task_id: z.string().min(1).max(128),
+  include_result: z.boolean().optional(),
+  include_history: z.boolean().optional(),
+  account: z.unknown().optional(),
+  context: Context.optional(),
+  ext: Ext.optional(),
+})
+export type GetTaskStatusInput = z.infer<typeof GetTaskStatusInput>
+
+const Strings = z.array(z.string().max(128)).max(100)
+export const ListTasksInput = z.looseObject({
+  account: z.unknown().optional(),
+  filters: z
+    .looseObject({
+      task_ids: Strings.optional(),
+      task_type: z.string().max(64).optional(),
+      task_types: Strings.optional(),
+      status: z.string().max(32).optional(),
+      statuses: Strings.optional(),
+      protocol: z.string().max(64).optional(),
+      protocols: Strings.optional(),
+      has_webhook: z.boolean().optional(),
+    })
+    .optional(),
+  pagination: z.looseObject({ max_results: z.number().int().min(1).optional(), cursor: z.string().max(200).optional() }).optional(),
+  include_history: z.boolean().optional(),
+  context: Context.optional(),
+  ext: Ext.optional(),
+})
+export type ListTasksInput = z.infer<typeof ListTasksInput>
+
+export const ComplyTestControllerInput = z.looseObject({
+  scenario: z.string().min(1).max(100),
+  account: z.unknown().optional(),
+  params: z.record(z.string(), z.unknown()).optional(),
+  context: Context.optional(),
+  ext: Ext.optional(),
+})
+export type ComplyTestControllerInput = z.infer<typeof ComplyTestControllerInput>
 
 // ---- outputs -------------------------------------------------------------------------------------
 
@@ -185,3 +255,20 @@ export const CapabilitiesOutput = z.looseObject({
   adcp: z.looseObject({ major_versions: z.array(z.number()) }).optional(),
   supported_protocols: z.array(z.string()).optional(),
 })
+
+export const TaskStatusOutput = z.looseObject({
+  ...Common,
+  task_id: z.string().optional(),
+  task_type: z.string().optional(),
+  protocol: z.string().optional(),
+  has_webhook: z.boolean().optional(),
+  result: z.record(z.string(), z.unknown()).optional(),
+})
+
+export const ListTasksOutput = z.looseObject({
+  ...Common,
+  query_summary: z.looseObject({ total_matching: z.number(), returned: z.number() }).optional(),
+  tasks: z.array(z.looseObject({ task_id: z.string(), status: z.string() })).optional(),
+})
+
+export const ControllerOutput = z.looseObject({ ...Common, success: z.boolean().optional(), error: z.string().optional() })

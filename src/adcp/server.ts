@@ -4,8 +4,9 @@
  * http.ts and stdio.ts.
  *
  * Errors, as the MCP spec separates them:
- *  - protocol misuse — an unknown tool, arguments that do not fit the tool's inputSchema — is a
- *    JSON-RPC error (-32602 InvalidParams) naming the tool or the offending fields;
+ *  - an unknown tool is a JSON-RPC error (-32602 InvalidParams) naming the tools there are;
+ *  - arguments that do not fit the tool's inputSchema are AdCP's INVALID_REQUEST in the tool result
+ *    (`adcp_error.field` names the first offending field), as AdCP 3.1 requires;
  *  - a domain failure — an unknown signal, an unsupported platform, a segment still building — is an
  *    `isError` result with a readable message and AdCP's `adcp_error` (results.ts);
  *  - a fault on our side is an `isError` result saying so, its details only in the log.
@@ -19,10 +20,25 @@ import type { z } from 'zod'
 
 import pkg from '../../package.json' with { type: 'json' }
 import type { AgentDeps } from './agent.ts'
-import { asDomainError, DomainError, failed, ok } from './results.ts'
-import { ActivateSignalInput, ActivateSignalOutput, CapabilitiesInput, CapabilitiesOutput, GetSignalsInput, GetSignalsOutput } from './schemas.ts'
+import { asDomainError, controllerResult, DomainError, failed, ok } from './results.ts'
+import {
+  ActivateSignalInput,
+  ActivateSignalOutput,
+  CapabilitiesInput,
+  CapabilitiesOutput,
+  ComplyTestControllerInput,
+  ControllerOutput,
+  GetSignalsInput,
+  GetSignalsOutput,
+  GetTaskStatusInput,
+  ListTasksInput,
+  ListTasksOutput,
+  TaskStatusOutput,
+} from './schemas.ts'
+import { getTaskStatus, listTasksTool } from './tasks/tools.ts'
 import { activateSignal } from './tools/activate-signal.ts'
-import { capabilities } from './tools/capabilities.ts'
+import { capabilities, declaration } from './tools/capabilities.ts'
+import { complyTestController } from './tools/comply-test-controller.ts'
 import { getSignals } from './tools/get-signals.ts'
 
 const instructions = `Curata is an AdCP signals agent for contextual advertising.
@@ -33,7 +49,9 @@ interface Tool {
   schema: z.ZodType<Record<string, unknown>>
   run(args: Record<string, unknown>): Promise<Record<string, unknown>>
   /** Body fields a failed result still carries (AdCP 3.0 requires `signals` on every get_signals response). */
-  failureBody?: Record<string, unknown>
+  failureBody?: () => Record<string, unknown>
+  /** how an answer becomes the tool result (default `ok`) */
+  render?: (payload: Record<string, unknown>) => CallToolResult
 }
 
 export function buildServer(deps: AgentDeps): McpServer {
@@ -54,7 +72,12 @@ export function buildServer(deps: AgentDeps): McpServer {
     },
     unreachable,
   )
-  tools.set('get_adcp_capabilities', { schema: CapabilitiesInput, run: (a) => capabilities(deps, a as CapabilitiesInput) })
+  tools.set('get_adcp_capabilities', {
+    schema: CapabilitiesInput,
+    run: (a) => capabilities(deps, a as CapabilitiesInput),
+    // A refused version still answers with what is supported (the response schema requires it).
+    failureBody: () => declaration(deps),
+  })
 
   server.registerTool(
     'get_signals',
@@ -68,7 +91,7 @@ export function buildServer(deps: AgentDeps): McpServer {
     },
     unreachable,
   )
-  tools.set('get_signals', { schema: GetSignalsInput, run: (a) => getSignals(deps, a as GetSignalsInput), failureBody: { signals: [] } })
+  tools.set('get_signals', { schema: GetSignalsInput, run: (a) => getSignals(deps, a as GetSignalsInput), failureBody: () => ({ signals: [] }) })
 
   server.registerTool(
     'activate_signal',
@@ -84,22 +107,68 @@ export function buildServer(deps: AgentDeps): McpServer {
   )
   tools.set('activate_signal', { schema: ActivateSignalInput, run: (a) => activateSignal(deps, a as ActivateSignalInput) })
 
+  server.registerTool(
+    'get_task_status',
+    {
+      title: 'Task status',
+      description:
+        'The status of a task answered as submitted (task_id), with its result once completed (include_result: true). Tasks are scoped to the account named.',
+      inputSchema: GetTaskStatusInput,
+      outputSchema: TaskStatusOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    unreachable,
+  )
+  tools.set('get_task_status', { schema: GetTaskStatusInput, run: (a) => getTaskStatus(deps, a as GetTaskStatusInput) })
+
+  server.registerTool(
+    'list_tasks',
+    {
+      title: 'List tasks',
+      description: 'Tasks of the account named (get_signals answered as submitted), filtered by task_ids, task_type, status, has_webhook; newest first.',
+      inputSchema: ListTasksInput,
+      outputSchema: ListTasksOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    unreachable,
+  )
+  tools.set('list_tasks', { schema: ListTasksInput, run: (a) => listTasksTool(deps, a as ListTasksInput) })
+
+  server.registerTool(
+    'comply_test_controller',
+    {
+      title: 'Compliance test controller',
+      description:
+        'Deterministic testing on sandbox accounts only (account.sandbox: true): list_scenarios, force_get_signals_arm (the next get_signals answers submitted), force_task_completion.',
+      inputSchema: ComplyTestControllerInput,
+      outputSchema: ControllerOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
+    unreachable,
+  )
+  tools.set('comply_test_controller', {
+    schema: ComplyTestControllerInput,
+    run: (a) => complyTestController(deps, a as ComplyTestControllerInput),
+    render: controllerResult,
+  })
+
   server.server.removeRequestHandler('tools/call')
   server.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name } = request.params
     const tool = tools.get(name)
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}; this agent has ${[...tools.keys()].join(', ')}`)
-    const parsed = tool.schema.safeParse(request.params.arguments ?? {})
-    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`)
+    const raw = request.params.arguments ?? {}
+    const parsed = tool.schema.safeParse(raw)
+    if (!parsed.success) return failed(invalidArguments(name, parsed.error), { context: contextOf(raw), body: tool.failureBody?.() })
     const context = contextOf(parsed.data)
     try {
-      return ok(await tool.run(parsed.data))
+      return (tool.render ?? ok)(await tool.run(parsed.data))
     } catch (err) {
       const domain = asDomainError(err)
-      if (domain) return failed(domain, { context, body: tool.failureBody })
+      if (domain) return failed(domain, { context, body: tool.failureBody?.() })
       deps.log.error({ err, tool: name }, 'AdCP tool failed')
       const fault = new DomainError('SERVICE_UNAVAILABLE', `${name} failed on our side; retry, and tell the operator if it persists`, 'transient')
-      return failed(fault, { context, body: tool.failureBody })
+      return failed(fault, { context, body: tool.failureBody?.() })
     }
   })
   return server
@@ -110,9 +179,13 @@ function contextOf(args: Record<string, unknown>): Record<string, unknown> | und
   return c && typeof c === 'object' && !Array.isArray(c) ? (c as Record<string, unknown>) : undefined
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
+/** Arguments that do not fit the tool's schema: AdCP's INVALID_REQUEST naming the first bad field. */
+function invalidArguments(tool: string, error: z.ZodError): DomainError {
+  const where = (i: z.core.$ZodIssue) => (i.path.length ? i.path.join('.') : '(arguments)')
+  const detail = error.issues
     .slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`)
+    .map((i) => `${where(i)}: ${i.message}`)
     .join('; ')
+  const first = error.issues[0]
+  return new DomainError('INVALID_REQUEST', `Invalid arguments for ${tool}: ${detail}`, 'correctable', first?.path.length ? first.path.join('.') : undefined)
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-
+import { isSigningKeyCommand, runSigningKeyCommand } from '../adcp/signing/commands.ts'
 import { systemClock } from '../platform/clock.ts'
 import type { Config } from '../platform/config.ts'
 import type { Command } from '../platform/control-socket.ts'
@@ -10,7 +10,7 @@ import { openDatabase, requireEmbeddedDatabase } from '../platform/db/open.ts'
 import { runKeyCommand } from '../platform/keys/commands.ts'
 import type { CreatedKey } from '../platform/keys/keys.ts'
 
-type Output = 'json' | 'create' | 'list' | 'revoke'
+type Output = 'json' | 'create' | 'list' | 'revoke' | 'signing'
 
 /**
  * Runs a key command against DATABASE_URL, or the embedded data dir: directly when no server holds
@@ -25,7 +25,7 @@ export async function runKeys(config: Config, command: Command, output: Output):
     const opened = await openDatabase(config)
     try {
       await migrate(opened.db)
-      result = await runKeyCommand(opened.db, systemClock, command)
+      result = isSigningKeyCommand(command) ? await runSigningKeyCommand(opened.db, systemClock, command) : await runKeyCommand(opened.db, systemClock, command)
     } finally {
       await opened.close()
     }
@@ -34,15 +34,19 @@ export async function runKeys(config: Config, command: Command, output: Output):
 }
 
 function print(result: unknown, output: Output): void {
+  if (output === 'signing') {
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n')
+    return
+  }
   if (output === 'json') {
     const r = result as CreatedKey
-    const json = 'api_key' in (r as object) ? { client_id: r.client_id, api_key: r.api_key, name: r.name } : result
+    const json = 'api_key' in (r as object) ? { client_id: r.client_id, api_key: r.api_key, name: r.name, ...(r.live ? { live: true } : {}) } : result
     process.stdout.write(JSON.stringify(json) + '\n')
     return
   }
   if (output === 'create') {
     const r = result as CreatedKey
-    console.log(`client ${r.client_id} (${r.name}), key id ${r.key_id}`)
+    console.log(`client ${r.client_id} (${r.name}), key id ${r.key_id}${r.live ? ', live (comply_test_controller refuses it)' : ''}`)
     console.log(`API key (shown once, store it now): ${r.api_key}`)
     return
   }

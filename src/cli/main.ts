@@ -1,14 +1,17 @@
-import { Command, InvalidArgumentError, Option } from 'commander'
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import type { Role } from '../platform/config.ts'
 import { allRoles, ConfigError, loadConfig } from '../platform/config.ts'
 import type { Command as KeyCommand } from '../platform/control-socket.ts'
 import { DataDirLockedError, lockOwner } from '../platform/db/data-dir-lock.ts'
 import { createLogger } from '../platform/logger.ts'
+import { registerClientCommands } from './client/commands.ts'
+import { ApiFailure, EXIT_API, EXIT_USAGE, UsageError } from './client/errors.ts'
 import type { McpCommandOptions } from './mcp.ts'
 
 // Each command loads only what it needs: `keys` and `migrate` never load the features' code, which
 // would cost seconds of start-up before a one-line answer.
-const runKeys = async (command: KeyCommand, output: 'json' | 'create' | 'list' | 'revoke') => (await import('./keys.ts')).runKeys(loadConfig(), command, output)
+const runKeys = async (command: KeyCommand, output: 'json' | 'create' | 'list' | 'revoke' | 'signing') =>
+  (await import('./keys.ts')).runKeys(loadConfig(), command, output)
 
 function parseRoles(value: string): Role[] {
   const roles = value
@@ -22,6 +25,16 @@ function parseRoles(value: string): Role[] {
   return roles as Role[]
 }
 
+/** --json, wherever it was given: the program's option (client commands) or the command's own. */
+const jsonWanted = (cmd: Command): boolean => cmd.optsWithGlobals<{ json?: boolean }>().json === true
+
+/** A positional id: checked in the action, so a bad one is a usage error with its message. */
+function idArgument(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${JSON.stringify(value)}: must be a positive integer`)
+  return n
+}
+
 function positiveInt(value: string): number {
   const n = Number(value)
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer')
@@ -32,6 +45,8 @@ const program = new Command()
   .name('curata')
   .description('Curata: contextual segments, deals, pixel bot reports, content index, AdCP signals')
   .showHelpAfterError()
+  // Usage errors exit 2 (docs/cli.md); the override is inherited by every command added below.
+  .exitOverride()
 
 program
   .command('serve')
@@ -71,23 +86,58 @@ keys
   .description('create a client and its API key, or another key for an existing client')
   .requiredOption('--name <name>', 'client name')
   .option('--client-id <id>', 'add a key to this existing client (key rotation)', positiveInt)
-  .option('--json', 'print exactly one JSON object {client_id, api_key, name}')
-  .action(async (o: { name: string; clientId?: number; json?: boolean }) =>
-    runKeys({ cmd: 'keys.create', args: { name: o.name, ...(o.clientId ? { clientId: o.clientId } : {}) } }, o.json ? 'json' : 'create'),
+  .option('--live', 'a production credential: comply_test_controller refuses it on any deployment (docs/adcp.md)')
+  .option('--json', 'print exactly one JSON object {client_id, api_key, name} (and live: true for --live)')
+  .action(async (o: { name: string; clientId?: number; live?: boolean }, cmd: Command) =>
+    runKeys(
+      { cmd: 'keys.create', args: { name: o.name, ...(o.clientId ? { clientId: o.clientId } : {}), ...(o.live ? { live: true } : {}) } },
+      jsonWanted(cmd) ? 'json' : 'create',
+    ),
   )
 keys
   .command('list')
   .description('list keys: id, client, prefix, created, revoked')
   .option('--json', 'print JSON')
-  .action(async (o: { json?: boolean }) => runKeys({ cmd: 'keys.list', args: {} }, o.json ? 'json' : 'list'))
+  .action(async (_o: unknown, cmd: Command) => runKeys({ cmd: 'keys.list', args: {} }, jsonWanted(cmd) ? 'json' : 'list'))
 keys
   .command('revoke <id>')
   .description('revoke a key at once')
-  .action(async (id: string) => runKeys({ cmd: 'keys.revoke', args: { id: positiveInt(id) } }, 'revoke'))
+  .action(async (id: string) => runKeys({ cmd: 'keys.revoke', args: { id: idArgument(id) } }, 'revoke'))
+
+keys
+  .command('signing-add <key-id> <jwks-file>')
+  .description('register the public keys of a JWKS for RFC 9421 signed requests at /mcp, acting for API key <key-id>')
+  .option('--revoked <kid...>', 'put these kids of the JWKS on the revocation list')
+  .option('--replay-cap <n>', 'nonces a key may record per 60 s before request_signature_rate_abuse (default 1000000)', positiveInt)
+  .action(async (id: string, file: string, o: { revoked?: string[]; replayCap?: number }) => {
+    const { readJwks } = await import('../adcp/signing/commands.ts')
+    const args = { keyId: idArgument(id), jwks: readJwks(file), revoked: o.revoked ?? [], ...(o.replayCap ? { replayCap: o.replayCap } : {}) }
+    await runKeys({ cmd: 'keys.signing.add', args }, 'signing')
+  })
+keys
+  .command('signing-list')
+  .description('list request-signing keys: kid, API key, client, use, alg, cap, revoked')
+  .action(async () => runKeys({ cmd: 'keys.signing.list', args: {} }, 'signing'))
+keys
+  .command('signing-revoke <kid>')
+  .description('put a request-signing key on the revocation list')
+  .action(async (kid: string) => runKeys({ cmd: 'keys.signing.revoke', args: { kid } }, 'signing'))
+
+// The client commands: call the REST API of a running service.
+registerClientCommands(program, () => loadConfig())
 
 try {
   await program.parseAsync(process.argv)
 } catch (err) {
+  if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : EXIT_USAGE)
+  if (err instanceof UsageError) {
+    console.error(`curata: ${err.message}`)
+    process.exit(EXIT_USAGE)
+  }
+  if (err instanceof ApiFailure) {
+    console.error(`curata: ${err.message}`)
+    process.exit(EXIT_API)
+  }
   if (err instanceof ConfigError || err instanceof DataDirLockedError) {
     console.error(`curata: ${err.message}`)
     process.exit(1)

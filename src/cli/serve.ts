@@ -12,9 +12,11 @@ export async function runServe(config: Config, roles: Role[]): Promise<void> {
       `curata: roles ${roles.join(', ')} on ${where}`,
       !service.url
         ? ''
-        : roles.includes('api') || roles.includes('collector')
-          ? `curata: listening on ${service.url}  (API docs: ${service.url}/docs)`
-          : `curata: listening on ${service.url}  (operations only: /healthz, /readyz, /metrics)`,
+        : roles.includes('api')
+          ? `curata: listening on ${service.url}  (console: ${service.url}/console, API docs: ${service.url}/docs)`
+          : roles.includes('collector')
+            ? `curata: listening on ${service.url}  (API docs: ${service.url}/docs)`
+            : `curata: listening on ${service.url}  (operations only: /healthz, /readyz, /metrics)`,
       `curata: create an API key with:  npx curata keys create --name "Your company"`,
     ]
       .filter(Boolean)

@@ -7,6 +7,7 @@ import type { PixelCampaignRow } from './campaigns-repository.ts'
 import { createPixelCampaign, deletePixelCampaign, getPixelCampaign, listPixelCampaigns, updatePixelCampaign } from './campaigns-repository.ts'
 import type { PixelContext } from './context.ts'
 import { ingestLogs } from './ingest/logs.ts'
+import { liveRoutes } from './live.ts'
 import { createReport, getReport, listReports } from './reports/repository.ts'
 import {
   CreatePixelCampaignBody,
@@ -32,6 +33,7 @@ export const pixelFeature: Feature<PixelContext> = {
   prefix: '/v1/pixel',
   async routes(app, ctx) {
     campaignRoutes(app, ctx)
+    liveRoutes(app, ctx)
     await app.register(async (scope) => logRoutes(scope as App, ctx))
     reportRoutes(app, ctx)
   },

@@ -77,6 +77,13 @@ export const EnvSchema = Type.Object({
   SANDBOX_NEW_CONNECTION_SECONDS: int(30, 0, maxInt, 'sandbox latency for the first deal on a DSP seat (production-like: `172800`)'),
 
   SCRAPE_FRESHNESS_HOURS: int(168, 0, maxInt, 'a page fetched within this window is served from the index instead of being fetched again'),
+  SCRAPE_FAILED_RETRY_MINUTES: int(
+    15,
+    1,
+    maxInt,
+    'a page whose fetch failed (E002) is fetched again when next requested after this long, doubling with each failure in a row up to SCRAPE_FRESHNESS_HOURS',
+  ),
+  SCRAPE_MIN_REFETCH_SECONDS: int(60, 0, maxInt, 'the smallest max_age a job or search may ask for (force): no URL is refetched on request more often'),
   SCRAPE_HOST_DELAY_MS: int(1000, 0, maxInt, 'minimum spacing between two requests to one host (all worker processes together)'),
   SCRAPE_TIMEOUT_MS: int(30_000, 100, maxInt, 'time budget of one URL: all its redirect hops and retries together'),
   SCRAPE_ALLOW_PRIVATE: Type.Union([Type.Literal('true'), Type.Literal('false')], {
@@ -113,7 +120,30 @@ export const EnvSchema = Type.Object({
     Type.String({ pattern: domain, description: 'domain named as the data provider of catalog signals', ...shown("host of `PUBLIC_URL`, else the request's") }),
   ),
   ADCP_CUSTOM_BUILD_MINUTES: int(10, 0, 100_000, 'build-time estimate reported for a custom segment'),
-  CURATA_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'the API key `curata mcp` (stdio) uses, instead of `--api-key`', secret: true })),
+  WEBHOOK_SECRET_KEY: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description: 'key encrypting the stored webhook signing secrets (at least 32 characters); unset, one is generated and kept in the database',
+      ...shown('generated, kept in the database'),
+      secret: true,
+    }),
+  ),
+  WEBHOOK_TIMEOUT_MS: int(10_000, 100, 120_000, 'a webhook delivery attempt fails without a response within this (ms)'),
+  WEBHOOK_RETRY_BASE_MS: int(60_000, 1, maxInt, 'wait before the first retry of a failed delivery; doubles each attempt…'),
+  WEBHOOK_RETRY_MAX_DELAY_MS: int(21_600_000, 1, maxInt, '…up to this wait between two attempts (6 h)'),
+  WEBHOOK_MAX_ATTEMPTS: int(13, 1, 100, 'attempts per delivery (about 26 h with the defaults) before it fails and its subscription is marked failing'),
+  CURATA_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      description: 'the service the `curata` client commands call (scrape, segments, webhooks, …), instead of `--url`',
+    }),
+  ),
+  CURATA_CONFIG: Type.Optional(
+    Type.String({ minLength: 1, description: 'the file `curata login` writes and the client commands read', ...shown('`~/.config/curata/config.json`') }),
+  ),
+  CURATA_API_KEY: Type.Optional(
+    Type.String({ minLength: 1, description: 'the API key `curata mcp` (stdio) and the client commands use, instead of `--api-key`', secret: true }),
+  ),
 })
 
 export type Env = Static<typeof EnvSchema>

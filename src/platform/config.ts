@@ -4,6 +4,9 @@
  * with one line naming the variable and what it allows.
  */
 
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+
 import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 
@@ -89,6 +92,17 @@ export interface AdcpConfig {
   customBuildMinutes: number
 }
 
+export interface WebhookConfig {
+  /** Encrypts the stored signing secrets; null: a random key generated once and kept in the database. */
+  secretKey: string | null
+  /** One delivery attempt's time budget (ms). */
+  timeoutMs: number
+  /** Backoff: retryBaseMs × 2^(attempt-1), at most retryMaxDelayMs, for maxAttempts attempts in all. */
+  retryBaseMs: number
+  retryMaxDelayMs: number
+  maxAttempts: number
+}
+
 export interface Config {
   port: number
   /**
@@ -103,8 +117,10 @@ export interface Config {
   rateLimitPerMinute: number
   /** Base URL users reach the service at, used in generated tag code and docs links. */
   publicUrl: string | null
-  /** The key `curata mcp` uses when --api-key is not given. */
+  /** The key `curata mcp` and the client commands use when --api-key is not given. */
   apiKey: string | null
+  /** The client commands: the service they call (CURATA_URL) and the file `curata login` writes. */
+  client: { url: string | null; configFile: string }
   jobs: { pollMs: number; leaseMs: number; concurrency: number }
   activation: {
     /** SSP connector that issues Deal IDs; only the sandbox ships built in. */
@@ -117,6 +133,10 @@ export interface Config {
     userAgent: string
     /** A page fetched within this window is served from the index instead of being fetched again. */
     freshnessMs: number
+    /** The first retry delay of a failed fetch (E002); it doubles with each failure in a row. */
+    failedRetryMs: number
+    /** The smallest max_age a request may ask for: `force` means this. */
+    minRefetchMs: number
     /** Minimum spacing between two requests to one host. */
     perHostDelayMs: number
     /** Time budget of one URL: all its redirect hops and retries together (docs/scraping-fetcher.md). */
@@ -125,6 +145,7 @@ export interface Config {
   pixel: PixelConfig
   curation: CurationConfig
   adcp: AdcpConfig
+  webhooks: WebhookConfig
 }
 
 export class ConfigError extends Error {}
@@ -184,6 +205,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     publicUrl: e.PUBLIC_URL ?? null,
     apiKey: e.CURATA_API_KEY?.trim() || null,
+    client: { url: e.CURATA_URL ?? null, configFile: e.CURATA_CONFIG ?? join(homedir(), '.config', 'curata', 'config.json') },
     jobs: { pollMs: e.JOB_POLL_MS, leaseMs: e.JOB_LEASE_MS, concurrency: e.JOB_CONCURRENCY },
     activation: {
       connector: e.SSP_CONNECTOR,
@@ -194,6 +216,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       allowPrivate: e.SCRAPE_ALLOW_PRIVATE === 'true',
       userAgent: e.SCRAPE_USER_AGENT,
       freshnessMs: e.SCRAPE_FRESHNESS_HOURS * 3_600_000,
+      failedRetryMs: e.SCRAPE_FAILED_RETRY_MINUTES * 60_000,
+      minRefetchMs: e.SCRAPE_MIN_REFETCH_SECONDS * 1000,
       perHostDelayMs: e.SCRAPE_HOST_DELAY_MS,
       timeoutMs: e.SCRAPE_TIMEOUT_MS,
     },
@@ -239,6 +263,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       activationWaitMs: e.ADCP_ACTIVATION_WAIT_MS,
       dataProviderDomain: e.ADCP_DATA_PROVIDER_DOMAIN?.toLowerCase() ?? null,
       customBuildMinutes: e.ADCP_CUSTOM_BUILD_MINUTES,
+    },
+    webhooks: {
+      secretKey: e.WEBHOOK_SECRET_KEY ?? null,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      retryMaxDelayMs: e.WEBHOOK_RETRY_MAX_DELAY_MS,
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
     },
   }
 }

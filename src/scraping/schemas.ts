@@ -100,10 +100,23 @@ export const ScrapeResult = Type.Object(
 export type ScrapeResult = Static<typeof ScrapeResult>
 export type AdsTxt = Static<typeof AdsTxt>
 
+/** Asking for younger copies than the index holds (docs/scraping.md, "Freshness"); an extension. */
+export const RefetchOptions = {
+  max_age: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 315_360_000,
+      description: 'fetch again any page (and ads.txt) older than this many seconds; raised to SCRAPE_MIN_REFETCH_SECONDS (60 by default) if lower',
+    }),
+  ),
+  force: Type.Optional(Type.Boolean({ description: 'fetch again unless fetched within SCRAPE_MIN_REFETCH_SECONDS: max_age at its minimum' })),
+}
+
 export const SearchBody = Type.Object(
   {
     url: Type.Optional(Type.String({ description: 'the URL to look up' })),
     u: Type.Optional(Type.String({ description: 'alias of url' })),
+    ...RefetchOptions,
   },
   { title: 'ScrapeSearchRequest' },
 )
@@ -134,6 +147,7 @@ export const CreateJobBody = Type.Object(
       maxItems: maxJobUrls,
       description: 'URLs to scrape; duplicates (after normalization) are scraped once',
     }),
+    ...RefetchOptions,
   },
   { title: 'ScrapeJobRequest' },
 )
@@ -160,6 +174,9 @@ export const ScrapeJob = Type.Object(
       { title: 'ScrapeJobProgress' },
     ),
     failure_reason: Type.Union([Type.String(), Type.Null()], { description: 'why the job failed; null otherwise' }),
+    max_age: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'the max_age (seconds) the job fetches with, after force and the minimum; null for the default freshness',
+    }),
   },
   { title: 'ScrapeJob' },
 )

@@ -12,6 +12,8 @@ import { createDbHostGate } from './fetch/db-host-gate.ts'
 import type { Fetcher } from './fetch/fetcher.ts'
 import { createFetcher } from './fetch/fetcher.ts'
 import { analyzePage } from './index/analyze-page.ts'
+import type { FetchedState } from './index/freshness.ts'
+import { isFresh } from './index/freshness.ts'
 import { createPageWriter } from './index/page-writer.ts'
 import { queuePages } from './index/pages-repository.ts'
 
@@ -21,14 +23,17 @@ export interface IndexOptions {
   concurrency?: number
   /** Called with the number of URLs settled so far (fresh ones count at once). */
   onProgress?: (done: number) => void
+  /** Fetch again what is older than this (a request's max_age or force), besides what is stale anyway. */
+  maxAgeMs?: number
 }
 
 export interface Scraper {
   readonly fetcher: Fetcher
   readonly adsTxt: AdsTxtService
   /**
-   * Makes sure each URL is in the index: fetched, analyzed and stored, unless it was fetched within
-   * the freshness window; the ads.txt of each root domain is refreshed once its cached copy expires.
+   * Makes sure each URL is in the index: fetched, analyzed and stored, unless its last fetch is still
+   * fresh (index/freshness.ts); the ads.txt of each root domain is refreshed once its cached copy
+   * expires or is older than `maxAgeMs`.
    * Resolves to each URL's page id (errors are recorded on the page). A URL whose fetch is cut short
    * by the signal is left queued, not stored as a failure.
    */
@@ -104,23 +109,25 @@ export function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scrap
 
   const pages = createPageWriter(ctx.db)
 
-  async function fresh(ids: number[]): Promise<Set<number>> {
-    const since = new Date(ctx.clock.now().getTime() - scrape.freshnessMs)
-    const { rows } = await ctx.db.query<{ id: number }>(`SELECT id FROM pages WHERE id = ANY($1::bigint[]) AND state = 'done' AND fetched_at >= $2`, [
-      ids,
-      since,
-    ])
-    return new Set(rows.map((r) => r.id))
+  async function fresh(ids: number[], maxAgeMs: number | undefined): Promise<Set<number>> {
+    // Only pages fetched within the longest window can be fresh; the rule itself is freshness.ts's.
+    const now = ctx.clock.now().getTime()
+    const since = new Date(now - Math.min(scrape.freshnessMs, maxAgeMs ?? Number.POSITIVE_INFINITY))
+    const { rows } = await ctx.db.query<FetchedState & { id: number }>(
+      `SELECT id, fetched_at, errors, failed_fetches FROM pages WHERE id = ANY($1::bigint[]) AND state = 'done' AND fetched_at >= $2`,
+      [ids, since],
+    )
+    return new Set(rows.filter((r) => isFresh(r, now, scrape, maxAgeMs)).map((r) => r.id))
   }
 
-  /** Fetches the ads.txt of every root domain among `urls` whose cached copy has expired. */
-  async function refreshAdsTxt(urls: NormalizedUrl[], signal?: AbortSignal): Promise<void> {
+  /** Fetches the ads.txt of every root domain among `urls` whose cached copy has expired or is older than `maxAgeMs`. */
+  async function refreshAdsTxt(urls: NormalizedUrl[], signal: AbortSignal | undefined, maxAgeMs: number | undefined): Promise<void> {
     const domains = [...new Set(urls.map((u) => rootDomain(u.host)).filter((d): d is string => d !== null))]
-    const cached = await freshAdsTxtDomains(ctx.db, domains, ctx.clock.now())
+    const cached = await freshAdsTxtDomains(ctx.db, domains, ctx.clock.now(), maxAgeMs)
     await pool(
       domains.filter((d) => !cached.has(d)),
       ADS_TXT_CONCURRENCY,
-      (d) => adsTxt.forUrl(d),
+      (d) => adsTxt.forUrl(d, maxAgeMs === undefined ? {} : { maxAgeMs }),
       signal,
     )
   }
@@ -129,11 +136,11 @@ export function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scrap
     fetcher,
     adsTxt,
     async indexUrls(urls, opts = {}) {
-      const { signal, onProgress } = opts
+      const { signal, onProgress, maxAgeMs } = opts
       // Every fetch in flight listens on the caller's signal; that many listeners is expected.
       if (signal) setMaxListeners(0, signal)
       const ids = await queuePages(ctx.db, urls, ctx.clock.now())
-      const skip = await fresh([...ids.values()])
+      const skip = await fresh([...ids.values()], maxAgeMs)
       const todo = [...ids].filter(([, id]) => !skip.has(id))
       let settled = ids.size - todo.length
       onProgress?.(settled)
@@ -149,7 +156,7 @@ export function createScraper(ctx: AppContext, opts: ScraperOptions = {}): Scrap
           },
           signal,
         ),
-        refreshAdsTxt(urls, signal),
+        refreshAdsTxt(urls, signal, maxAgeMs),
       ])
       return ids
     },

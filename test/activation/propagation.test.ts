@@ -59,6 +59,27 @@ describeEachEngine('propagation of segment changes to deals', (getDb, engine) =>
       (r) => r.segment_id,
     )
 
+  it("a deleted segment's live deal ends: the SSP is told and the activation says why", async () => {
+    const urls = ['https://www.court.example/1', 'https://www.court.example/2', 'https://www.rally.example/1']
+    await indexTopic(getDb().db, 'sports', urls, 900)
+    const seg = await t.build(h, { prompt: 'tennis fans following tournaments and results' })
+    const a = await activate(seg.id, 'delete-seat')
+    expect(a).toMatchObject({ deal_state: 'live' })
+    await propagateChanges(t.ctx)
+    const del = await t.app.inject({ method: 'DELETE', url: `/v1/curation/segment-requests/${seg.id}`, headers: h })
+    expect(del.statusCode, del.body).toBe(200)
+    expect(await unpropagated()).toContain(seg.id)
+    await propagateChanges(t.ctx)
+    expect(await unpropagated()).not.toContain(seg.id)
+    expect(await activation(a.id)).toMatchObject({
+      deal_id: a.deal_id,
+      deal_state: 'ended',
+      deal_state_reason: `segment ${seg.id} was deleted; the deal no longer serves`,
+    })
+    const { rows } = await t.ctx.db.query<{ status: string }>('SELECT status FROM sandbox_deals WHERE deal_id = $1', [a.deal_id])
+    expect(rows[0]?.status).toBe('inactive')
+  })
+
   it('a block optimization of an activated segment reaches its live sandbox deal', async () => {
     const urls = ['https://www.arena.example/1', 'https://www.arena.example/2', 'https://www.goal.example/1', 'https://www.pitch.example/1']
     await indexTopic(getDb().db, 'sports', urls, 700)

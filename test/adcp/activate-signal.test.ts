@@ -1,6 +1,8 @@
 // activate_signal: a Deal ID through the activation module for a DSP and buyer seat, status
 // activating until live, idempotent by key; the deal in REST and in later get_signals; marketplace
 // signals become client segments, custom signals are built first, owned ones are used as they are.
+
+import { randomUUID } from 'node:crypto'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -42,7 +44,7 @@ describeEachEngine('activate_signal', (getDb) => {
   let key: string
   const rest = async <T>(path: string): Promise<T> => (await (await fetch(`${agent.url}${path}`, { headers: bearer(key) })).json()) as T
   const failure = async (args: Record<string, unknown>) => {
-    const r = (await client.callTool({ name: 'activate_signal', arguments: args })) as CallToolResult
+    const r = (await client.callTool({ name: 'activate_signal', arguments: { idempotency_key: randomUUID(), ...args } })) as CallToolResult
     expect(r.isError).toBe(true)
     expect(schemaProblems('activate-signal-response', r.structuredContent)).toEqual([])
     return r.structuredContent as { adcp_error: { code: string; field?: string; message: string } }
@@ -195,14 +197,14 @@ describeEachEngine('activate_signal', (getDb) => {
     const other = await mcpClient(agent.mcpUrl, bearer(c.key))
     const r = (await other.callTool({
       name: 'activate_signal',
-      arguments: { signal_agent_segment_id: `segment:${rows[0]!.id}`, deliver_to: { deployments: [seat] } },
+      arguments: { signal_agent_segment_id: `segment:${rows[0]!.id}`, deliver_to: { deployments: [seat] }, idempotency_key: randomUUID() },
     })) as CallToolResult
     expect(r.structuredContent).toMatchObject({ adcp_error: { code: 'INVALID_STATE' } })
     const foreign = (await other.callTool({
       name: 'activate_signal',
-      arguments: { signal_agent_segment_id: `segment:${own}`, deliver_to: { deployments: [seat] } },
+      arguments: { signal_agent_segment_id: `segment:${own}`, deliver_to: { deployments: [seat] }, idempotency_key: randomUUID() },
     })) as CallToolResult
-    expect(foreign.structuredContent).toMatchObject({ adcp_error: { code: 'SIGNAL_NOT_FOUND' } })
+    expect(foreign.structuredContent).toMatchObject({ adcp_error: { code: 'REFERENCE_NOT_FOUND' } })
     await other.close()
   })
 
@@ -272,20 +274,67 @@ describeEachEngine('activate_signal', (getDb) => {
     expect(listed.signals[0]!.deployments[0]).toMatchObject({ type: 'agent', is_live: true })
   })
 
+  it("deactivates: action deactivate ends the signal's deal on the seat, and the SSP is told", async () => {
+    const seatD = { platform: 'ttd', account: 'seat-deactivate' }
+    const a = await call<Activated>(client, 'activate_signal', { signal_agent_segment_id: 'iab:52', deliver_to: { deployments: [seatD] } })
+    await waitFor(async () => {
+      const { rows } = await agent.ctx.db.query<{ deal_id: string | null }>(`SELECT deal_id FROM activations WHERE id = $1`, [a.activation.activation_id])
+      return rows[0]?.deal_id != null
+    }, 20_000)
+    const off = await call<{ status: string; message: string; deployments: { is_live: boolean }[] }>(client, 'activate_signal', {
+      signal_agent_segment_id: 'iab:52',
+      action: 'deactivate',
+      deliver_to: { deployments: [seatD] },
+    })
+    expect(off).toMatchObject({ status: 'completed', deployments: [{ is_live: false }] })
+    expect(off.message).toMatch(/ended 1 deal/)
+    expect(schemaProblems('activate-signal-response', off)).toEqual([])
+    const { rows } = await agent.ctx.db.query<{ deal_state: string; deal_id: string }>(`SELECT deal_state, deal_id FROM activations WHERE id = $1`, [
+      a.activation.activation_id,
+    ])
+    expect(rows[0]!.deal_state).toBe('ended')
+    const sandbox = await agent.ctx.db.query<{ status: string }>(`SELECT status FROM sandbox_deals WHERE deal_id = $1`, [rows[0]!.deal_id])
+    expect(sandbox.rows[0]!.status).toBe('inactive')
+    const again = await call<{ message: string }>(client, 'activate_signal', {
+      signal_agent_segment_id: 'iab:52',
+      action: 'deactivate',
+      deliver_to: { deployments: [seatD] },
+    })
+    expect(again.message).toMatch(/nothing of it is live/)
+  })
+
   it('explains what is wrong with a request it cannot carry out', async () => {
     const base = { signal_agent_segment_id: 'iab:210' }
     expect((await failure({ ...base })).adcp_error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'destinations' })
     expect((await failure({ ...base, deliver_to: { deployments: [{ platform: 'ttd' }] } })).adcp_error).toMatchObject({ field: 'destinations[0].account' })
-    expect((await failure({ ...base, deliver_to: { deployments: [{ platform: 'meta', account: 'a' }] } })).adcp_error.message).toMatch(/not a supported DSP/)
+    expect((await failure({ ...base, deliver_to: { deployments: [{ platform: 'bidswitch', account: 'a' }] } })).adcp_error.message).toMatch(/is not a DSP/)
+    expect((await failure({ ...base, destinations: [{ type: 'platform', ...seat }], idempotency_key: 'short' })).adcp_error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      field: 'idempotency_key',
+    })
+    // callers stating a 3.x version must send a key, whatever form; callers stating none need not
+    // (the interface spec's activate_signal, @adcp/client 4.x: activate-signal.ts speaksAdcp3)
+    for (const unkeyed of [
+      { ...base, destinations: [{ type: 'platform', ...seat }], adcp_major_version: 3 },
+      { ...base, destinations: [{ type: 'platform', ...seat }], adcp_version: '3.0' },
+      { ...base, deliver_to: { deployments: [seat] }, adcp_version: '3.1' },
+    ]) {
+      const missing = (await client.callTool({ name: 'activate_signal', arguments: unkeyed })) as CallToolResult
+      expect(missing.structuredContent, JSON.stringify(unkeyed)).toMatchObject({ adcp_error: { code: 'INVALID_REQUEST', field: 'idempotency_key' } })
+    }
+    for (const unversioned of [
+      { ...base, deliver_to: { deployments: [seat] } },
+      { ...base, destinations: [{ type: 'platform', ...seat }] },
+    ]) {
+      const served = (await client.callTool({ name: 'activate_signal', arguments: unversioned })) as CallToolResult
+      expect(served.isError, JSON.stringify(unversioned)).toBeFalsy()
+    }
     expect((await failure({ ...base, deliver_to: { deployments: [seat], countries: ['UK'] } })).adcp_error).toMatchObject({ field: 'countries' })
     expect((await failure({ ...base, destinations: [{ type: 'platform', ...seat }], pricing_option_id: 'po_other' })).adcp_error).toMatchObject({
       field: 'pricing_option_id',
     })
-    expect((await failure({ ...base, destinations: [{ type: 'platform', ...seat }], action: 'deactivate' })).adcp_error).toMatchObject({
-      code: 'UNSUPPORTED_FEATURE',
-    })
     expect((await failure({ signal_agent_segment_id: 'nonsense', destinations: [{ type: 'platform', ...seat }] })).adcp_error).toMatchObject({
-      code: 'SIGNAL_NOT_FOUND',
+      code: 'REFERENCE_NOT_FOUND',
     })
     const rejected = await failure({ ...base, deliver_to: { deployments: [{ platform: 'ttd', account: 'sandbox-reject-1' }] } })
     expect(rejected.adcp_error).toMatchObject({ code: 'ACTIVATION_FAILED' })

@@ -118,10 +118,9 @@ describeEachEngine('AdCP clients', (getDb) => {
       })
     }
 
-    // What each storyboard may skip, exactly: only the OAuth discovery probes, since the agent takes
-    // API keys and advertises no OAuth server. Anything else skipped would be a step not exercised.
-    const oauthProbes = ['probe_protected_resource', 'probe_auth_server_metadata', 'probe_invalid_oauth_token'].map((s) => `oauth_discovery.${s}`)
-    const expectedSkips: Record<string, string[]> = { signals_baseline: [], security_baseline: oauthProbes, signal_marketplace: [] }
+    // Nothing may be skipped: the OAuth discovery probes run too (the agent serves its
+    // client-credentials metadata and token endpoint beside API keys).
+    const expectedSkips: Record<string, string[]> = { signals_baseline: [], security_baseline: [], signal_marketplace: [] }
 
     it.each(Object.keys(expectedSkips))('%s passes, skipping only what it must', async (id) => {
       const r = await run(id)
@@ -130,7 +129,6 @@ describeEachEngine('AdCP clients', (getDb) => {
       const steps = r.phases.flatMap((p) => p.steps.map((s) => ({ ...s, id: `${p.phase_id}.${s.step_id}` })))
       const skipped = steps.filter((s) => s.skipped)
       expect(skipped.map((s) => s.id)).toEqual(expectedSkips[id])
-      expect(skipped.every((s) => s.skip_reason === 'oauth_not_advertised')).toBe(true)
       expect(r.skipped_count).toBe(expectedSkips[id]!.length)
       expect(steps.filter((s) => !s.skipped).length).toBeGreaterThan(3)
     })

@@ -30,6 +30,48 @@ describeEachEngine('get_signals', (getDb) => {
     await agent?.close()
   })
 
+  it('offers the best available signals for a broad or weakly matched spec, paged, and says how well they match', async () => {
+    const first = await call<SignalsOut & { message: string; pagination: { has_more: boolean; cursor?: string } }>(client, 'get_signals', {
+      signal_spec: 'audience',
+      max_results: 1,
+    })
+    expect(first.signals).toHaveLength(1)
+    expect(first.pagination.has_more).toBe(true)
+    expect(first.message).toMatch(/names no topic: showing the best available signals/)
+    const next = await call<SignalsOut>(client, 'get_signals', { signal_spec: 'audience', pagination: { max_results: 1, cursor: first.pagination.cursor } })
+    expect(next.signals[0]!.signal_agent_segment_id).not.toBe(first.signals[0]!.signal_agent_segment_id)
+
+    const traits = await call<SignalsOut & { message: string }>(client, 'get_signals', { signal_spec: 'football fans, age 25-54, US' })
+    // ranked on "football fans": the client's own football segment and Sports lead
+    expect(traits.signals.slice(0, 3).map((s) => s.signal_agent_segment_id)).toEqual(expect.arrayContaining(['iab:483', `segment:${owned}`]))
+    expect(traits.message).toMatch(/Match quality: \w+/)
+    expect(traits.message).toMatch(/Read as who and where rather than topics: age 25-54, country US/)
+  })
+
+  it('reports deployments on platforms outside the DSP list (a Deal ID works on any DSP that takes deal IDs)', async () => {
+    const r = await call<SignalsOut>(client, 'get_signals', {
+      signal_spec: spec,
+      destinations: [
+        { type: 'platform', platform: 'trade-desk', account: 'a-1' },
+        { type: 'platform', platform: 'pinnacle-dsp', account: 'a-1' },
+      ],
+    })
+    expect(r.signals[0]!.deployments.map((d) => d.platform)).toEqual(['trade-desk', 'pinnacle-dsp'])
+  })
+
+  it('versions the wholesale feed: a matching if_wholesale_feed_version answers unchanged without signals', async () => {
+    const feed = await call<{ wholesale_feed_version: string; signals: unknown[] }>(client, 'get_signals', { discovery_mode: 'wholesale' })
+    expect(feed.wholesale_feed_version).toMatch(/^wf_/)
+    const same = await call<Record<string, unknown>>(client, 'get_signals', {
+      discovery_mode: 'wholesale',
+      if_wholesale_feed_version: feed.wholesale_feed_version,
+    })
+    expect(same).toMatchObject({ unchanged: true, wholesale_feed_version: feed.wholesale_feed_version })
+    expect(same.signals).toBeUndefined()
+    const stale = await call<{ signals: unknown[] }>(client, 'get_signals', { discovery_mode: 'wholesale', if_wholesale_feed_version: 'wf_old' })
+    expect(stale.signals.length).toBe(feed.signals.length)
+  })
+
   it('answers the spec form and the AdCP 3.x form alike, with one deployment per destination', async () => {
     const specForm = await call<SignalsOut>(client, 'get_signals', {
       signal_spec: spec,
@@ -61,7 +103,7 @@ describeEachEngine('get_signals', (getDb) => {
     expect(r).toMatchObject({
       status: 'completed',
       adcp_version: '3.1',
-      cache_scope: 'public',
+      cache_scope: 'account', // owned and custom signals are this client's
       message: expect.stringContaining(spec),
       context_id: expect.stringMatching(/^ctx_/),
     })

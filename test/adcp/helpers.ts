@@ -2,6 +2,7 @@
  * The AdCP agent on a listening test app (loopback, free port) with a worker for the jobs it relies
  * on (segment builds, deal issuance), a small real index, and MCP clients talking to it.
  */
+import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -18,6 +19,7 @@ import type { AdcpConfig, Config } from '../../src/platform/config.ts'
 import type { Db } from '../../src/platform/db/db.ts'
 import type { Worker } from '../../src/platform/jobs/worker.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
+import { deliverJob } from '../../src/platform/webhooks/deliver.ts'
 import { indexTopic } from '../curation/fixtures.ts'
 import type { DeepPartial, TestApp } from '../helpers/app.ts'
 import { configure, createTestApp } from '../helpers/app.ts'
@@ -46,7 +48,7 @@ export async function startAgent(db: Db, opts: { latencySeconds?: number; adcp?:
   const worker = createWorker({
     db,
     clock,
-    handlers: [...activationJobs(t.ctx).filter((h) => !h.everyMs), buildJob(t.ctx)],
+    handlers: [...activationJobs(t.ctx).filter((h) => !h.everyMs), buildJob(t.ctx), deliverJob(t.ctx)],
     pollMs: 20,
     graceMs: 500,
   })
@@ -167,8 +169,10 @@ export function payload<T = Record<string, unknown>>(r: CallToolResult | Record<
   return res.structuredContent as T
 }
 
+/** A tool call that must succeed; activate_signal gets a fresh idempotency_key unless the test sets one (AdCP clients do the same). */
 export async function call<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown>): Promise<T> {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult
+  const withKey = name === 'activate_signal' && args.idempotency_key === undefined ? { ...args, idempotency_key: randomUUID() } : args
+  const r = (await client.callTool({ name, arguments: withKey })) as CallToolResult
   if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.content)}`)
   return payload<T>(r)
 }

@@ -43,12 +43,55 @@ describeEachEngine('MCP over HTTP', (getDb) => {
     await agent?.close()
   })
 
+  describe('OAuth client credentials', () => {
+    const token = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${agent.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body })
+
+    it('publishes protected-resource and authorization-server metadata', async () => {
+      const prm = (await (await fetch(`${agent.url}/.well-known/oauth-protected-resource/mcp`)).json()) as Record<string, unknown>
+      expect(prm).toMatchObject({ resource: agent.mcpUrl, authorization_servers: [agent.url], bearer_methods_supported: ['header'] })
+      const as = (await (await fetch(`${agent.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>
+      expect(as).toMatchObject({ issuer: agent.url, token_endpoint: `${agent.url}/oauth/token`, grant_types_supported: ['client_credentials'] })
+    })
+
+    it('exchanges the API key for an access token that /mcp accepts, until the key is revoked', async () => {
+      const c = await agent.client()
+      const basic = { authorization: `Basic ${Buffer.from(`curata:${c.key}`).toString('base64')}` }
+      const res = await token('grant_type=client_credentials', basic)
+      expect(res.status).toBe(200)
+      const t = (await res.json()) as { access_token: string; token_type: string; expires_in: number }
+      expect(t).toMatchObject({ token_type: 'Bearer', expires_in: 3600, access_token: expect.stringMatching(/^cat_/) })
+      expect((await post(agent.mcpUrl, initialize, bearer(t.access_token))).status).toBe(200)
+      const viaForm = (await (await token(`grant_type=client_credentials&client_secret=${encodeURIComponent(c.key)}`)).json()) as { access_token: string }
+      expect(viaForm.access_token).toMatch(/^cat_/)
+      await agent.ctx.db.query('UPDATE api_keys SET revoked_at = now() WHERE client_id = $1', [c.clientId])
+      const { rows } = await agent.ctx.db.query<{ n: string }>(`SELECT count(*) AS n FROM adcp_access_tokens WHERE client_id = $1`, [c.clientId])
+      expect(Number(rows[0]!.n)).toBe(2)
+      const after = await post(agent.mcpUrl, initialize, bearer(t.access_token))
+      expect(after.status).toBe(401)
+    })
+
+    it('refuses a bad token request with the OAuth error', async () => {
+      const other = await token('grant_type=password&username=a&password=b')
+      expect(other.status).toBe(400)
+      expect(await other.json()).toMatchObject({ error: 'unsupported_grant_type' })
+      const none = await token('grant_type=client_credentials')
+      expect(none.status).toBe(401)
+      expect(await none.json()).toMatchObject({ error: 'invalid_client' })
+      const wrong = await token('grant_type=client_credentials', { authorization: `Basic ${Buffer.from(`x:cur_${'y'.repeat(43)}`).toString('base64')}` })
+      expect(wrong.status).toBe(401)
+      const forged = await post(agent.mcpUrl, initialize, bearer(`cat_${'z'.repeat(43)}`))
+      expect(forged.status).toBe(401)
+      expect(forged.headers.get('www-authenticate')).toMatch(/error="invalid_token"/)
+    })
+  })
+
   describe('the gate', () => {
     it('answers 401 with a Bearer challenge when no key is sent, before any MCP processing', async () => {
       for (const body of [initialize, listTools, { not: 'json-rpc' }]) {
         const res = await post(agent.mcpUrl, body)
         expect(res.status).toBe(401)
-        expect(res.headers.get('www-authenticate')).toBe('Bearer realm="curata"')
+        expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="curata", resource_metadata="${agent.url}/.well-known/oauth-protected-resource/mcp"`)
         expect(await res.json()).toMatchObject({ error: 'unauthorized' })
       }
       const bad = await fetch(agent.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' })
@@ -92,7 +135,7 @@ describeEachEngine('MCP over HTTP', (getDb) => {
     it('refuses an unknown key and a revoked key with invalid_token', async () => {
       const res = await post(agent.mcpUrl, initialize, bearer(`cur_${'x'.repeat(43)}`))
       expect(res.status).toBe(401)
-      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="curata", error="invalid_token"/)
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="curata", resource_metadata="[^"]+", error="invalid_token"/)
       const c = await agent.client()
       expect((await post(agent.mcpUrl, initialize, bearer(c.key))).status).toBe(200)
       const { rows } = await agent.ctx.db.query<{ id: number }>('SELECT id FROM api_keys WHERE client_id = $1', [c.clientId])
@@ -111,12 +154,19 @@ describeEachEngine('MCP over HTTP', (getDb) => {
       expect(res.headers.get('content-type')).toMatch(/application\/json/)
       expect(res.headers.get('x-ratelimit-limit')).toBe('100000')
       const body = (await res.json()) as { result: { tools: { name: string }[] } }
-      expect(body.result.tools.map((t) => t.name).sort()).toEqual(['activate_signal', 'get_adcp_capabilities', 'get_signals'])
+      expect(body.result.tools.map((t) => t.name).sort()).toEqual([
+        'activate_signal',
+        'comply_test_controller',
+        'get_adcp_capabilities',
+        'get_signals',
+        'get_task_status',
+        'list_tasks',
+      ])
     })
 
     it('serves /mcp/ too, and answers JSON to a client that accepts only JSON', async () => {
       const slash = await mcpClient(`${agent.url}/mcp/`, bearer(key))
-      expect((await slash.listTools()).tools).toHaveLength(3)
+      expect((await slash.listTools()).tools).toHaveLength(6)
       await slash.close()
       const res = await fetch(agent.mcpUrl, {
         method: 'POST',
@@ -188,35 +238,44 @@ describeEachEngine('MCP over HTTP', (getDb) => {
     it('report domain failures as isError results with a readable message', async () => {
       const r = (await client.callTool({
         name: 'activate_signal',
-        arguments: { signal_agent_segment_id: 'iab:999999', deliver_to: { deployments: [{ platform: 'ttd', account: 'seat' }] }, context: { n: 1 } },
+        arguments: {
+          signal_agent_segment_id: 'iab:999999',
+          deliver_to: { deployments: [{ platform: 'ttd', account: 'seat' }] },
+          idempotency_key: 'http-test-unknown-signal-0001',
+          context: { n: 1 },
+        },
       })) as CallToolResult
       expect(r.isError).toBe(true)
       expect(r.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/iab:999999 does not exist/) })
-      expect(r.structuredContent).toMatchObject({ status: 'failed', adcp_error: { code: 'SIGNAL_NOT_FOUND', recovery: 'correctable' }, context: { n: 1 } })
+      expect(r.structuredContent).toMatchObject({ status: 'failed', adcp_error: { code: 'REFERENCE_NOT_FOUND', recovery: 'correctable' }, context: { n: 1 } })
 
       const platform = (await client.callTool({
         name: 'get_signals',
-        arguments: { signal_spec: 'sports', deliver_to: { deployments: [{ platform: 'no-such-dsp', account: 'a' }] } },
+        arguments: { signal_spec: 'sports', deliver_to: { deployments: [{ platform: 'bidswitch', account: 'a' }] } },
       })) as CallToolResult
       expect(platform.isError).toBe(true)
       expect(platform.structuredContent).toMatchObject({ adcp_error: { code: 'VALIDATION_ERROR', field: 'destinations[0].platform' } })
-      expect(JSON.stringify(platform.content)).toMatch(/GET \/v1\/curation\/dsps/)
+      expect(JSON.stringify(platform.content)).toMatch(/is not a DSP/)
 
       const version = (await client.callTool({ name: 'get_signals', arguments: { signal_spec: 'x', adcp_version: '4.0' } })) as CallToolResult
       expect(version.structuredContent).toMatchObject({ adcp_error: { code: 'VERSION_UNSUPPORTED' } })
     })
 
-    it('report protocol misuse as JSON-RPC errors: an unknown tool, arguments that break the schema', async () => {
+    it('report an unknown tool as a JSON-RPC error, and arguments that break the schema as INVALID_REQUEST naming the field', async () => {
       const unknown = client.callTool({ name: 'list_creatives', arguments: {} })
       await expect(unknown).rejects.toBeInstanceOf(McpError)
       await expect(unknown).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringMatching(/Unknown tool: list_creatives/) })
-      await expect(client.callTool({ name: 'get_signals', arguments: { max_results: 'ten' } })).rejects.toMatchObject({
-        code: ErrorCode.InvalidParams,
-        message: expect.stringMatching(/max_results/),
+      const bad = async (name: string, args: Record<string, unknown>) =>
+        ((await client.callTool({ name, arguments: args })) as CallToolResult).structuredContent
+      expect(await bad('get_signals', { max_results: 'ten', context: { k: 1 } })).toMatchObject({
+        status: 'failed',
+        adcp_error: { code: 'INVALID_REQUEST', field: 'max_results' },
+        signals: [],
+        context: { k: 1 },
       })
-      await expect(client.callTool({ name: 'activate_signal', arguments: {} })).rejects.toMatchObject({
-        code: ErrorCode.InvalidParams,
-        message: expect.stringMatching(/signal_agent_segment_id/),
+      expect(await bad('get_signals', { signal_spec: 42 })).toMatchObject({ adcp_error: { code: 'INVALID_REQUEST', field: 'signal_spec' } })
+      expect(await bad('activate_signal', { idempotency_key: 'http-test-missing-id-0001' })).toMatchObject({
+        adcp_error: { code: 'INVALID_REQUEST', field: 'signal_agent_segment_id' },
       })
       const res = await post(agent.mcpUrl, { jsonrpc: '2.0', id: 7, method: 'signals/teleport', params: {} }, bearer(key))
       expect(((await res.json()) as { error: { code: number } }).error.code).toBe(ErrorCode.MethodNotFound)

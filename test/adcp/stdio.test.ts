@@ -69,7 +69,14 @@ describe('curata mcp on the embedded data dir', () => {
   it('opens the data dir itself when no server holds it', async () => {
     const { client } = await stdioClient({ DATA_DIR: dataDir, CURATA_API_KEY: key })
     try {
-      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['activate_signal', 'get_adcp_capabilities', 'get_signals'])
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+        'activate_signal',
+        'comply_test_controller',
+        'get_adcp_capabilities',
+        'get_signals',
+        'get_task_status',
+        'list_tasks',
+      ])
       const caps = await call<{ supported_protocols: string[] }>(client, 'get_adcp_capabilities', {})
       expect(caps.supported_protocols).toEqual(['signals'])
       const r = await call<SignalsOut>(client, 'get_signals', { discovery_mode: 'wholesale' })
@@ -78,7 +85,7 @@ describe('curata mcp on the embedded data dir', () => {
         name: 'activate_signal',
         arguments: { signal_agent_segment_id: 'iab:483', deliver_to: { deployments: [{ platform: 'ttd', account: 's' }] } },
       })) as CallToolResult
-      expect(miss.structuredContent).toMatchObject({ adcp_error: { code: 'SIGNAL_NOT_FOUND' } })
+      expect(miss.structuredContent).toMatchObject({ adcp_error: { code: 'REFERENCE_NOT_FOUND' } })
     } finally {
       await client.close()
     }

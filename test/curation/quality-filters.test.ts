@@ -170,3 +170,64 @@ describeEachEngine('quality filters in a build', (getDb) => {
     return list.at(-1)!.id
   }
 })
+
+describeEachEngine('languages in a build', (getDb) => {
+  let t: CurationTestApp
+  let a: { headers: Record<string, string> }
+  let urls: UrlEntry[]
+  let excluded: ExclusionEntry[]
+  // Each text twice over: above the thin-content floor of 120 words.
+  const page = (lang: string, title: string, paragraphs: string[]) =>
+    articleHtml({ title, paragraphs: [...paragraphs, ...paragraphs] }).replace('<html lang="en">', `<html lang="${lang}">`)
+  const portuguese = [
+    'O futebol brasileiro viveu uma rodada decisiva do campeonato neste domingo, com o estádio lotado e a torcida cantando do início ao fim da partida.',
+    'O treinador elogiou os jogadores depois da vitória: a equipe marcou três gols no segundo tempo e assumiu a liderança da temporada.',
+    'Os torcedores comemoraram nas ruas, e o clube já pensa na próxima partida, fora de casa, contra o atual campeão da taça.',
+    'Na coletiva, o técnico disse que a seleção de jogadores para a próxima rodada depende da recuperação de dois atletas lesionados durante o jogo.',
+    'O campeonato segue equilibrado: quatro clubes estão separados por dois pontos, e cada partida das últimas rodadas vale como uma final para os torcedores.',
+  ]
+  const russian = [
+    'Футбольный клуб одержал уверенную победу в воскресенье: три гола во втором тайме принесли команде первое место в таблице чемпионата.',
+    'Тренер похвалил игроков после матча и сказал, что болельщики на стадионе помогли команде переломить ход игры в трудный момент.',
+    'В следующем туре команда сыграет на выезде против действующего чемпиона, и билеты на этот матч уже распроданы.',
+    'Болельщики праздновали на улицах до поздней ночи, а руководство клуба объявило о продлении контракта с главным тренером.',
+    'Чемпионат остаётся напряжённым: четыре клуба разделяют всего два очка, и каждый матч становится финалом для команды и её болельщиков.',
+  ]
+
+  beforeAll(async () => {
+    t = await createCurationApp(getDb().db)
+    a = await t.client()
+    const db = getDb().db
+    for (let i = 0; i < 3; i++) await indexHtml(db, `https://www.clean${i}.example/match/${i}`, topicPage('sports', 700 + i))
+    await indexHtml(db, 'https://esporte.example.com.br/futebol/rodada', page('pt', 'Rodada decisiva do campeonato', portuguese))
+    await indexHtml(db, 'https://sport.example.ru/football/match', page('ru', 'Победа в чемпионате', russian))
+    const seg = await t.build(a.headers, {
+      prompt: 'sports fans following games, results and transfer news',
+      example_urls: ['https://sport.example.ru/football/match'],
+    })
+    urls = await t.urls(a.headers, seg.id)
+    excluded = await t.exclusions(a.headers, seg.id)
+  })
+  afterAll(() => t.close())
+
+  it('classifies a page in a language the classifier reads, and takes it into the segment', async () => {
+    const { rows } = await getDb().db.query<{ language: string; errors: string[]; primary_category: number | null }>(
+      `SELECT language, errors, primary_category FROM pages WHERE url = 'https://esporte.example.com.br/futebol/rodada'`,
+    )
+    expect(rows[0]).toMatchObject({ language: 'pt', primary_category: 483 })
+    expect(rows[0]!.errors).not.toContain('E006')
+    expect(urls.map((u) => u.url)).toContain('https://esporte.example.com.br/futebol/rodada')
+  })
+
+  it('gives E006 and no categories to a page in a language it does not read, and excludes it as an example URL', async () => {
+    const { rows } = await getDb().db.query<{ language: string; errors: string[]; categories: unknown[] }>(
+      `SELECT language, errors, categories FROM pages WHERE url = 'https://sport.example.ru/football/match'`,
+    )
+    expect(rows[0]).toMatchObject({ language: 'ru', categories: [] })
+    expect(rows[0]!.errors).toContain('E006')
+    expect(excluded.find((e) => e.url === 'https://sport.example.ru/football/match')).toMatchObject({
+      reason: 'unsupported_language',
+      detail: { language: 'ru', supported: ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'] },
+    })
+  })
+})

@@ -11,6 +11,7 @@ declare module '../../src/platform/jobs/kinds.ts' {
     'test.never': Periodic
     'test.nobody-handles-this': Periodic
     'test.ok': { n: number }
+    'test.batch': { n: number }
     'test.perm': Periodic
     'test.single': Periodic
     'test.stuck': Periodic

@@ -93,6 +93,10 @@ export interface StoredEvent {
 }
 
 export async function events(db: Db, where = 'TRUE', params: unknown[] = []): Promise<StoredEvent[]> {
-  const { rows } = await db.query<StoredEvent>(`SELECT * FROM pixel_events WHERE ${where} ORDER BY received_at, url_path, user_agent`, params)
+  // macros is JSON text (migrations/0020_pixel_macros_text.sql): read back as the object it holds.
+  const { rows } = await db.query<StoredEvent>(
+    `SELECT *, macros::jsonb AS macros FROM pixel_events WHERE ${where} ORDER BY received_at, url_path, user_agent`,
+    params,
+  )
   return rows
 }

@@ -83,8 +83,8 @@ describeEachEngine('pixel tag code', (getDb) => {
       .replace('%%TTD_CACHEBUSTER%%', '55512')
       .replace('%%TTD_IMPRESSIONID%%', 'imp-77')
     await send(expanded, { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0', 'accept-language': 'de' } })
-    await waitFor(async () => (await events(getDb().db, "macros->>'deal' = 'TTD-DEAL-9'")).length === 1)
-    const [e] = await events(getDb().db, "macros->>'deal' = 'TTD-DEAL-9'")
+    await waitFor(async () => (await events(getDb().db, "macros::jsonb->>'deal' = 'TTD-DEAL-9'")).length === 1)
+    const [e] = await events(getDb().db, "macros::jsonb->>'deal' = 'TTD-DEAL-9'")
     expect(e).toMatchObject({
       campaign_id: id,
       domain: 'news.example',

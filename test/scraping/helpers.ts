@@ -4,12 +4,15 @@
  * an in-process worker that runs the scraping jobs.
  */
 import type { ServiceContext } from '../../src/context.ts'
+import type { Clock } from '../../src/platform/clock.ts'
+import type { Db } from '../../src/platform/db/db.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import { scrapingJobs } from '../../src/scraping/feature.ts'
 import type { HttpClientInternals } from '../../src/scraping/fetch/client.ts'
 import type { FetcherConfig } from '../../src/scraping/fetch/config.ts'
 import type { Resolver } from '../../src/scraping/fetch/ssrf-guard.ts'
-import { useScraper } from '../helpers/app.ts'
+import type { TestApp } from '../helpers/app.ts'
+import { createTestApp, useScraper } from '../helpers/app.ts'
 import { waitFor } from '../helpers/wait.ts'
 import type { Handler, WebServer } from './fixtures/web-server.ts'
 import { closedPort, startServer } from './fixtures/web-server.ts'
@@ -98,4 +101,30 @@ export function article(title: string, opts: { words?: number; lang?: string; pu
 <meta property="article:published_time" content="${opts.published ?? '2026-03-04T10:00:00Z'}">
 <link rel="canonical" href="https://canonical.example/${encodeURIComponent(title)}"></head>
 <body><nav><a href="/">Home</a></nav><article><h1>${title}</h1>${paragraphs.join('\n')}</article></body></html>`
+}
+
+export interface ScrapingApp {
+  t: TestApp
+  web: Web
+  headers: Record<string, string>
+  close(): Promise<void>
+}
+
+/** A test app whose scraper reaches `routes` on a loopback web, and a client's headers. */
+export async function startScrapingApp(db: Db, routes: Record<string, Handler>, opts: { clock?: Clock } = {}): Promise<ScrapingApp> {
+  const web = await startWeb(routes)
+  // Tests poll jobs far more often than the per-key rate limit allows.
+  const t = await createTestApp(db, { ...opts, config: { rateLimitPerMinute: 1_000_000 } })
+  await useTestWeb(t.ctx, web)
+  const headers = (await t.client()).headers
+  return {
+    t,
+    web,
+    headers,
+    async close() {
+      await t.ctx.scraper.close()
+      await t.close()
+      await web.close()
+    },
+  }
 }

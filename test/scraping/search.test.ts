@@ -1,34 +1,33 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { TestApp } from '../helpers/app.ts'
-import { createTestApp, json } from '../helpers/app.ts'
+import { json } from '../helpers/app.ts'
 import { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { html, reply } from './fixtures/web-server.ts'
-import type { Web } from './helpers.ts'
-import { article, runJobsUntil, startWeb, useTestWeb } from './helpers.ts'
+import type { ScrapingApp, Web } from './helpers.ts'
+import { article, runJobsUntil, startScrapingApp } from './helpers.ts'
 
 const ADS = 'ssp.com, pub-1, DIRECT, f08c47fec0942fa0\nreseller.com, 99, reseller\n# comment\n'
 
 describeEachEngine('GET and POST /v1/scraping/search', (getDb) => {
+  let app: ScrapingApp
   let t: TestApp
   let web: Web
   let headers: Record<string, string>
   const clock = new ManualClock('2026-11-22T10:00:00Z')
   beforeAll(async () => {
-    web = await startWeb({
-      'news.site.test/story': html(article('Pasta night')),
-      'news.site.test/missing': reply(404, { 'content-type': 'text/html' }, '<h1>gone</h1>'),
-      'site.test/ads.txt': reply(200, { 'content-type': 'text/plain' }, ADS),
-    })
-    t = await createTestApp(getDb().db, { clock })
-    await useTestWeb(t.ctx, web)
-    headers = (await t.client()).headers
+    app = await startScrapingApp(
+      getDb().db,
+      {
+        'news.site.test/story': html(article('Pasta night')),
+        'news.site.test/missing': reply(404, { 'content-type': 'text/html' }, '<h1>gone</h1>'),
+        'site.test/ads.txt': reply(200, { 'content-type': 'text/plain' }, ADS),
+      },
+      { clock },
+    )
+    ;({ t, web, headers } = app)
   })
-  afterAll(async () => {
-    await t.ctx.scraper.close()
-    await t.close()
-    await web.close()
-  })
+  afterAll(() => app.close())
 
   const get = (query: string) => t.app.inject({ method: 'GET', url: `/v1/scraping/search?${query}`, headers })
   const post = (body: unknown) => t.app.inject({ method: 'POST', url: '/v1/scraping/search', headers, payload: body as object })

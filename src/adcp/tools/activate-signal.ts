@@ -3,6 +3,7 @@
  * buyer seat) through the activation module, or records it for a sales agent. The answer carries
  * the Deal ID as soon as the SSP connector has issued it (waited for briefly), status `activating`
  * until the deal is live. One idempotency_key, one activation: a retry gets the same answer.
+ * `action: "deactivate"` ends the signal's deals instead (deactivate-signal.ts).
  */
 import { createHash } from 'node:crypto'
 
@@ -29,12 +30,13 @@ import type { ParsedSignalId } from '../signal-ids.ts'
 import { parseSignalId, pricingOptionId } from '../signal-ids.ts'
 import type { ActivationRecord } from './activation-result.ts'
 import { render } from './activation-result.ts'
+import { deactivateSignal } from './deactivate-signal.ts'
 
 const columns = 'id, idempotency_key, request_hash, signal_id, segment_id, context_id, destinations, geo, pending, created_at'
 
 const notFound = (id: string) =>
   new DomainError(
-    'SIGNAL_NOT_FOUND',
+    'REFERENCE_NOT_FOUND',
     `signal ${id} does not exist (for this client); take a signal_agent_segment_id from get_signals`,
     'correctable',
     'signal_agent_segment_id',
@@ -96,6 +98,20 @@ function checkDeal(ctx: AdcpContext, targets: Target[], geo: string[] | null): v
   })
 }
 
+/**
+ * AdCP 3 makes idempotency_key required (3.0's and 3.1.19's activate-signal-request): a caller
+ * stating a 3.x version (adcp_version or adcp_major_version, as @adcp/sdk and the storyboard runner
+ * do) gets INVALID_REQUEST without one. A caller stating no version is served without one and its
+ * retries are not deduplicated. That is a deliberate deviation: 3.1.19's version envelope serves a
+ * request without a version at the seller's default (adcp_major_version: "the seller assumes its
+ * highest supported version", so 3, where the key is required), but the callers that state none are
+ * the interface spec's activate_signal (no key in it) and @adcp/client 4.x, whose strict request
+ * validation refuses an idempotency_key argument (docs/adcp.md "Versions and compatibility").
+ */
+function speaksAdcp3(input: ActivateSignalInput): boolean {
+  return input.adcp_major_version === 3 || /^3\./.test(input.adcp_version ?? '')
+}
+
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Polls until done() or the deadline (wall time: the work happens in a worker, maybe another process). */
@@ -117,12 +133,12 @@ export async function activateSignal(deps: AgentDeps, input: ActivateSignalInput
   const { ctx } = deps
   const { clientId } = await deps.principal()
   const now = ctx.clock.now()
-  if (input.action === 'deactivate') {
+  if (input.idempotency_key === undefined && speaksAdcp3(input)) {
     throw new DomainError(
-      'UNSUPPORTED_FEATURE',
-      'deactivation is not offered: a deal stops serving at its end_date, and the SSP shuts it down after 14 days unused (docs/activation.md)',
-      'terminal',
-      'action',
+      'INVALID_REQUEST',
+      'idempotency_key is required (AdCP 3): send a fresh key per request, e.g. a UUID v4, and the same key on a retry',
+      'correctable',
+      'idempotency_key',
     )
   }
   const parsed = parseSignalId(input.signal_agent_segment_id)
@@ -145,6 +161,10 @@ export async function activateSignal(deps: AgentDeps, input: ActivateSignalInput
       'correctable',
       'destinations',
     )
+  }
+  if (input.action === 'deactivate') {
+    const targets = resolveTargets(destinations, { field: 'destinations', requireAccount: false })
+    return deactivateSignal(deps, clientId, parsed, targets, { version, context: input.context })
   }
   const targets = resolveTargets(destinations, { field: 'destinations', requireAccount: true })
   const geo = checkCountries(asked.countries, 'countries') ?? earlier?.request.countries ?? null

@@ -3,6 +3,9 @@
  * signal_ids / signal_refs, or — with neither — the whole catalog (AdCP 3.1 "wholesale" discovery).
  * Each signal carries one deployment per requested destination (deployments.ts).
  */
+import { createHash } from 'node:crypto'
+import type { AccountScope } from '../accounts.ts'
+import { accountScope } from '../accounts.ts'
 import type { AgentDeps } from '../agent.ts'
 import { dataProviderName, negotiateVersion } from '../agent.ts'
 import type { StoredRequest } from '../context-store.ts'
@@ -11,6 +14,8 @@ import { customProposal, saveProposal } from '../custom.ts'
 import { describeDeployments, loadDeploymentState } from '../deployments.ts'
 import { checkCountries, requestedDestinations, resolveTargets } from '../destinations.ts'
 import { minRelevance, rankSignals } from '../ranking.ts'
+import type { ReadSpec } from '../read-spec.ts'
+import { readSpec } from '../read-spec.ts'
 import { identity, renderSignal } from '../render.ts'
 import { DomainError } from '../results.ts'
 import type { GetSignalsInput, SignalRef } from '../schemas.ts'
@@ -18,6 +23,32 @@ import { settlePending } from '../settle.ts'
 import { parseSignalId } from '../signal-ids.ts'
 import type { SignalCandidate, SignalUniverse } from '../signals.ts'
 import { agentSignals, customCandidate, loadSignals } from '../signals.ts'
+import { webhookFor } from '../tasks/notify.ts'
+import { createTask, takeDirective } from '../tasks/repository.ts'
+
+/**
+ * A sandbox account's one-shot force_get_signals_arm directive (comply_test_controller): this call
+ * answers `submitted` with the directive's task_id, and the task waits for force_task_completion.
+ * Wholesale feed reads never take it.
+ */
+async function forcedSubmission(
+  deps: AgentDeps,
+  clientId: number,
+  account: AccountScope,
+  input: GetSignalsInput,
+  webhook: Awaited<ReturnType<typeof webhookFor>>,
+  now: Date,
+  brief: boolean,
+) {
+  if (!brief || !account.sandbox) return null
+  const directive = await takeDirective(deps.ctx.db, clientId, 'force_get_signals_arm')
+  if (!directive) return null
+  const taskId = String(directive.task_id)
+  const message = typeof directive.message === 'string' ? directive.message : 'Signal discovery queued.'
+  const { push_notification_config: _secrets, ...request } = input
+  await createTask(deps.ctx.db, clientId, account, { taskId, taskType: 'get_signals', message, request, webhook }, now)
+  return { status: 'submitted', task_id: taskId, message, ...(input.context ? { context: input.context } : {}) }
+}
 
 const briefDefault = 10
 const wholesaleDefault = 50
@@ -37,6 +68,17 @@ function decodeCursor(cursor: string | undefined): number {
   return Number(m[1])
 }
 const encodeCursor = (offset: number): string => Buffer.from(`o${offset}`).toString('base64url')
+
+/**
+ * The wholesale feed's version for this caller and scope: a digest of what the feed holds (ids,
+ * names, coverage, prices, in order) and of the scope asked for. Opaque to callers.
+ */
+function wholesaleFeedVersion(list: SignalCandidate[], request: StoredRequest): string {
+  const h = createHash('sha256')
+  h.update(JSON.stringify([request.destinations, request.countries]))
+  for (const c of list) h.update(JSON.stringify([c.id, c.name, c.description, c.coverage_percentage, c.cpm, c.currency, c.segment_id]))
+  return `wf_${h.digest('base64url').slice(0, 22)}`
+}
 
 async function lookUp(deps: AgentDeps, clientId: number, u: SignalUniverse, refs: SignalRef[]): Promise<SignalCandidate[]> {
   const ids = [...new Set(refs.map(refId).filter((x): x is string => x !== null))]
@@ -63,6 +105,14 @@ function applyFilters(list: SignalCandidate[], f: GetSignalsInput['filters'], do
 
 export async function getSignals(deps: AgentDeps, input: GetSignalsInput) {
   const version = negotiateVersion(input)
+  if (input.if_pricing_version !== undefined && input.if_wholesale_feed_version === undefined) {
+    throw new DomainError(
+      'INVALID_REQUEST',
+      'if_pricing_version needs if_wholesale_feed_version: this agent versions pricing with the wholesale feed (wholesale_feed_versioning.pricing_version_separate is false)',
+      'correctable',
+      'if_pricing_version',
+    )
+  }
   const { ctx } = deps
   const { clientId } = await deps.principal()
   const now = ctx.clock.now()
@@ -82,20 +132,34 @@ export async function getSignals(deps: AgentDeps, input: GetSignalsInput) {
   const universe = await loadSignals(ctx, clientId)
   const refs = [...(input.signal_ids ?? []), ...(input.signal_refs ?? [])]
   const spec = input.discovery_mode === 'wholesale' ? null : request.signal_spec
+  const read = spec ? readSpec(spec) : null
+  if (read?.countries.length && !request.countries) request.countries = read.countries
+  const wholesale = !refs.length && !spec
+  const account = accountScope(input.account, deps.ctx.connector.sandbox)
+  const webhook = await webhookFor(deps, input.push_notification_config, 'push_notification_config')
+  const submitted = await forcedSubmission(deps, clientId, account, input, webhook, now, !wholesale)
+  if (submitted) return { ...submitted, adcp_version: version }
 
   let list: SignalCandidate[]
   let proposal: Awaited<ReturnType<typeof saveProposal>> | null = null
+  let match: Match | null = null
   if (refs.length) {
     list = await lookUp(deps, clientId, universe, refs)
-  } else if (spec) {
-    list = rankSignals(spec, universe.candidates)
-      .filter((r) => r.score >= minRelevance)
-      .map((r) => r.item)
-    const p = customProposal(spec)
-    if (p && !universe.byId.has(p.signal_id)) {
-      proposal = { ...p, segment_id: null }
-      // Built for the spec, but not ready yet: right after the best ready match.
-      list.splice(Math.min(1, list.length), 0, customCandidate(proposal, universe))
+  } else if (spec && read) {
+    const ranked = read.topic ? rankSignals(read.topic, universe.candidates) : []
+    const relevant = ranked.filter((r) => r.score >= minRelevance)
+    match = { best: relevant[0]?.score ?? null, read }
+    if (relevant.length) {
+      list = relevant.map((r) => r.item)
+      const p = customProposal(spec)
+      if (p && !universe.byId.has(p.signal_id)) {
+        proposal = { ...p, segment_id: null }
+        // Built for the spec, but not ready yet: right after the best ready match.
+        list.splice(Math.min(1, list.length), 0, customCandidate(proposal, universe))
+      }
+    } else {
+      // Broad or weakly matched: the best available signals, by what little relevance there is, then coverage.
+      list = (ranked.length ? ranked : rankSignals(null, universe.candidates)).map((r) => r.item)
     }
   } else {
     list = rankSignals(null, universe.candidates)
@@ -103,6 +167,21 @@ export async function getSignals(deps: AgentDeps, input: GetSignalsInput) {
       .sort((a, b) => typeOrder[a.type] - typeOrder[b.type])
   }
   list = applyFilters(list, input.filters, who.domain)
+  const feedVersion = wholesale ? wholesaleFeedVersion(list, request) : null
+  // Only a client's own (owned, custom) signals make an answer account-specific.
+  const scope = list.some((c) => c.type !== 'marketplace') ? 'account' : 'public'
+  if (feedVersion && input.if_wholesale_feed_version === feedVersion) {
+    return {
+      status: 'completed',
+      adcp_version: version,
+      message: 'The wholesale signals feed is unchanged since the version you hold.',
+      unchanged: true,
+      wholesale_feed_version: feedVersion,
+      cache_scope: scope,
+      sandbox: ctx.connector.sandbox,
+      ...(input.context ? { context: input.context } : {}),
+    }
+  }
 
   const pageSize = Math.min(
     pageMax,
@@ -123,9 +202,10 @@ export async function getSignals(deps: AgentDeps, input: GetSignalsInput) {
   return {
     status: 'completed',
     adcp_version: version,
-    message: summarize(spec, refs.length > 0, signals, list.length),
+    message: summarize(spec, refs.length > 0, signals, list.length, match),
     context_id: contextId,
-    cache_scope: input.account === undefined ? 'public' : 'account',
+    cache_scope: scope,
+    ...(feedVersion ? { wholesale_feed_version: feedVersion } : {}),
     signals,
     pagination: { has_more: hasMore, ...(hasMore ? { cursor: encodeCursor(offset + pageSize) } : {}), total_count: list.length },
     sandbox: ctx.connector.sandbox,
@@ -133,17 +213,39 @@ export async function getSignals(deps: AgentDeps, input: GetSignalsInput) {
   }
 }
 
-function summarize(spec: string | null, byId: boolean, signals: ReturnType<typeof renderSignal>[], total: number): string {
+/** How well a spec matched: the best relevance (null: nothing relevant), and how the spec was read. */
+interface Match {
+  best: number | null
+  read: ReadSpec
+}
+
+const quality = (best: number) => (best >= 0.45 ? 'strong' : best >= 0.2 ? 'fair' : 'weak')
+
+/** What the message says about the match: its quality, and what was read as audience traits. */
+function matchNote(spec: string, m: Match): string {
+  const traits = [...m.read.traits, ...m.read.countries.map((c) => `country ${c}`)]
+  const read = traits.length
+    ? ` Read as who and where rather than topics: ${traits.join(', ')} (contextual signals reach the readers of matching pages${m.read.countries.length ? '; the countries are the deal geo' : ''}).`
+    : ''
+  if (m.best === null) {
+    const why = m.read.topic ? `No signal matches "${spec}" closely` : `"${spec}" names no topic`
+    return `${why}: showing the best available signals, ranked by ${m.read.topic ? 'what relevance there is, then ' : ''}coverage.${read}`
+  }
+  return `Match quality: ${quality(m.best)} (best relevance ${m.best.toFixed(2)} on a 0-1 scale).${read}`
+}
+
+function summarize(spec: string | null, byId: boolean, signals: ReturnType<typeof renderSignal>[], total: number, match: Match | null): string {
   if (!signals.length) {
     if (byId) return 'None of the requested signals exist (for this client).'
-    return spec ? `No signal matches "${spec}"; try a broader description, or other filters.` : 'The catalog is empty: no segment has enough indexed pages yet.'
+    return spec ? `No signal matches "${spec}" with these filters; loosen them.` : 'The catalog is empty: no segment has enough indexed pages yet.'
   }
   const counts = (['marketplace', 'owned', 'custom'] as const).map((t) => [t, signals.filter((s) => s.signal_type === t).length] as const).filter(([, n]) => n)
   const best = signals[0]!
   const live = signals.filter((s) => s.deployments.some((d) => d.is_live)).length
   return [
     `${byId ? 'Found' : spec ? `Found ${total} signal${total === 1 ? '' : 's'} for "${spec}"; showing` : 'Catalog:'} ${signals.length} (${counts.map(([t, n]) => `${n} ${t}`).join(', ')}).`,
-    `${byId || !spec ? 'First' : 'Best match'}: ${best.name} (${best.signal_agent_segment_id}), ${best.coverage_percentage}% coverage, CPM ${best.pricing.cpm.toFixed(2)} ${best.pricing.currency}.`,
+    spec && match ? matchNote(spec, match) : '',
+    `${byId || !spec || match?.best === null ? 'First' : 'Best match'}: ${best.name} (${best.signal_agent_segment_id}), ${best.coverage_percentage}% coverage, CPM ${best.pricing.cpm.toFixed(2)} ${best.pricing.currency}.`,
     live ? `${live} ${live === 1 ? 'is' : 'are'} live on a requested destination.` : '',
     'Activate one with activate_signal and its signal_agent_segment_id.',
   ]

@@ -1,6 +1,6 @@
 // Turns text fields into keyword evidence per taxonomy node, plus a term-frequency profile.
 import { topicLogits } from '../topics/topic-model.ts'
-import { type KeywordModel, model } from './model.ts'
+import { type KeywordModel, model, modelLanguage } from './model.ts'
 import { contentTokens, isGeneric, urlTokens } from './text.ts'
 
 export interface TextFields {
@@ -8,6 +8,8 @@ export interface TextFields {
   title?: string
   description?: string
   url?: string
+  /** ISO 639-1 code of the page: picks the model (model.ts); omitted = English. */
+  language?: string
 }
 
 export interface Analysis {
@@ -23,6 +25,11 @@ export interface Analysis {
   topicLogits: Float64Array
   /** how many of the text's words and word pairs the learned model knows */
   topicFeatures: number
+  /**
+   * false for a page read with another language's lists (vocab/european.ts): the learned model is
+   * English and sees only the words such a page shares with English, so its scores are not used
+   */
+  english: boolean
 }
 
 // A word in the title says more about the page than one more mention in the body.
@@ -69,7 +76,7 @@ function strengthFor(bodyLength: number): (o: Occurrence) => number {
 
 /** `withTerms: false` skips the term profile, which only embeddings need. */
 export function analyze(fields: TextFields, withTerms = true): Analysis {
-  const m = model()
+  const m = model(fields.language)
   const body = contentTokens(fields.body)
   const title = contentTokens(fields.title ?? '')
   const description = contentTokens(fields.description ?? '')
@@ -107,6 +114,7 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
     terms,
     topicLogits: topics.logits,
     topicFeatures: topics.known,
+    english: modelLanguage(fields.language) === 'en',
   }
   if (!withTerms) return base
   const tf = new Map<string, Occurrence>()

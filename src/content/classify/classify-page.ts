@@ -38,9 +38,19 @@ export interface ClassifyOptions {
   threshold?: number
   /** minimum raw vocabulary evidence for the best tier-1 category; default 3 */
   minEvidence?: number
+  /** distinct vocabulary terms that must match with minEvidence; default 2 (a page naming one term once is not about it) */
+  minTerms?: number
   /** words and word pairs the learned model must know, when the vocabulary evidence is short of minEvidence; default 6 (a greeting and a few common words are not a topic) */
   minFeatures?: number
 }
+
+/**
+ * Languages the classifier reads (docs/taxonomy-and-classification.md): English fully, and the big
+ * topical categories in German, French, Spanish, Italian, Portuguese and Dutch (vocab/european.ts).
+ * A page in another language is E006 at scrape time and is not classified, rather than an E007 that
+ * blames the page.
+ */
+export const classifierLanguages: ReadonlySet<string> = new Set(['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'])
 
 const DEFAULT_THRESHOLD = 0.1
 const DEFAULT_MIN_EVIDENCE = 3
@@ -50,6 +60,9 @@ const MIN_TOP_PROBABILITY = 0.2
 // Weight of the curated vocabulary's evidence (log1p) added to the learned model's scores; chosen on
 // the labelled dev pages (docs/taxonomy-and-classification.md, "Ablation").
 const VOCABULARY_WEIGHT = 0.5
+// Pages in the other languages the classifier reads (vocab/european.ts): the model is English, so
+// their tier-1 probabilities come from the vocabulary only.
+const OTHER_LANGUAGE_VOCABULARY_WEIGHT = 2
 const MAX_CATEGORIES = 10
 const SENSITIVE_MIN_DENSITY = 2.5
 
@@ -59,10 +72,13 @@ export function classifyPage(input: PageInput, options: ClassifyOptions = {}): P
 
 /** The analysis of a page's fields (title, description, URL words count extra); `withTerms` as for analyze. */
 export function readPage(input: PageInput, withTerms = true): Analysis {
-  return analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url }, withTerms)
+  return analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url, language: input.language }, withTerms)
 }
 
-/** The vocabulary and the model are English: a page in another language must show twice the evidence. */
+/**
+ * The learned model is English and the vocabulary of the other languages (vocab/european.ts) is
+ * shorter: a page in another language must show twice the evidence.
+ */
 export function languageOptions(input: PageInput, options: ClassifyOptions = {}): ClassifyOptions {
   const factor = !input.language || input.language.toLowerCase().startsWith('en') ? 1 : 2
   return {
@@ -74,13 +90,18 @@ export function languageOptions(input: PageInput, options: ClassifyOptions = {})
 
 /**
  * Probability per topical tier-1 category, highest first: a softmax over the learned model's scores
- * plus the vocabulary's evidence. Empty when neither knows a word of the text.
+ * plus the vocabulary's evidence (for a page in another language, the vocabulary's alone). Empty
+ * when neither knows a word of the text.
  */
 export function tier1Probabilities(a: Analysis, vocabularyWeight = VOCABULARY_WEIGHT): ScoredCategory[] {
   const m = topicModel()
   const evidence = a.nodeScores
   if (a.topicFeatures === 0 && a.matchedTerms === 0) return []
-  const logits = Float64Array.from(a.topicLogits, (l, i) => l + vocabularyWeight * Math.log1p(evidence.get(m.classIds[i] as number) ?? 0))
+  // A page read in another language: the vocabulary alone, as squared shares of its evidence
+  // ((1 + e)² normalised), the previous classifier's scale.
+  const logits = a.english
+    ? Float64Array.from(a.topicLogits, (l, i) => l + vocabularyWeight * Math.log1p(evidence.get(m.classIds[i] as number) ?? 0))
+    : Float64Array.from(m.classIds, (id) => OTHER_LANGUAGE_VOCABULARY_WEIGHT * Math.log1p(evidence.get(id) ?? 0))
   softmax(logits)
   const out: ScoredCategory[] = []
   for (let i = 0; i < logits.length; i++) out.push({ id: m.classIds[i] as number, score: logits[i] as number })
@@ -105,7 +126,7 @@ export function classifyAnalysis(a: Analysis, options: ClassifyOptions = {}): Pa
   const roots = tier1Probabilities(a)
   const best = roots[0]
   const bestEvidence = tier1Evidence(a)[0]?.evidence ?? 0
-  const readable = (bestEvidence >= minEvidence && a.matchedTerms >= 2) || a.topicFeatures >= minFeatures
+  const readable = (bestEvidence >= minEvidence && a.matchedTerms >= (options.minTerms ?? 2)) || (a.english && a.topicFeatures >= minFeatures)
   if (!best || best.score < MIN_TOP_PROBABILITY || !readable) return { categories: [], classified: false, sensitive }
 
   const categories = categoryScores(a, roots, threshold)

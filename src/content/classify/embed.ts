@@ -74,13 +74,16 @@ export function similarity(a: Embedding, b: Embedding): number {
 }
 
 /** The taxonomy nodes a buyer prompt is about, best first. Prompts are short, so less evidence is asked for. */
+// A prompt may be one word ("soccer", "NBA"): one strong term is enough to name its topic, unlike a page.
+const PROMPT_OPTIONS = { minEvidence: 1.5, threshold: 0.08, minTerms: 1 } as const
+
 export function categoriesForPrompt(prompt: string): ScoredCategory[] {
-  return classifyAnalysis(analyze({ body: prompt }), { minEvidence: 1.5, threshold: 0.08 }).categories
+  return classifyAnalysis(analyze({ body: prompt }), PROMPT_OPTIONS).categories
 }
 
 export function representQuery(prompt: string): QueryRepresentation {
   const a = analyze({ body: prompt })
-  return { embedding: embedAnalysis(a), categories: classifyAnalysis(a, { minEvidence: 1.5, threshold: 0.08 }).categories }
+  return { embedding: embedAnalysis(a), categories: classifyAnalysis(a, PROMPT_OPTIONS).categories }
 }
 
 /**

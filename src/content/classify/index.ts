@@ -1,5 +1,6 @@
 export {
   type ClassifyOptions,
+  classifierLanguages,
   classifyAnalysis,
   classifyPage,
   type PageClassification,

@@ -2,7 +2,7 @@
 // Built once at module load from taxonomy names plus the curated vocabulary (no training data).
 import { allNodes, ancestry, getNodeByUniqueId, type TaxonomyNode } from '../taxonomy/taxonomy.ts'
 import { contentTokens, isGeneric } from './text.ts'
-import { parseEntries, VOCABULARY_PARTS } from './vocab/index.ts'
+import { EUROPEAN, parseEntries, VOCABULARY_PARTS, type Vocabulary } from './vocab/index.ts'
 
 /** GARM "Sensitive Topics": scored separately, for brand safety. */
 export const SENSITIVE_ROOT_UID = 'v9i3On'
@@ -31,7 +31,8 @@ export interface KeywordModel {
   sensitiveRoot: number
 }
 
-export function buildModel(): KeywordModel {
+/** `extra`: lists added after the English ones (a page language's own words, vocab/european.ts). */
+export function buildModel(extra: readonly Vocabulary[] = []): KeywordModel {
   const roots = new Map<number, number>() // node id → tier-1 id
   for (const n of allNodes()) roots.set(n.id, ancestry(n.id)[0]?.id ?? n.id)
   const genres = mustGet(GENRES_ROOT_UID)
@@ -58,6 +59,17 @@ export function buildModel(): KeywordModel {
     for (const [uid, list] of Object.entries(part)) {
       const node = mustGet(uid)
       for (const e of parseEntries(list)) add(contentTokens(e.term).join(' '), node.id, e.weight)
+    }
+  }
+  // A word of another language that is also an English term keeps its English meaning.
+  const english = new Set(raw.keys())
+  for (const part of extra) {
+    for (const [uid, list] of Object.entries(part)) {
+      const node = mustGet(uid)
+      for (const e of parseEntries(list)) {
+        const key = contentTokens(e.term).join(' ')
+        if (!english.has(key)) add(key, node.id, e.weight)
+      }
     }
   }
 
@@ -101,8 +113,23 @@ function mustGet(uid: string): TaxonomyNode {
   return n
 }
 
-let cached: KeywordModel | undefined
-export function model(): KeywordModel {
-  cached ??= buildModel()
-  return cached
+const cached = new Map<string, KeywordModel>()
+
+/** The language whose lists a page reads: its own when vocab/european.ts has it, else English. */
+export function modelLanguage(language?: string): 'en' | keyof typeof EUROPEAN {
+  return language && Object.hasOwn(EUROPEAN, language) ? (language as keyof typeof EUROPEAN) : 'en'
+}
+/**
+ * The model for a page language: English pages (and pages of unknown language) read the English
+ * lists only; a page in one of the languages of vocab/european.ts reads its language's words too,
+ * so no English page ever gains evidence from another language's list.
+ */
+export function model(language?: string): KeywordModel {
+  const lang = modelLanguage(language)
+  let m = cached.get(lang)
+  if (!m) {
+    m = buildModel(lang === 'en' ? [] : [EUROPEAN[lang]])
+    cached.set(lang, m)
+  }
+  return m
 }

@@ -17,12 +17,14 @@ import type { CurationConfig } from '../../platform/config.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
 import { PermanentJobError } from '../../platform/jobs/handler.ts'
+import type { WebhookEventType } from '../../platform/webhooks/events.ts'
+import { emitEvent } from '../../platform/webhooks/outbox.ts'
 import type { CurationContext } from '../context.ts'
 import type { Candidate, CandidateSource, Exclusion } from '../quality/filters.ts'
 import { applyFilters, loadQualityData } from '../quality/filters.ts'
 import { enforceRemovals } from '../removals/repository.ts'
 import type { Problem, SegmentRow } from '../segments/repository.ts'
-import { buildKind, getSegment } from '../segments/repository.ts'
+import { buildKind, getSegment, toRecord } from '../segments/repository.ts'
 import { crawlHops, indexSeeds } from './crawl.ts'
 import { rankCandidates, rankExpansion } from './rank.ts'
 import { loadBlockRules } from './rules.ts'
@@ -221,7 +223,14 @@ export async function storeBuild(tx: Queryable, seg: SegmentRow, out: BuildOutco
     [seg.id, seg.client_id, now, out.errors.length ? JSON.stringify(out.errors) : null, out.warnings.length ? JSON.stringify(out.warnings) : null],
   )
   await recordChange(tx, seg, 'build', now)
+  await emitSegmentEvent(tx, seg.client_id, seg.id, 'segment.completed', now)
   return n
+}
+
+/** The segment's webhook event, in the transaction that changed it: the record as GET returns it. */
+async function emitSegmentEvent(tx: Queryable, clientId: number, id: number, type: WebhookEventType, now: Date): Promise<void> {
+  const row = await getSegment(tx, clientId, id)
+  if (row) await emitEvent(tx, { clientId, type, data: toRecord(row), now })
 }
 
 /** Only our own build messages reach the user; anything else (a database fault) stays in the log. */
@@ -248,13 +257,15 @@ export function buildJob(ctx: CurationContext): JobHandler<'curation.build'> {
     },
     async onFailed(payload, reason, tx) {
       // The spec has no failed state for a segment: it completes, empty, with the reason.
-      await tx.query(
+      const now = ctx.clock.now()
+      const { rowCount } = await tx.query(
         `UPDATE segment_requests
             SET status = 'complete', processed_date = $3, last_updated_date = $3, url_count = COALESCE(url_count, 0),
                 processing_errors = $4::jsonb
           WHERE id = $1 AND client_id = $2 AND status <> 'complete'`,
-        [payload.segmentId, payload.clientId, ctx.clock.now(), JSON.stringify([{ code: 'build_failed', message: buildFailedMessage(reason) }])],
+        [payload.segmentId, payload.clientId, now, JSON.stringify([{ code: 'build_failed', message: buildFailedMessage(reason) }])],
       )
+      if (rowCount) await emitSegmentEvent(tx, payload.clientId, payload.segmentId, 'segment.failed', now)
     },
   }
 }

@@ -100,7 +100,7 @@ export async function refreshSegmentStats(tx: Queryable, seg: SegmentKey, now: D
   return total
 }
 
-export type ChangeKind = 'build' | 'optimization' | 'tld_removal'
+export type ChangeKind = 'build' | 'optimization' | 'tld_removal' | 'deleted'
 
 /** The activation feature's hook: one row per change of a segment's URL list (docs/curation.md). */
 export async function recordChange(tx: Queryable, seg: SegmentKey, kind: ChangeKind, now: Date, optimizationId: number | null = null): Promise<void> {

@@ -84,16 +84,37 @@ function matches(q: string | undefined, ...texts: (string | null)[]): boolean {
   return !needle || texts.some((t) => t?.toLowerCase().includes(needle))
 }
 
+/**
+ * The shared catalog rows, read again only when the catalog changed: a large catalog (thousands of
+ * segments) is most of a listing's cost otherwise. The fingerprint (row count, last build, and the
+ * sum of page counts) changes with every refresh, which rewrites the rows; per database handle.
+ */
+const rowCache = new WeakMap<Queryable, Map<string, { fingerprint: string; rows: CatalogRow[] }>>()
+
+async function catalogRows(db: Queryable, type: string | null): Promise<CatalogRow[]> {
+  const { rows: fp } = await db.query<{ n: string; built: Date | null; pages: string | null }>(
+    `SELECT count(*) AS n, max(built_at) AS built, sum(page_count) AS pages FROM catalog_segments`,
+  )
+  const fingerprint = `${fp[0]!.n}|${fp[0]!.built?.valueOf() ?? ''}|${fp[0]!.pages ?? ''}`
+  let byType = rowCache.get(db)
+  if (!byType) rowCache.set(db, (byType = new Map()))
+  const hit = byType.get(type ?? '*')
+  if (hit?.fingerprint === fingerprint) return hit.rows
+  const { rows } = await db.query<CatalogRow>(
+    `SELECT id, type, name, description, taxonomy_id, window_start, window_end, page_count, share_of_index, by_language, built_at
+       FROM catalog_segments WHERE ($1::text IS NULL OR type = $1) AND page_count > 0 ORDER BY type, page_count DESC, id`,
+    [type],
+  )
+  byType.set(type ?? '*', { fingerprint, rows })
+  return rows
+}
+
 export async function listCatalog(db: Queryable, clientId: number, opts: ListCatalogOptions): Promise<{ total: number; entries: CatalogEntry[] }> {
   const pricing = opts.config.catalog.pricing
   const entries: CatalogEntry[] = []
   const today = opts.now.toISOString().slice(0, 10)
   if (opts.type !== 'personal') {
-    const { rows } = await db.query<CatalogRow>(
-      `SELECT id, type, name, description, taxonomy_id, window_start, window_end, page_count, share_of_index, by_language, built_at
-         FROM catalog_segments WHERE ($1::text IS NULL OR type = $1) AND page_count > 0 ORDER BY type, page_count DESC, id`,
-      [opts.type ?? null],
-    )
+    const rows = await catalogRows(db, opts.type ?? null)
     for (const r of rows) {
       if (!matches(opts.q, r.name, r.description)) continue
       const tier = r.taxonomy_id === null ? undefined : getNode(r.taxonomy_id)?.tier

@@ -15,6 +15,8 @@ import type { CurationConfig } from '../../platform/config.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
 import { PermanentJobError } from '../../platform/jobs/handler.ts'
+import type { WebhookEventType } from '../../platform/webhooks/events.ts'
+import { emitEvent } from '../../platform/webhooks/outbox.ts'
 import { indexSeeds } from '../builder/crawl.ts'
 import { rankExpansion } from '../builder/rank.ts'
 import { loadBlockRules } from '../builder/rules.ts'
@@ -26,7 +28,7 @@ import { enforceRemovals } from '../removals/repository.ts'
 import type { SegmentRow } from '../segments/repository.ts'
 import { getSegment } from '../segments/repository.ts'
 import type { BlockSpec, ExpandSpec, FailedResult, OptimizationRow } from './repository.ts'
-import { getOptimization, optimizeKind } from './repository.ts'
+import { getOptimization, optimizeKind, toRecord } from './repository.ts'
 
 interface SegmentUrlData {
   page_id: number
@@ -162,6 +164,7 @@ export async function applyOptimization(
       JSON.stringify(result),
     ])
     await recordChange(tx, seg, 'optimization', now, opt.id)
+    await emitOptimizationEvent(tx, opt.client_id, opt.id, 'optimization.applied', now)
   })
 }
 
@@ -188,12 +191,20 @@ export function optimizeJob(ctx: CurationContext): JobHandler<'curation.optimize
     },
     async onFailed(payload, reason, tx) {
       // The spec's optimization has one state (accepted): the failure is recorded for GET to show.
-      const failure: FailedResult = { failed: true, message: failedMessage(reason), failed_date: ctx.clock.now().toISOString() }
-      await tx.query(`UPDATE optimizations SET result = $3::jsonb WHERE id = $1 AND client_id = $2 AND applied_date IS NULL`, [
+      const now = ctx.clock.now()
+      const failure: FailedResult = { failed: true, message: failedMessage(reason), failed_date: now.toISOString() }
+      const { rowCount } = await tx.query(`UPDATE optimizations SET result = $3::jsonb WHERE id = $1 AND client_id = $2 AND applied_date IS NULL`, [
         payload.optimizationId,
         payload.clientId,
         JSON.stringify(failure),
       ])
+      if (rowCount) await emitOptimizationEvent(tx, payload.clientId, payload.optimizationId, 'optimization.failed', now)
     },
   }
+}
+
+/** The optimization's webhook event, in the transaction that changed it: the record as GET returns it. */
+async function emitOptimizationEvent(tx: Queryable, clientId: number, id: number, type: WebhookEventType, now: Date): Promise<void> {
+  const row = await getOptimization(tx, clientId, id)
+  if (row) await emitEvent(tx, { clientId, type, data: toRecord(row), now })
 }

@@ -4,6 +4,7 @@
  * one reason — the first rule, in the order of `exclusionReasons`, that applies.
  */
 
+import { classifierLanguages } from '../../content/classify/index.ts'
 import { domainMatcher } from '../../content/urls/domains.ts'
 import type { CurationConfig } from '../../platform/config.ts'
 import type { Queryable } from '../../platform/db/db.ts'
@@ -22,6 +23,7 @@ export const exclusionReasons = [
   'bot_traffic',
   'mfa',
   'thin_content',
+  'unsupported_language',
   'near_duplicate',
 ] as const
 export type ExclusionReason = (typeof exclusionReasons)[number]
@@ -185,6 +187,10 @@ export function applyFilters(
       }
     }
     if ((c.wordCount ?? 0) < cfg.minWords) return { reason: 'thin_content', detail: { word_count: c.wordCount ?? 0, min_words: cfg.minWords } }
+    // An example URL or a text match in a language the classifier does not read (its E006).
+    if (c.language && !classifierLanguages.has(c.language)) {
+      return { reason: 'unsupported_language', detail: { language: c.language, supported: [...classifierLanguages] } }
+    }
     return null
   }
 

@@ -3,6 +3,7 @@ import { type Interpretation, interpretPrompt, UNKNOWN_WORD_WEIGHT } from '../..
 import type { Queryable } from '../../platform/db/db.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
 import { expansionsFor } from '../builder/associations.ts'
+import { recordChange } from '../builder/store.ts'
 import type { UrlReasons } from '../quality/filters.ts'
 import type { SegmentInput } from './validate.ts'
 
@@ -98,17 +99,56 @@ export async function createSegmentRequest(tx: Queryable, clientId: number, inpu
     ],
   )
   const row = rows[0]!
-  await enqueue(
-    tx,
-    buildKind,
-    { segmentId: row.id, clientId },
-    {
-      now,
-      maxAttempts: 3,
-      singletonKey: `${buildKind}:${row.id}`,
-    },
-  )
+  await enqueueBuild(tx, row, now)
   return row
+}
+
+function enqueueBuild(tx: Queryable, row: SegmentRow, now: Date): Promise<number | null> {
+  return enqueue(tx, buildKind, { segmentId: row.id, clientId: row.client_id }, { now, maxAttempts: 3, singletonKey: `${buildKind}:${row.id}` })
+}
+
+/** Renames the segment; null when it is not the client's (or is deleted). */
+export async function renameSegment(db: Queryable, clientId: number, id: number, name: string | null, now: Date): Promise<SegmentRow | null> {
+  const { rows } = await db.query<SegmentRow>(
+    `UPDATE segment_requests SET name = $3, last_updated_date = $4 WHERE id = $1 AND client_id = $2 AND NOT deleted RETURNING ${columns}`,
+    [id, clientId, name, now],
+  )
+  return rows[0] ?? null
+}
+
+/**
+ * Deletes the segment (soft: the row answers 404 afterwards) and records the change that makes the
+ * activation feature stop its live deals. Null when it is not the client's or already deleted.
+ */
+export async function deleteSegment(tx: Queryable, clientId: number, id: number, now: Date): Promise<SegmentRow | null> {
+  const { rows } = await tx.query<SegmentRow>(
+    `UPDATE segment_requests SET deleted = true, last_updated_date = $3 WHERE id = $1 AND client_id = $2 AND NOT deleted RETURNING ${columns}`,
+    [id, clientId, now],
+  )
+  const row = rows[0]
+  if (row) await recordChange(tx, row, 'deleted', now)
+  return row ?? null
+}
+
+export type RebuildOutcome = { row: SegmentRow } | { busy: SegmentRow } | null
+
+/**
+ * Builds a complete segment again over the index as it is now. Its current URL list keeps serving
+ * (and its deals keep it) until the new build replaces it. A segment still building is `busy`.
+ */
+export async function rebuildSegment(tx: Queryable, clientId: number, id: number, now: Date): Promise<RebuildOutcome> {
+  const { rows } = await tx.query<SegmentRow>(
+    `UPDATE segment_requests SET status = 'pending', last_updated_date = $3
+      WHERE id = $1 AND client_id = $2 AND NOT deleted AND status = 'complete' RETURNING ${columns}`,
+    [id, clientId, now],
+  )
+  const row = rows[0]
+  if (!row) {
+    const current = await getSegment(tx, clientId, id)
+    return current ? { busy: current } : null
+  }
+  await enqueueBuild(tx, row, now)
+  return { row }
 }
 
 export async function getSegment(db: Queryable, clientId: number, id: number): Promise<SegmentRow | null> {
@@ -177,4 +217,4 @@ export async function listExclusions(db: Queryable, clientId: number, segmentId:
   }
 }
 
-const round = (x: number): number => Math.round(x * 10000) / 10000
+export const round = (x: number): number => Math.round(x * 10000) / 10000

@@ -1,17 +1,29 @@
+import { Readable } from 'node:stream'
+
 import { Type } from '@sinclair/typebox'
 
 import type { App } from '../../platform/http/app.ts'
-import { notFound } from '../../platform/http/errors.ts'
-import { errorResponses, IdempotencyHeaders, IdParams } from '../../platform/http/schemas.ts'
+import { ApiError, notFound } from '../../platform/http/errors.ts'
+import { errorResponses, IdempotencyHeaders, IdParams, StringEnum } from '../../platform/http/schemas.ts'
 import type { CurationContext } from '../context.ts'
-import { reasonsText, toCsv, wantsCsv } from './csv.ts'
+import { toCsv, wantsCsv } from './csv.ts'
+import { csvRows, segmentCsvColumns, segmentUrlLines } from './export.ts'
 import type { SegmentRow } from './repository.ts'
-import { createSegmentRequest, getSegment, listExclusions, listSegments, listSegmentUrls, toRecord } from './repository.ts'
-import { CreateSegmentRequestBody, ExclusionPage, ExclusionsQuery, ListQuery, SegmentRequest, SegmentUrlPage } from './schemas.ts'
+import {
+  createSegmentRequest,
+  deleteSegment,
+  getSegment,
+  listExclusions,
+  listSegments,
+  listSegmentUrls,
+  rebuildSegment,
+  renameSegment,
+  toRecord,
+} from './repository.ts'
+import { CreateSegmentRequestBody, ExclusionPage, ExclusionsQuery, ListQuery, SegmentRequest, SegmentUrlPage, UpdateSegmentRequestBody } from './schemas.ts'
 import { validateSegmentRequest } from './validate.ts'
 
 const tags = ['curation']
-const csvColumns = ['rank', 'url', 'tld', 'score', 'taxonomy_id', 'level1_name', 'level2_name', 'level3_name', 'source', 'reasons'] as const
 
 const record = (row: SegmentRow): SegmentRequest => toRecord(row)
 
@@ -75,6 +87,67 @@ export function segmentRoutes(app: App, ctx: CurationContext): void {
     },
   )
 
+  app.patch(
+    '/segment-requests/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Rename a segment request (not in the spec)',
+        params: IdParams,
+        body: UpdateSegmentRequestBody,
+        response: { 200: SegmentRequest, ...errorResponses(400, 404, 415, 422) },
+      },
+    },
+    async (req) => {
+      const name = req.body.name === null ? null : req.body.name.trim() || null
+      const row = await renameSegment(ctx.db, req.principal!.clientId, req.params.id, name, ctx.clock.now())
+      if (!row) throw notFound('segment request')
+      return record(row)
+    },
+  )
+
+  app.delete(
+    '/segment-requests/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a segment request (soft: answered with deleted true, then not found; its live deals stop; not in the spec)',
+        params: IdParams,
+        response: { 200: SegmentRequest, ...errorResponses(400, 404, 422) },
+      },
+    },
+    async (req) => {
+      const clientId = req.principal!.clientId
+      const row = await ctx.db.transaction((tx) => deleteSegment(tx, clientId, req.params.id, ctx.clock.now()))
+      if (!row) throw notFound('segment request')
+      return record(row)
+    },
+  )
+
+  app.post(
+    '/segment-requests/:id/rebuild',
+    {
+      schema: {
+        tags,
+        summary: 'Build a complete segment again over the index as it is now (not in the spec)',
+        description:
+          'The answer is the record with status pending. The current URL list keeps serving, and live deals keep it, until the new build replaces it; ' +
+          'processed_date then moves to the new build. 409 while a build of the segment is pending or processing.',
+        params: IdParams,
+        response: { 202: SegmentRequest, ...errorResponses(400, 404, 409, 422) },
+      },
+    },
+    async (req, reply) => {
+      const clientId = req.principal!.clientId
+      const out = await ctx.db.transaction((tx) => rebuildSegment(tx, clientId, req.params.id, ctx.clock.now()))
+      if (!out) throw notFound('segment request')
+      if ('busy' in out)
+        throw new ApiError(409, 'conflict', `segment request ${out.busy.id} is still building (status ${out.busy.status}); rebuild it once it is complete`)
+      reply.code(202)
+      return record(out.row)
+    },
+  )
+
   app.get(
     '/segment-requests/:id/urls',
     {
@@ -102,13 +175,45 @@ export function segmentRoutes(app: App, ctx: CurationContext): void {
       const page = await listSegmentUrls(ctx.db, clientId, seg.id, limit, offset)
       if (wantsCsv(req.headers.accept)) {
         reply.header('x-total-count', String(page.total)).type('text/csv; charset=utf-8')
-        return toCsv(
-          csvColumns,
-          page.urls.map((u) => ({ ...u, reasons: reasonsText(u.reasons) })),
-        )
+        return toCsv(segmentCsvColumns, csvRows(page.urls))
       }
       reply.type('application/json; charset=utf-8')
       return { segment_id: seg.id, status: seg.status, total: page.total, limit, offset, urls: page.urls }
+    },
+  )
+
+  app.get(
+    '/segment-requests/:id/export',
+    {
+      schema: {
+        tags,
+        summary: "The segment's whole URL list as CSV or JSON Lines, in one streamed response (an extension of the spec)",
+        description:
+          'The entries of GET …/urls in the same order, all of them: `format=csv` (default; a header row when offset is 0) or ' +
+          '`format=jsonl` (one object per line). To resume a broken download, ask again with `offset` = the number of entries ' +
+          '(data lines) received. `X-Total-Count` is the number of URLs.',
+        params: IdParams,
+        querystring: Type.Object({
+          format: Type.Optional(StringEnum(['csv', 'jsonl'] as const)),
+          offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+        }),
+        response: {
+          200: {
+            description: 'CSV (text/csv) or JSON Lines (application/x-ndjson)',
+            content: { 'text/csv': { schema: Type.String() }, 'application/x-ndjson': { schema: Type.String() } },
+          },
+          ...errorResponses(400, 404, 422),
+        },
+      },
+    },
+    async (req, reply) => {
+      const clientId = req.principal!.clientId
+      const seg = await getSegment(ctx.db, clientId, req.params.id)
+      if (!seg) throw notFound('segment request')
+      const format = req.query.format ?? 'csv'
+      reply.type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8').header('x-total-count', String(seg.url_count ?? 0))
+      // A stream skips the response serializer; Readable.from pulls the next page only as the client reads.
+      return reply.send(Readable.from(segmentUrlLines(ctx.db, clientId, seg.id, format, req.query.offset ?? 0), { objectMode: false }) as unknown as string)
     },
   )
 

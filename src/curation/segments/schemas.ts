@@ -106,6 +106,12 @@ export const CreateSegmentRequestBody = Type.Object(
 )
 export type CreateSegmentRequestBody = Static<typeof CreateSegmentRequestBody>
 
+export const UpdateSegmentRequestBody = Type.Object(
+  { name: orNull(Type.String({ maxLength: limits.name, description: 'the new name; null clears it' })) },
+  { title: 'UpdateSegmentRequest', additionalProperties: false },
+)
+export type UpdateSegmentRequestBody = Static<typeof UpdateSegmentRequestBody>
+
 export const ListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1000 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),

@@ -90,8 +90,11 @@ export const CURATED: AgentRecord[] = [
     'Google-Structured-Data-Testing-Tool',
     'Google-Test',
   ]),
-  // App Engine's URL fetch, Apps Script and Sheets' IMPORTXML run anyone's code: not Google's crawling.
-  agent('Google App Engine', 'Google', 'scraper', ['AppEngine-Google', 'Google-Apps-Script', 'GoogleDocs'], { tier: 1 }),
+  // Apps Script and Sheets' IMPORTXML run anyone's code: not Google's crawling.
+  agent('Google Apps Script', 'Google', 'scraper', ['Google-Apps-Script', 'GoogleDocs'], { tier: 1 }),
+  // App Engine's URL fetch also runs anyone's code, but the crawler list tags it a search engine and
+  // publishers compare with that list; no IP verification (it fetches from any Google Cloud address).
+  agent('Google App Engine', 'Google', 'search', ['AppEngine-Google'], { tier: 1 }),
   agent('Google-Pinpoint', 'Google', 'search', ['Google-Pinpoint']),
   agent('Chrome-Lighthouse', 'Google', 'scraper', ['Chrome-Lighthouse', 'Google Page Speed Insights', 'Chrome Privacy Preserving Prefetch Proxy']),
   // Google's HTTP client libraries run anyone's code.
@@ -241,7 +244,9 @@ export const CURATED: AgentRecord[] = [
   agent('MegaIndex', 'MegaIndex', 'scraper', ['MegaIndex']),
   agent('linkdexbot', 'Linkdex', 'scraper', ['linkdexbot', 'linkdex.com']),
   agent('SEOkicks', 'SEOkicks', 'scraper', ['SEOkicks']),
-  agent('ZoominfoBot', 'ZoomInfo', 'scraper', ['ZoominfoBot', 'ZoomInfo-DataEnrichment']),
+  agent('ZoominfoBot', 'ZoomInfo', 'scraper', ['ZoominfoBot']),
+  // Typed as the crawler list tags it (a search engine): it indexes company sites for ZoomInfo's search.
+  agent('ZoomInfo DataEnrichment', 'ZoomInfo', 'search', ['ZoomInfo-DataEnrichment']),
   agent('Sitebulb', 'Sitebulb', 'scraper', ['Sitebulb']),
   agent('Lumar', 'Lumar', 'scraper', ['=Lumar', 'Deepcrawl']),
   agent('OnCrawl', 'OnCrawl', 'scraper', ['OnCrawl']),

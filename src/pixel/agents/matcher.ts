@@ -24,9 +24,9 @@ export interface Pattern {
   tier: number
 }
 
-/** The patterns of agent records, each with its record's index as id; robots-only tokens are never seen. */
-export function patternsOf(agents: readonly { tokens: string[]; tier?: number; robots_only?: true }[]): Pattern[] {
-  return agents.flatMap((a, id) => (a.robots_only ? [] : a.tokens.map((token) => ({ token, id, tier: a.tier ?? 0 }))))
+/** The patterns of agent records, each with its record's index as id. */
+export function patternsOf(agents: readonly { tokens: string[]; tier?: number }[]): Pattern[] {
+  return agents.flatMap((a, id) => a.tokens.map((token) => ({ token, id, tier: a.tier ?? 0 })))
 }
 
 interface Term {

@@ -1,5 +1,6 @@
 // High-risk rules (docs/agents.md, "High risk"; MRC SIVT "bots masquerading"):
-//   spoofed_verified_bot   the UA names an agent whose operator publishes IP ranges, and the IP is outside them;
+//   spoofed_verified_bot   the UA names an agent whose operator publishes IP ranges, and the IP is outside them,
+//                          or names a robots.txt-only token (Google-Extended) that its operator never sends;
 //   undeclared_automation  a browser-like UA with >= 2 independent automation signals;
 //   ignores_robots         an agent known not to honour robots.txt (ai.robots.txt `respect: No`). The note
 //                          scopes this to fetching disallowed paths; the pixel does not see robots.txt, so
@@ -35,7 +36,11 @@ export function assessRisk(input: RiskInput): RiskVerdict {
   const reasons: RiskReason[] = []
 
   let verified: boolean | null = null
-  if (record?.verify && typeof ip === 'string') {
+  if (record?.robots_only) {
+    // The operator never sends this name (it is a robots.txt opt-out token), so no request carrying it is theirs.
+    verified = false
+    reasons.push('spoofed_verified_bot')
+  } else if (record?.verify && typeof ip === 'string') {
     verified = isInOperatorRanges(record.verify.ranges_key, ip)
     if (verified === false) reasons.push('spoofed_verified_bot')
   }

@@ -10,7 +10,7 @@ export interface AgentRecord {
   type: AgentType
   /** Matcher patterns (syntax in matcher.ts). */
   tokens: string[]
-  /** A robots.txt control token that is never sent as a user-agent: never reported as seen. */
+  /** A robots.txt control token its operator never sends: a UA naming it is typed as the token but flagged spoofed. */
   robots_only?: true
   /** Key (or operator) in ip-ranges.json whose published ranges this agent crawls from. */
   verify?: { ranges_key: string }

@@ -32,6 +32,14 @@ export interface Db extends Session {
   transaction<T>(fn: (tx: Session) => Promise<T>): Promise<T>
   /** Runs a multi-statement script (migrations). */
   exec(sql: string): Promise<void>
+  /**
+   * Streams the rows of `select` (one text column, no control characters in it: JSON, say) as bytes,
+   * each row's text followed by \n, through COPY: no row objects or strings on this side, which
+   * matters when millions of rows go straight to an HTTP response. `select` cannot take parameters
+   * (COPY does not): inline only literals you have checked. The embedded engine hands over the
+   * whole output at once (one text, not COPY): keep each select to a bounded batch.
+   */
+  copyOut(select: string): AsyncIterable<Uint8Array>
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
   close(): Promise<void>
@@ -51,4 +59,13 @@ export function copySql(table: string, columns: readonly string[], source: 'STDI
     return name
   }
   return `COPY ${ident(table)} (${columns.map(ident).join(', ')}) FROM ${source}`
+}
+
+/**
+ * COPY of a one-column select whose text holds no control characters, output as that text per line:
+ * CSV with a delimiter and a quote character (0x02, 0x01) that such text never contains, so nothing
+ * is quoted or escaped (the text format would double every backslash).
+ */
+export function copyOutSql(select: string, target: 'STDOUT'): string {
+  return `COPY (${select}) TO ${target} WITH (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`
 }

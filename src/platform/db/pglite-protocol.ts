@@ -3,6 +3,7 @@ export type Request =
   | { id: number; op: 'query'; sql: string; params: unknown[]; tx: number | null }
   | { id: number; op: 'copy'; sql: string; rows: Uint8Array; tx: number | null }
   | { id: number; op: 'exec'; sql: string }
+  | { id: number; op: 'copyOut'; select: string }
   | { id: number; op: 'begin' }
   | { id: number; op: 'commit' | 'rollback'; tx: number }
   | { id: number; op: 'listen' | 'unlisten'; channel: string }

@@ -116,6 +116,10 @@ export async function openPglite(opts: PgliteOptions = {}): Promise<PgliteDb> {
     async exec(sql) {
       await call({ op: 'exec', sql })
     },
+    async *copyOut(select) {
+      const out = await call<ArrayBuffer>({ op: 'copyOut', select })
+      if (out.byteLength) yield new Uint8Array(out)
+    },
     async listen(channel, onNotify) {
       const set = listeners.get(channel) ?? new Set()
       listeners.set(channel, set)

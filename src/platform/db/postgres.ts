@@ -2,10 +2,10 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 
 import pg from 'pg'
-import { from as copyFromStdin } from 'pg-copy-streams'
+import { from as copyFromStdin, to as copyToStdout } from 'pg-copy-streams'
 
 import type { Db, QueryResult, Session } from './db.ts'
-import { copySql, typeParsers } from './db.ts'
+import { copyOutSql, copySql, typeParsers } from './db.ts'
 
 export interface PostgresOptions {
   connectionString: string
@@ -75,6 +75,18 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     },
     async exec(sql) {
       await pool.query(sql)
+    },
+    async *copyOut(select) {
+      const client = await pool.connect()
+      let complete = false
+      try {
+        // Read as the caller reads: the stream pauses the socket, so the server waits for a slow reader.
+        for await (const chunk of client.query(copyToStdout(copyOutSql(select, 'STDOUT')))) yield chunk as Buffer
+        complete = true
+      } finally {
+        // A reader that stopped early leaves the COPY half read: that connection is closed, not reused.
+        client.release(complete ? undefined : true)
+      }
     },
     async listen(channel, onNotify) {
       const client = await pool.connect()

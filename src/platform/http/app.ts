@@ -12,6 +12,8 @@ import FindMyWay from 'find-my-way'
 import type { AppContext } from '../context.ts'
 import { createKeyVerifier } from '../keys/key-cache.ts'
 import type { Principal } from '../keys/keys.ts'
+import { findSession } from '../keys/sessions.ts'
+import { webhookOpenApi } from '../webhooks/openapi.ts'
 import { authenticate } from './auth.ts'
 import { ApiError, isClientDataException, toApiError } from './errors.ts'
 import { idempotency } from './idempotency.ts'
@@ -125,6 +127,7 @@ export async function buildApp<C extends AppContext>(ctx: C, opts: BuildAppOptio
   const keys = createKeyVerifier(ctx.db)
   await keys.start()
   app.addHook('onClose', () => keys.stop())
+  const sessions = (token: string) => findSession(ctx.db, token, ctx.clock.now())
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id)
     if (closing) {
@@ -136,7 +139,7 @@ export async function buildApp<C extends AppContext>(ctx: C, opts: BuildAppOptio
     const path = req.url.split('?', 1)[0]!
     const isV1 = path === '/v1' || path.startsWith('/v1/')
     if (!isV1 || req.routeOptions.config.public) return
-    req.principal = await authenticate(keys, req.headers)
+    req.principal = await authenticate(keys, req, sessions)
     const state = await limiter.hit(req.principal.keyId)
     reply.headers(headersFor(state))
   })
@@ -190,6 +193,7 @@ export async function buildApp<C extends AppContext>(ctx: C, opts: BuildAppOptio
       },
       components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
       security: [{ ApiKey: [] }],
+      webhooks: webhookOpenApi(),
     },
     refResolver: { buildLocalReference: (json, _base, _frag, i) => (json.$id as string) || `def-${i}` },
   })

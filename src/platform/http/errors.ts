@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'invalid_json'
   | 'invalid_request'
   | 'unauthorized'
+  | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
   | 'payload_too_large'

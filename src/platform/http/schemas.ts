@@ -25,6 +25,11 @@ export const Paging = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
 })
 
+/** Where a streamed export starts: a broken download resumes at the number of records it received. */
+export const ExportQuery = Type.Object({
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'records to skip (resume point)' })),
+})
+
 /** Paging for lists of large records (reports carry their whole result): 20 by default, 100 at most. */
 export const SmallPaging = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),

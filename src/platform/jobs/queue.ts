@@ -31,14 +31,15 @@ export interface EnqueueOptions {
  * and its job commit together or not at all. The NOTIFY is delivered at commit and wakes workers.
  */
 export async function enqueue<K extends JobKind>(q: Queryable, kind: K, payload: JobPayloads[K], opts: EnqueueOptions): Promise<number | null> {
-  const { rows } = await q.query<{ id: number }>(
-    `INSERT INTO jobs (kind, payload, run_at, max_attempts, singleton_key, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (singleton_key) WHERE singleton_key IS NOT NULL AND status IN ('queued', 'running') DO NOTHING
-     RETURNING id`,
-    [kind, JSON.stringify(payload), opts.runAt ?? opts.now, opts.maxAttempts ?? 5, opts.singletonKey ?? null, opts.now],
+  // One statement (one round trip): the INSERT and its NOTIFY.
+  const { rows } = await q.query<{ id: number | null }>(
+    `WITH j AS (INSERT INTO jobs (kind, payload, run_at, max_attempts, singleton_key, created_at)
+                VALUES ($1, $2, $3, $4, $5, $6)
+                ON CONFLICT (singleton_key) WHERE singleton_key IS NOT NULL AND status IN ('queued', 'running') DO NOTHING
+                RETURNING id)
+     SELECT (SELECT id FROM j) AS id, pg_notify($7, $1)`,
+    [kind, JSON.stringify(payload), opts.runAt ?? opts.now, opts.maxAttempts ?? 5, opts.singletonKey ?? null, opts.now, jobsChannel],
   )
-  await q.query(`SELECT pg_notify($1, $2)`, [jobsChannel, kind])
   return rows[0]?.id ?? null
 }
 
@@ -75,11 +76,40 @@ export async function enqueueMany<K extends JobKind>(
   opts: Omit<EnqueueOptions, 'singletonKey'>,
 ): Promise<number> {
   if (!payloads.length) return 0
-  const { rowCount } = await q.query(
-    `INSERT INTO jobs (kind, payload, run_at, max_attempts, created_at)
-     SELECT $1, p, $3, $4, $5 FROM jsonb_array_elements($2::jsonb) AS p`,
-    [kind, JSON.stringify(payloads), opts.runAt ?? opts.now, opts.maxAttempts ?? 5, opts.now],
+  // One statement (one round trip): the INSERT and its NOTIFY.
+  const { rows } = await q.query<{ n: number }>(
+    `WITH j AS (INSERT INTO jobs (kind, payload, run_at, max_attempts, created_at)
+                SELECT $1, p, $3, $4, $5 FROM jsonb_array_elements($2::jsonb) AS p RETURNING 1)
+     SELECT count(*)::int AS n, pg_notify($6, $1) FROM j`,
+    [kind, JSON.stringify(payloads), opts.runAt ?? opts.now, opts.maxAttempts ?? 5, opts.now, jobsChannel],
   )
-  await q.query(`SELECT pg_notify($1, $2)`, [jobsChannel, kind])
-  return rowCount
+  return rows[0]?.n ?? 0
+}
+
+/** The kinds whose payload is one id field (e.g. `{deliveryId}`), and that field. */
+type IdPayloadField<K extends JobKind> = { [F in keyof JobPayloads[K]]: JobPayloads[K][F] extends number ? F : never }[keyof JobPayloads[K]] & string
+
+/**
+ * Runs `insert` (a data-modifying statement ending in RETURNING with an `id` column, its parameters
+ * $1..$n) and adds a job of `kind` per row it returns, with payload `{[field]: id}`, and the NOTIFY:
+ * all in one statement, so a record and its job cost one round trip (and commit together even
+ * outside a transaction). Resolves to the rows `insert` returned.
+ */
+export async function insertWithJobs<R extends { id: number }, K extends JobKind>(
+  q: Queryable,
+  insert: string,
+  params: readonly unknown[],
+  kind: K,
+  field: IdPayloadField<K>,
+  opts: Omit<EnqueueOptions, 'singletonKey'>,
+): Promise<R[]> {
+  const n = params.length
+  const { rows } = await q.query<R>(
+    `WITH r AS (${insert}),
+          j AS (INSERT INTO jobs (kind, payload, run_at, max_attempts, created_at)
+                SELECT $${n + 1}, jsonb_build_object($${n + 2}::text, r.id), $${n + 3}, $${n + 4}, $${n + 5} FROM r RETURNING 1)
+     SELECT r.* FROM r LEFT JOIN (SELECT pg_notify($${n + 6}, $${n + 1}) FROM (SELECT 1 FROM j LIMIT 1) AS one) AS notified ON true`,
+    [...params, kind, field, opts.runAt ?? opts.now, opts.maxAttempts ?? 5, opts.now, jobsChannel],
+  )
+  return rows
 }

@@ -3,7 +3,7 @@ import { hostname } from 'node:os'
 
 import type { Clock } from '../clock.ts'
 import type { Db, Queryable } from '../db/db.ts'
-import type { JobContext, JobHandler } from './handler.ts'
+import type { BatchContext, JobContext, JobHandler } from './handler.ts'
 import { backoffMs, LeaseLostError, PermanentJobError } from './handler.ts'
 import type { JobRow } from './queue.ts'
 import { enqueue, jobsChannel, periodicKey } from './queue.ts'
@@ -50,18 +50,37 @@ export function createWorker(opts: WorkerOptions) {
 
   const at = (deltaMs = 0) => new Date(clock.now().getTime() + deltaMs)
 
-  async function claim(n: number): Promise<JobRow[]> {
-    const { rows } = await db.query<JobRow>(
-      `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, locked_until = $3
-        WHERE id IN (
-          SELECT id FROM jobs
-           WHERE kind = ANY($4::text[])
+  // Kinds claimed one job per unit of concurrency, and kinds claimed in batches (one unit each).
+  const singleKinds = [...handlers.values()].filter((h) => !h.batch).map((h) => h.kind)
+  const batchHandlers = [...handlers.values()].filter((h) => h.batch)
+
+  /**
+   * Up to `free` jobs of the single kinds and, when a unit is free, up to `batch.max` of each batch
+   * kind, in one statement (a locking subquery per group).
+   */
+  async function claim(free: number): Promise<JobRow[]> {
+    const params: unknown[] = [id, at(), at(leaseMs)]
+    const picks: string[] = []
+    const pick = (kinds: string[], limit: number) => {
+      params.push(kinds, limit)
+      picks.push(
+        `p${picks.length} AS (SELECT id FROM jobs
+           WHERE kind = ANY($${params.length - 1}::text[])
              AND ((status = 'queued' AND run_at <= $2) OR (status = 'running' AND locked_until < $2))
            ORDER BY run_at, id
-           LIMIT $5
-           FOR UPDATE SKIP LOCKED)
+           LIMIT $${params.length}
+           FOR UPDATE SKIP LOCKED)`,
+      )
+    }
+    if (singleKinds.length) pick(singleKinds, free)
+    for (const h of batchHandlers) pick([h.kind], h.batch!.max)
+    if (!picks.length) return []
+    const { rows } = await db.query<JobRow>(
+      `WITH ${picks.join(', ')}
+       UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, locked_until = $3
+        WHERE id IN (${picks.map((_, i) => `SELECT id FROM p${i}`).join(' UNION ALL ')})
         RETURNING *`,
-      [id, at(), at(leaseMs), [...handlers.keys()], n],
+      params,
     )
     return rows
   }
@@ -153,6 +172,63 @@ export function createWorker(opts: WorkerOptions) {
     }
   }
 
+  /** Runs a batch of jobs of one kind (JobHandler.batch) as one unit: one finishing transaction for all. */
+  async function executeBatch(handler: JobHandler, jobs: JobRow[], abort: AbortController): Promise<void> {
+    const started = performance.now()
+    const outcomes = new Map<number, 'done' | 'retry' | 'failed'>()
+    // Finished here, or taken over by another worker: either way no longer this batch's to fail.
+    const settled = new Set<number>()
+    const live: JobRow[] = []
+    for (const job of jobs) {
+      if (job.attempts <= job.max_attempts) live.push(job)
+      else {
+        settled.add(job.id)
+        outcomes.set(job.id, await fail(job, new PermanentJobError('worker lost during the last attempt')).catch(() => 'retry' as const))
+      }
+    }
+    const finish: BatchContext['finish'] = async (some, fn) => {
+      const mine = some.filter((j) => !settled.has(j.id))
+      const { result, held } = await db.transaction(async (tx) => {
+        // Marked done first: the UPDATE locks the rows and tells which leases are still held.
+        const { rows } = await tx.query<{ id: number }>(
+          `UPDATE jobs SET status = 'done', finished_at = $3, locked_by = NULL, locked_until = NULL
+            WHERE id = ANY($1::bigint[]) AND locked_by = $2 AND status = 'running' RETURNING id`,
+          [mine.map((j) => j.id), id, at()],
+        )
+        const held = new Set(rows.map((r) => r.id))
+        return { result: await fn(tx, held), held }
+      })
+      for (const j of mine) {
+        settled.add(j.id)
+        if (held.has(j.id)) outcomes.set(j.id, 'done')
+      }
+      return result
+    }
+    try {
+      if (live.length) await handler.batch!.run({ jobs: live, clock, signal: abort.signal, finish })
+      const rest = live.filter((j) => !settled.has(j.id))
+      if (rest.length) await finish(rest, async () => {})
+    } catch (err) {
+      if (abort.signal.aborted) {
+        log.warn({ kind: handler.kind, jobs: live.length }, 'batch given up: worker stopping')
+        return
+      }
+      log.warn({ kind: handler.kind, err: (err as Error).message }, 'batch failed')
+      for (const job of live.filter((j) => !settled.has(j.id))) {
+        outcomes.set(
+          job.id,
+          await fail(job, err).catch((e: unknown) => {
+            log.error({ job: job.id, err: (e as Error).message }, 'could not record job failure')
+            return 'retry' as const
+          }),
+        )
+      }
+    } finally {
+      const seconds = (performance.now() - started) / 1000
+      for (const [, outcome] of outcomes) opts.onJobDone?.(handler.kind, outcome, seconds)
+    }
+  }
+
   async function extendLeases(): Promise<void> {
     if (!running.size) return
     await db
@@ -160,27 +236,47 @@ export function createWorker(opts: WorkerOptions) {
       .catch((err: unknown) => log.warn({ err: (err as Error).message }, 'lease heartbeat failed'))
   }
 
+  // Units of concurrency in use: a single job, or a batch.
+  let units = 0
+  // A NOTIFY or a finished job since the last claim began: its job may have committed too late for
+  // that claim to see, so the loop claims again rather than sleeping through a poll interval.
+  let woken = false
+  const poke = () => {
+    woken = true
+    wake?.()
+  }
+
+  function startUnit(jobs: JobRow[], exec: (abort: AbortController) => Promise<void>) {
+    const abort = new AbortController()
+    units++
+    const done = exec(abort).finally(() => {
+      units--
+      for (const j of jobs) running.delete(j.id)
+      poke()
+    })
+    for (const j of jobs) running.set(j.id, { abort, done })
+  }
+
   async function run(): Promise<void> {
     while (!stopping) {
+      woken = false
       let claimed: JobRow[] = []
-      const free = concurrency - running.size
+      const free = concurrency - units
       if (free > 0) {
         claimed = await claim(free).catch((err: unknown) => {
           log.error({ err: (err as Error).message }, 'claiming jobs failed')
           return []
         })
       }
+      const batches = new Map<string, JobRow[]>()
       for (const job of claimed) {
-        const abort = new AbortController()
-        const done = execute(job, abort).finally(() => {
-          running.delete(job.id)
-          wake?.()
-        })
-        running.set(job.id, { abort, done })
+        if (handlers.get(job.kind)?.batch) batches.set(job.kind, [...(batches.get(job.kind) ?? []), job])
+        else startUnit([job], (abort) => execute(job, abort))
       }
+      for (const [kind, jobs] of batches) startUnit(jobs, (abort) => executeBatch(handlers.get(kind)!, jobs, abort))
       if (stopping) break
       // Sleep until a NOTIFY, a finished job, or the poll interval; a full claim loops at once.
-      if (claimed.length === 0 || running.size >= concurrency) {
+      if ((claimed.length === 0 || units >= concurrency) && !(woken && units < concurrency)) {
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, pollMs)
           wake = () => {
@@ -199,7 +295,7 @@ export function createWorker(opts: WorkerOptions) {
       for (const h of handlers.values()) {
         if (h.everyMs) await schedule(db, h, 0)
       }
-      unlisten = await db.listen(jobsChannel, () => wake?.()).catch(() => null)
+      unlisten = await db.listen(jobsChannel, () => poke()).catch(() => null)
       heartbeat = setInterval(() => void extendLeases(), Math.max(50, Math.floor(leaseMs / 3)))
       heartbeat.unref()
       loop = run()

@@ -10,7 +10,7 @@ export async function runKeyCommand(db: Queryable, clock: Clock, c: Command): Pr
       const name = String(c.args.name ?? '').trim()
       if (!name) throw new Error('a client name is required')
       const clientId = c.args.clientId === undefined ? undefined : Number(c.args.clientId)
-      return createKey(db, { name, ...(clientId !== undefined ? { clientId } : {}), now: clock.now() })
+      return createKey(db, { name, ...(clientId !== undefined ? { clientId } : {}), live: c.args.live === true, now: clock.now() })
     }
     case 'keys.list':
       return (await listKeys(db)).map((k) => ({

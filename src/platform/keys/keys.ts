@@ -24,6 +24,8 @@ export interface CreatedKey {
   key_id: number
   api_key: string
   name: string
+  /** a production credential: comply_test_controller refuses it (migrations/0021_api_key_live.sql) */
+  live: boolean
 }
 
 export interface KeyRow {
@@ -33,10 +35,14 @@ export interface KeyRow {
   key_prefix: string
   created_at: Date
   revoked_at: Date | null
+  live: boolean
 }
 
-/** Creates a client with its first key, or (with clientId) another key for an existing client. */
-export async function createKey(db: Queryable, opts: { name: string; clientId?: number; now: Date }): Promise<CreatedKey> {
+/**
+ * Creates a client with its first key, or (with clientId) another key for an existing client.
+ * `live`: the key is a production credential (its accounts are never sandbox accounts).
+ */
+export async function createKey(db: Queryable, opts: { name: string; clientId?: number; live?: boolean; now: Date }): Promise<CreatedKey> {
   let clientId = opts.clientId
   let name = opts.name
   if (clientId === undefined) {
@@ -48,18 +54,17 @@ export async function createKey(db: Queryable, opts: { name: string; clientId?: 
     name = rows[0].name
   }
   const key = generateKey()
-  const { rows } = await db.query<{ id: number }>(`INSERT INTO api_keys (client_id, key_prefix, key_hash, created_at) VALUES ($1, $2, $3, $4) RETURNING id`, [
-    clientId,
-    key.slice(0, keyPrefixLength),
-    hashKey(key),
-    opts.now,
-  ])
-  return { client_id: clientId, key_id: rows[0]!.id, api_key: key, name }
+  const live = opts.live === true
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO api_keys (client_id, key_prefix, key_hash, created_at, live) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [clientId, key.slice(0, keyPrefixLength), hashKey(key), opts.now, live],
+  )
+  return { client_id: clientId, key_id: rows[0]!.id, api_key: key, name, live }
 }
 
 export async function listKeys(db: Queryable): Promise<KeyRow[]> {
   const { rows } = await db.query<KeyRow>(
-    `SELECT k.id, k.client_id, c.name, k.key_prefix, k.created_at, k.revoked_at
+    `SELECT k.id, k.client_id, c.name, k.key_prefix, k.created_at, k.revoked_at, k.live
        FROM api_keys k JOIN clients c ON c.id = k.client_id
       ORDER BY k.id`,
   )
@@ -76,6 +81,12 @@ export async function revokeKey(db: Queryable, keyId: number, now: Date): Promis
 export interface Principal {
   keyId: number
   clientId: number
+}
+
+/** Whether the key is a live (production) credential; an unknown key is not. */
+export async function isLiveKey(db: Queryable, keyId: number): Promise<boolean> {
+  const { rows } = await db.query<{ live: boolean }>('SELECT live FROM api_keys WHERE id = $1', [keyId])
+  return rows[0]?.live === true
 }
 
 /** Looks a presented key up by its hash; revoked and unknown keys are both null. */

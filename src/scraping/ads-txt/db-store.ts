@@ -76,9 +76,12 @@ export function createDbAdsTxtStore(db: Queryable): AdsTxtStore {
   }
 }
 
-/** The domains among `domains` whose cached copy is still valid at `now` (no fetch needed). */
-export async function freshAdsTxtDomains(db: Queryable, domains: string[], now: Date): Promise<Set<string>> {
+/** The domains among `domains` whose cached copy is still valid at `now`, and no older than `maxAgeMs` when given (no fetch needed). */
+export async function freshAdsTxtDomains(db: Queryable, domains: string[], now: Date, maxAgeMs?: number): Promise<Set<string>> {
   if (!domains.length) return new Set()
-  const { rows } = await db.query<{ domain: string }>(`SELECT domain FROM ads_txt WHERE domain = ANY($1::text[]) AND expires_at > $2`, [domains, now])
+  const { rows } = await db.query<{ domain: string }>(
+    `SELECT domain FROM ads_txt WHERE domain = ANY($1::text[]) AND expires_at > $2 AND ($3::timestamptz IS NULL OR fetched_at >= $3)`,
+    [domains, now, maxAgeMs === undefined ? null : new Date(now.getTime() - maxAgeMs)],
+  )
   return new Set(rows.map((r) => r.domain))
 }

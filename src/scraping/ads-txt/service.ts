@@ -46,8 +46,8 @@ export interface AdsTxtServiceOptions extends Omit<AdsTxtFetchOptions, 'signal'>
 }
 
 export interface AdsTxtService {
-  /** The ads.txt data for the root domain of a URL or host name. Never throws. */
-  forUrl(urlOrHost: string): Promise<AdsTxtResult>
+  /** The ads.txt data for the root domain of a URL or host name; fetched again when the cached copy is older than `maxAgeMs`. Never throws. */
+  forUrl(urlOrHost: string, opts?: { maxAgeMs?: number }): Promise<AdsTxtResult>
 }
 
 export function createAdsTxtService(opts: AdsTxtServiceOptions): AdsTxtService {
@@ -65,20 +65,21 @@ export function createAdsTxtService(opts: AdsTxtServiceOptions): AdsTxtService {
     return result
   }
 
-  async function lookup(domain: string): Promise<AdsTxtResult> {
+  async function lookup(domain: string, maxAgeMs: number | undefined): Promise<AdsTxtResult> {
     const cached = await store.get(domain)
-    if (cached && cached.expiresAt > now()) return cached.result
+    const young = maxAgeMs === undefined || (cached !== null && now() - Date.parse(cached.result.fetched_at) <= maxAgeMs)
+    if (cached && cached.expiresAt > now() && young) return cached.result
     return refresh(domain, cached)
   }
 
   return {
-    async forUrl(urlOrHost) {
+    async forUrl(urlOrHost, forOpts = {}) {
       const domain = rootDomain(urlOrHost)
       // Without a root domain there is nothing to share or cache; fetchAdsTxt reports why.
       if (!domain) return fetchAdsTxt(urlOrHost, opts)
       let pending = inFlight.get(domain)
       if (!pending) {
-        pending = lookup(domain)
+        pending = lookup(domain, forOpts.maxAgeMs)
           // A failing store must not fail the lookup: serve an uncached fetch instead.
           .catch(() => fetchAdsTxt(domain, opts))
           .finally(() => inFlight.delete(domain))

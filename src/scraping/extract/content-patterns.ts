@@ -4,7 +4,7 @@
 /** class/id words of page furniture that is dropped before scoring (unless okMaybe also matches). */
 export const UNLIKELY =
   /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i
-export const OK_MAYBE = /and|article|body|column|content|main|shadow/i
+export const OK_MAYBE = /and|article|body|column|content|main|mathjax|shadow/i
 export const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i
 export const NEGATIVE =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i

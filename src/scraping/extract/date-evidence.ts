@@ -2,7 +2,8 @@
 // nested), the meta conventions CMSs emit, in-page markup (itemprop, <time>, date-classed elements),
 // labelled or headline-adjacent dates in the visible text, and the URL path. dates.ts decides among them.
 
-import { findDates, parseDate } from './date-parse.ts'
+import { findDates, parseDate, parseShortYearDate } from './date-parse.ts'
+import type { ScriptDate } from './date-script.ts'
 import { PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
 import type { DomNode, ElementNode } from './dom.ts'
 import { textOf } from './dom.ts'
@@ -61,6 +62,32 @@ const PUBLISHED_META = [
   'rnews:datepublished',
   'bt:pubdate',
   'ptime',
+  // Further conventions htmldate reads (its DATE_ATTRIBUTES, dots read as colons). Left out: gentime (the
+  // page's render time), meta (any name), video:release_date (a film's), timestamp (says nothing of which).
+  'article:published_date',
+  'article:publicationdate',
+  'content_create_date',
+  'field-name-post-date',
+  'og:datepublished',
+  'og:publish_date',
+  'og:question:published_time',
+  'og:regdate',
+  'publish_time',
+  'publisheddate',
+  'article:created',
+  'date_created',
+  'datecreated',
+  'dateposted',
+  'dc:date:publication',
+  'dc:created',
+  'dcsext:articlefirstpublished',
+  'doc_date',
+  'mediator_published_time',
+  'pdate',
+  'pubtime',
+  'rbpubdate',
+  'twt-published-at',
+  'vr:published_time',
   'weibo:article:create_at',
   'dc:date',
   'dcterms:date',
@@ -86,6 +113,11 @@ const MODIFIED_META = [
   'last-updated',
   'revision_date',
   'utime',
+  'article:updated_time',
+  'dc:modified',
+  'date_modified',
+  'last_updated',
+  'lastmodified',
 ]
 
 function fromMeta(meta: MetaIndex, out: DateEvidence[]): void {
@@ -210,28 +242,45 @@ function nodeValue(attrs: Record<string, string>, el: ElementNode | null): strin
   }
   if (el === null) return null
   const text = textOf(el)
-  return text.length <= 200 ? parseDate(text) : null
+  return text.length <= 200 ? (parseDate(text) ?? parseShortYearDate(text)) : null
 }
 
 const ITEMPROP_PUBLISHED = /datepublished|datecreated|uploaddate/i
 const ITEMPROP_MODIFIED = /datemodified/i
 const PUBLISHED_HINT =
   /publish|submitted|entry-date|post-date|posted|article-date|pubdate|created|date-main|dateline|byline|datum|fecha|data-pub|timestamp|meta-date|post-meta|entry-meta|article-meta|story-date|news-date|date/i
-const MODIFIED_HINT = /updated|modified|revised|aktualisiert/i
-const EXCLUDED_HINT = /comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar/i
+/** "upd" and "change" as words of a class name: b-article__date-upd, date-changed. */
+const MODIFIED_HINT = /updated|modified|revised|aktualisiert|(?:^|[\s_-])upd(?:$|[\s_-])|chang(?:e|ed)(?:$|[\s_-])/i
+/** A "today's date" widget in the site header shows the day of the visit, not the page's. */
+const CURRENT_DATE = /current[-_]?date|today|heute/i
+const EXCLUDED_HINT =
+  /current[-_]?date|today|heute|comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar/i
+/**
+ * A comment thread's dates are its readers', however their own elements are named ("date", "time"); a
+ * date in the site navigation is the day of the visit or of another page.
+ */
+const OTHERS_AREA = /comment|repl(?:y|ies)|respond|kommentar|disqus|(?:^|\s)(?:nav|navbar|navtop|navigation|topbar|top-bar)(?:$|\s)/i
+
+function inComments(el: ElementNode | null): boolean {
+  let depth = 0
+  for (let n = el?.parent ?? null; n !== null && depth < 8; n = n.parent, depth++) {
+    if (n.tag === 'nav' || OTHERS_AREA.test(`${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`)) return true
+  }
+  return false
+}
 
 function fromMarkup(nodes: DateNode[], out: DateEvidence[]): void {
   for (const n of nodes) {
     const prop = n.attrs.itemprop
     if (prop === undefined) continue
     const kind = ITEMPROP_PUBLISHED.test(prop) ? 'published' : ITEMPROP_MODIFIED.test(prop) ? 'modified' : null
-    const value = kind === null ? null : nodeValue(n.attrs, n.el)
-    if (kind !== null && value !== null) out.push({ kind, source: 'markup', field: `itemprop=${prop}`, value })
+    const value = kind === null || inComments(n.el) ? null : nodeValue(n.attrs, n.el)
+    if (kind !== null && value !== null) out.push({ kind, source: 'markup', field: n.tag === 'meta' ? `meta[itemprop=${prop}]` : `itemprop=${prop}`, value })
   }
   for (const n of nodes) {
     if (n.tag !== 'time') continue
     const marker = `${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`
-    if (EXCLUDED_HINT.test(marker)) continue
+    if (EXCLUDED_HINT.test(marker) || inComments(n.el)) continue
     const kind = MODIFIED_HINT.test(marker) ? 'modified' : n.attrs.pubdate !== undefined || PUBLISHED_HINT.test(marker) ? 'published' : null
     const value = kind === null ? null : nodeValue(n.attrs, n.el)
     if (kind !== null && value !== null)
@@ -243,7 +292,8 @@ function fromMarkup(nodes: DateNode[], out: DateEvidence[]): void {
       n.tag !== 'time' ||
       n.attrs.datetime === undefined ||
       EXCLUDED_HINT.test(`${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`) ||
-      MODIFIED_HINT.test(n.attrs.class ?? '')
+      MODIFIED_HINT.test(n.attrs.class ?? '') ||
+      inComments(n.el)
     )
       continue
     const value = parseDate(n.attrs.datetime)
@@ -286,19 +336,30 @@ const BLOCK = new Set([
   'dt',
 ])
 /**
- * A page's own dates sit near its top and its headline: the view stops this far past the headline (or
- * after MAX_VIEW_CHARS without one), which bounds the cost on long pages.
+ * A page's own dates sit near its headline: the view stops this far past the headline (or after
+ * MAX_VIEW_CHARS without one), which bounds the cost on long pages. Mega-menus can put the headline
+ * hundreds of thousands of characters down: past MAX_VIEW_CHARS, only the text just before it is kept.
  */
 const MAX_VIEW_CHARS = 100_000
 const AFTER_HEADLINE_CHARS = 20_000
+const BEFORE_HEADLINE_CHARS = 5_000
+const MAX_VIEW_NODES = 300_000
 
 function textView(body: ElementNode, headlineEl: ElementNode | null): TextView {
-  const parts: string[] = []
+  let parts: string[] = []
   let length = 0
   let headline = -1
-  const classed: TextView['classed'] = []
+  let classed: TextView['classed'] = []
   const stack: Array<DomNode | null> = [body]
-  while (stack.length > 0 && length < MAX_VIEW_CHARS && (headline < 0 || length < headline + AFTER_HEADLINE_CHARS)) {
+  let nodes = 0
+  while (stack.length > 0 && (headline < 0 || length < headline + AFTER_HEADLINE_CHARS) && nodes++ < MAX_VIEW_NODES) {
+    if (headline < 0 && length >= MAX_VIEW_CHARS) {
+      if (headlineEl === null) break
+      const cut = length - BEFORE_HEADLINE_CHARS
+      parts = [parts.join('').slice(cut)]
+      length -= cut
+      classed = classed.filter((c) => c.at >= cut).map((c) => ({ ...c, at: c.at - cut }))
+    }
     const node = stack.pop()
     if (node === undefined) break
     if (node === null) {
@@ -313,7 +374,8 @@ function textView(body: ElementNode, headlineEl: ElementNode | null): TextView {
     }
     if (node === headlineEl) headline = length
     const marker = `${node.attrs.class ?? ''} ${node.attrs.id ?? ''}`
-    if (marker.length > 1 && (PUBLISHED_HINT.test(marker) || MODIFIED_HINT.test(marker)) && !EXCLUDED_HINT.test(marker))
+    if (marker.length > 1 && CURRENT_DATE.test(marker)) continue
+    if (marker.length > 1 && (PUBLISHED_HINT.test(marker) || MODIFIED_HINT.test(marker)) && !EXCLUDED_HINT.test(marker) && !inComments(node))
       classed.push({ el: node, at: length, marker })
     if (BLOCK.has(node.tag)) {
       parts.push(' ')
@@ -330,7 +392,9 @@ function fromClassed(view: TextView, out: DateEvidence[]): void {
   const after = view.headline < 0 ? view.classed : view.classed.filter((c) => c.at >= view.headline - 300)
   for (const list of [after, view.classed]) {
     for (const c of list.slice(0, 40)) {
-      const kind: DateKind = MODIFIED_HINT.test(c.marker) && !/publish/i.test(c.marker) ? 'modified' : 'published'
+      // "Last edited: <span class=date>…</span>": the label before the element says which date it holds.
+      const labelledUpdate = UPDATED_LABEL.test(view.text.slice(Math.max(0, c.at - 40), c.at))
+      const kind: DateKind = (MODIFIED_HINT.test(c.marker) && !/publish/i.test(c.marker)) || labelledUpdate ? 'modified' : 'published'
       const value = nodeValue(c.el.attrs, textOf(c.el).length <= 200 ? c.el : null)
       if (value !== null) {
         out.push({ kind, source: 'markup', field: `class=${c.marker.trim().slice(0, 60)}`, value })
@@ -365,8 +429,12 @@ function fromText(view: TextView, out: DateEvidence[]): void {
   if (first !== undefined) out.push({ kind: 'published', source: 'text', field: 'first in text', value: first.iso })
 }
 
-const URL_DATE = /\/((?:19|20)\d{2})([/_-])(0?[1-9]|1[0-2])\2(0?[1-9]|[12]\d|3[01])(?:\/|[_-]|\.html?|$)/
+// A one-digit day must end its path segment: in /2023/10/3-fragen-an… the 3 starts the slug.
+const URL_DATE = /\/((?:19|20)\d{2})([/_-])(0?[1-9]|1[0-2])\2((?:0[1-9]|[12]\d|3[01])(?=[/_-]|\.html?|$)|[1-9](?=\/|\.html?|$))/
 const URL_COMPACT = /[/_-]((?:19|20)\d{2})()(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?:[/_.-]|$)/
+/** /2019/may/12/ (The Guardian and others write the month as a word). */
+const URL_MONTH_NAME =
+  /\/((?:19|20)\d{2})\/(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\/(0?[1-9]|[12]\d|3[01])(?=[/_-]|\.html?|$)/i
 
 function fromUrl(url: string, out: DateEvidence[]): void {
   let path = url
@@ -383,6 +451,9 @@ function fromUrl(url: string, out: DateEvidence[]): void {
       return
     }
   }
+  const named = URL_MONTH_NAME.exec(path)
+  const value = named ? parseDate(`${named[3]} ${named[2]} ${named[1]}`) : null
+  if (value !== null) out.push({ kind: 'published', source: 'url', field: 'path', value })
 }
 
 export interface EvidenceInputs {
@@ -394,6 +465,8 @@ export interface EvidenceInputs {
   /** The page's headline element (its h1), where bylines and datelines sit. */
   headline: ElementNode | null
   url: string
+  /** The first publication-keyed date in an inline script (date-script.ts). */
+  scriptDate: ScriptDate | null
 }
 
 /** Header evidence (JSON-LD, meta, markup) and URL: cheap, always collected. */
@@ -403,6 +476,8 @@ export function headerEvidence(input: EvidenceInputs): DateEvidence[] {
   fromMeta(input.meta, out)
   fromMarkup(input.dateNodes, out)
   fromUrl(input.url, out)
+  const scripted = input.scriptDate === null ? null : parseDate(input.scriptDate.raw)
+  if (scripted !== null) out.push({ kind: 'published', source: 'meta', field: `script:${input.scriptDate?.key}`, value: scripted })
   return out
 }
 

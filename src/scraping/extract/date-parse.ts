@@ -111,6 +111,16 @@ const PATTERNS: Pattern[] = [
     read: (m, rest) => build(Number(m[3]), monthNumber(m[2] as string), Number(m[1]), timeAfter(rest)),
   },
   {
+    // 2020年10月7日, 2020년 10월 7일 (Chinese, Japanese, Korean)
+    re: /(?<!\d)(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]/gu,
+    read: (m, rest) => build(Number(m[1]), Number(m[2]), Number(m[3]), timeAfter(rest)),
+  },
+  {
+    // 2020. október 7. (Hungarian: year first, with its dot)
+    re: new RegExp(`(?<!\\d)(\\d{4})\\.\\s*${M}${NOT_LETTER_AFTER}\\s*(\\d{1,2})\\.?(?!\\d)`, 'giu'),
+    read: (m, rest) => build(Number(m[1]), monthNumber(m[2] as string), Number(m[3]), timeAfter(rest)),
+  },
+  {
     // May 12, 2019; Mon Jan 13 13:37:49 UTC 2020 (Date#toString and Unix date)
     re: new RegExp(
       `${NOT_LETTER_BEFORE}${M}${NOT_LETTER_AFTER}\\s*(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+|\\s+(\\d{1,2}):(\\d{2}):(\\d{2})\\s+(?:[A-Z]{3,4}\\s+)?)(\\d{4})(?!\\d)`,
@@ -142,14 +152,19 @@ function matchAll(text: string, from: number, to: number, found: DateMatch[], li
   }
 }
 
+const EASTERN_DIGIT = /[\u0660-\u0669\u06f0-\u06f9]/
+const EASTERN_DIGITS = /[\u0660-\u0669\u06f0-\u06f9]/g
+
 /** Every date pattern holds a four-digit year; long texts are only searched around one. */
 const YEAR = /(?:19|20)\d{2}/g
 const BEFORE_YEAR = 48
 const AFTER_YEAR = 44
 
 /** Every date expression in `text`, in order of position (at most `limit`). */
-export function findDates(text: string, limit = 50): DateMatch[] {
+export function findDates(input: string, limit = 50): DateMatch[] {
   const found: DateMatch[] = []
+  // Arabic-Indic and Persian digits read as ASCII ones (one character for one: positions stay).
+  const text = EASTERN_DIGIT.test(input) ? input.replace(EASTERN_DIGITS, (d) => String((d.codePointAt(0) as number) & 0xf)) : input
   if (text.length <= 4 * (BEFORE_YEAR + AFTER_YEAR)) {
     matchAll(text, 0, text.length, found, limit)
   } else {
@@ -202,4 +217,15 @@ export function parseDate(input: string): string | null {
     if (built !== null) return built
   }
   return findDates(raw, 1)[0]?.iso ?? null
+}
+
+const SHORT_YEAR = /(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{2})(?![\d.])/
+
+/**
+ * A day-first date with a two-digit year ("30.10.23"), read as 20yy. Only for text an element marks as
+ * a date: in running text "1.2.10" is as likely a version or a section number.
+ */
+export function parseShortYearDate(text: string): string | null {
+  const m = SHORT_YEAR.exec(text)
+  return m ? build(2000 + Number(m[3]), Number(m[2]), Number(m[1])) : null
 }

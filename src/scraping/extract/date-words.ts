@@ -1,4 +1,4 @@
-// Month names and date labels of the major European languages, as pages write them in bylines and
+// Month names and date labels of the major European languages (and Arabic), as pages write them in bylines and
 // datelines. Keys are lower-case without a trailing dot; inflected forms (Polish, Russian, Czech genitives)
 // are listed as written because that is how dates appear in running text.
 
@@ -111,12 +111,86 @@ const MONTH_LIST: Array<[number, string]> = [
   [10, 'октября жовтня'],
   [11, 'ноября листопада'],
   [12, 'декабря грудня'],
-  // Finnish, Hungarian, Turkish, Greek are left out: their dates are mostly numeric or rare in the corpora.
+  // Hungarian (written year first: "2020. október 7.")
+  [1, 'január'],
+  [2, 'február'],
+  [3, 'március'],
+  [4, 'április'],
+  [5, 'május'],
+  [6, 'június'],
+  [7, 'július'],
+  [8, 'augusztus'],
+  [9, 'szeptember'],
+  [10, 'október'],
+  // Romanian
+  [1, 'ianuarie'],
+  [2, 'februarie'],
+  [3, 'martie'],
+  [4, 'aprilie'],
+  [6, 'iunie'],
+  [7, 'iulie'],
+  [9, 'septembrie'],
+  [10, 'octombrie'],
+  [11, 'noiembrie'],
+  [12, 'decembrie'],
+  // Turkish
+  [1, 'ocak'],
+  [2, 'şubat'],
+  [3, 'mart'],
+  [4, 'nisan'],
+  [5, 'mayıs'],
+  [6, 'haziran'],
+  [7, 'temmuz'],
+  [8, 'ağustos'],
+  [9, 'eylül'],
+  [10, 'ekim'],
+  [11, 'kasım'],
+  [12, 'aralık'],
+  // Finnish (partitive, as dates are written: "7. lokakuuta 2020")
+  [1, 'tammikuuta'],
+  [2, 'helmikuuta'],
+  [3, 'maaliskuuta'],
+  [4, 'huhtikuuta'],
+  [5, 'toukokuuta'],
+  [6, 'kesäkuuta'],
+  [7, 'heinäkuuta'],
+  [8, 'elokuuta'],
+  [9, 'syyskuuta'],
+  [10, 'lokakuuta'],
+  [11, 'marraskuuta'],
+  [12, 'joulukuuta'],
+  // Greek (genitive, as dates are written)
+  [1, 'ιανουαρίου'],
+  [2, 'φεβρουαρίου'],
+  [3, 'μαρτίου'],
+  [4, 'απριλίου'],
+  [5, 'μαΐου μαίου'],
+  [6, 'ιουνίου'],
+  [7, 'ιουλίου'],
+  [8, 'αυγούστου'],
+  [9, 'σεπτεμβρίου'],
+  [10, 'οκτωβρίου'],
+  [11, 'νοεμβρίου'],
+  [12, 'δεκεμβρίου'],
+  // Arabic: the Egyptian/Gulf names and the Levantine ones ("_" stands for a space)
+  [1, 'يناير كانون_الثاني'],
+  [2, 'فبراير شباط'],
+  [3, 'مارس آذار'],
+  [4, 'أبريل ابريل إبريل نيسان'],
+  [5, 'مايو أيار'],
+  [6, 'يونيو يونية حزيران'],
+  [7, 'يوليو يولية تموز'],
+  [8, 'أغسطس اغسطس آب'],
+  [9, 'سبتمبر أيلول'],
+  [10, 'أكتوبر اكتوبر تشرين_الأول'],
+  [11, 'نوفمبر تشرين_الثاني'],
+  [12, 'ديسمبر كانون_الأول'],
+  // Croatian/Serbian genitives are left out: "listopada" is October there and November in Polish.
 ]
 
 export const MONTHS: ReadonlyMap<string, number> = (() => {
   const map = new Map<string, number>()
-  for (const [n, words] of MONTH_LIST) for (const w of words.split(' ')) if (!map.has(w)) map.set(w, n)
+  for (const [n, words] of MONTH_LIST) for (const w of words.split(' ')) if (!map.has(w.replace(/_/g, ' '))) map.set(w.replace(/_/g, ' '), n)
   return map
 })()
 
@@ -136,4 +210,4 @@ export const PUBLISHED_LABEL =
 
 /** Words that introduce a last-updated date. */
 export const UPDATED_LABEL =
-  /(?:updated|last modified|modified|revised|aktualisiert|zuletzt geändert|geändert|stand|mis à jour|modifié|actualizado|actualizada|atualizado|aggiornato|aggiornata|bijgewerkt|gewijzigd|zaktualizowano|aktualizacja|uppdaterad|opdateret|oppdatert|aktualizováno|обновлено|оновлено)\s*(?:on|am|le|el|em|il|op|:)?\s*:?\s*$/iu
+  /(?:updated|last modified|modified|revised|last edited|edited|zuletzt bearbeitet|bearbeitet|dernière modification|última modificación|ultima modifica|aktualisiert|aktualisierung|zuletzt geändert|geändert|stand|mis à jour|mise à jour|actualización|aggiornamento|modifié|actualizado|actualizada|atualizado|aggiornato|aggiornata|bijgewerkt|gewijzigd|zaktualizowano|aktualizacja|uppdaterad|opdateret|oppdatert|aktualizováno|обновлено|оновлено)\s*(?:on|am|le|el|em|il|op|:)?\s*:?\s*$/iu

@@ -5,8 +5,11 @@
 import type { DateEvidence, EvidenceInputs, EvidenceSource } from './date-evidence.ts'
 import { bodyEvidence, headerEvidence } from './date-evidence.ts'
 
-/** The first web page went online on this day; an earlier date is a historical mention, not a page date. */
-export const WEB_BEGINS = '1991-08-06'
+/**
+ * No page a crawler meets today was published before the web reached the public; an earlier date is a
+ * historical mention. htmldate uses the same floor.
+ */
+export const WEB_BEGINS = '1995-01-01'
 /** Clock skew and pre-dated articles allowed past the fetch time. */
 const FUTURE_SLACK_MS = 15 * 60_000
 
@@ -44,6 +47,8 @@ export interface DateInputs extends EvidenceInputs {
   fetchedAt: Date
 }
 
+/** Below a date at the headline and the first <time>, above a date found anywhere in the text. */
+const SCRIPT_RANK = 7.6
 const GENERIC_META = new Set(['date', 'dc:date', 'dcterms:date', 'created', 'creation_date'])
 
 /** Lower is preferred. */
@@ -53,10 +58,13 @@ function rank(e: DateEvidence): number {
       return e.field === 'datePublished' || e.field === 'dateModified' ? 0 : 2
     case 'meta':
       // A bare "date" does not say which date it is; a <time> or itemprop in the article does.
-      return GENERIC_META.has(e.field) ? 3.5 : 1
+      // A date in a script's serialised state is a last resort (date-script.ts).
+      return e.field.startsWith('script:') ? SCRIPT_RANK : GENERIC_META.has(e.field) ? 3.5 : 1
     case 'markup':
-      // The first <time> on the page is a guess; a date-classed element at the headline says more.
-      return e.field === 'first time[datetime]' ? 4.5 : e.field.startsWith('class=') ? 4 : 3
+      // A date-classed element at the headline says less than itemprop or a named <time>. The first
+      // <time> anywhere on the page is a guess (a sidebar, a teaser, a comment): below a date written at
+      // the headline.
+      return e.field === 'first time[datetime]' ? 7.5 : e.field.startsWith('class=') ? 4 : 3
     case 'text':
       return e.field === 'labelled' ? 5 : e.field === 'near headline' ? 7 : 8
     case 'url':
@@ -82,6 +90,7 @@ function rejection(e: DateEvidence, fetchedAt: number): RejectionReason | null {
 
 /** Fallbacks that may pick up any date on the page: never used to correct a stated one. */
 const WEAK_FIELDS = new Set(['first time[datetime]', 'first in text'])
+const isWeak = (e: DateEvidence): boolean => WEAK_FIELDS.has(e.field) || e.field.startsWith('script:')
 const UTC_STAMP = /T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|\+00:00)$/
 
 function shiftDay(iso: string, days: number): string {
@@ -103,10 +112,91 @@ function publishersDay(published: DateEvidence, ordered: DateEvidence[], notes: 
   if (!UTC_STAMP.test(published.value)) return published
   const hour = Number(published.value.slice(11, 13))
   const localDay = hour < 12 ? shiftDay(published.value, -1) : shiftDay(published.value, 1)
-  const local = ordered.find((e) => e.kind === 'published' && !UTC_STAMP.test(e.value) && !WEAK_FIELDS.has(e.field) && day(e.value) === localDay)
+  const local = ordered.find((e) => e.kind === 'published' && !UTC_STAMP.test(e.value) && !isWeak(e) && day(e.value) === localDay)
   if (local === undefined) return published
   notes.push(`published ${published.value} (UTC) is ${localDay} in the publisher's time (${local.source} ${local.field})`)
   return { ...published, value: day(local.value), field: `${published.field} (day from ${local.source})` }
+}
+
+/** Kinds of evidence that do not copy one another: what the publisher's metadata says, what the page shows, the URL. */
+type Witness = 'metadata' | 'visible' | 'url'
+
+function witnessOf(e: DateEvidence): Witness | null {
+  if (isWeak(e)) return null
+  // A <meta itemprop> in the body is metadata too: nothing of it is shown.
+  if (e.source === 'json-ld' || e.source === 'meta' || e.field.startsWith('meta[')) return 'metadata'
+  return e.source === 'url' ? 'url' : 'visible'
+}
+
+function witnessesByDay(evidence: DateEvidence[]): Map<string, Set<Witness>> {
+  const byDay = new Map<string, Set<Witness>>()
+  for (const e of evidence) {
+    const w = witnessOf(e)
+    if (w === null) continue
+    const set = byDay.get(day(e.value)) ?? new Set<Witness>()
+    set.add(w)
+    byDay.set(day(e.value), set)
+  }
+  return byDay
+}
+
+/**
+ * When the evidence disagrees, a day two independent kinds of evidence give (metadata and the visible
+ * page, or the URL and the visible page) beats a day only one of them gives: e.g. JSON-LD datePublished
+ * against a "Stand: …" update the page shows and a meta tag repeats.
+ */
+function agreedDay(published: DateEvidence, all: DateEvidence[], notes: string[]): DateEvidence {
+  const byDay = witnessesByDay(all)
+  const own = byDay.get(day(published.value))?.size ?? 0
+  if (own >= 2) return published
+  // A day some evidence calls an update, before the publication, is a scheduled post's edit: no candidate.
+  const editsBefore = new Set(all.filter((e) => e.kind === 'modified' && day(e.value) < day(published.value)).map((e) => day(e.value)))
+  let best: DateEvidence | undefined
+  let bestCount = own
+  for (const e of all) {
+    const n = byDay.get(day(e.value))?.size ?? 0
+    if (witnessOf(e) !== null && n > bestCount && !editsBefore.has(day(e.value))) {
+      best = e
+      bestCount = n
+    }
+  }
+  if (best === undefined || bestCount < 2) return published
+  notes.push(`published ${day(published.value)} (${published.source} ${published.field}) has one witness; ${day(best.value)} has ${bestCount}: taken`)
+  return best
+}
+
+const DAY_MS = 86_400_000
+/** Days a stated publication may stand from the URL's day (time zones, a post that went out after midnight). */
+const URL_TOLERANCE_DAYS = 2
+
+/**
+ * A CMS writes the date into the URL when the post is first published and never rewrites it (a changed URL
+ * would break every link to it), whereas a site migration or a re-publication rewrites the structured
+ * data. A stated publication day more than two days from the URL's day is such a rewrite: the URL's day is
+ * the original.
+ */
+function urlsDay(published: DateEvidence, evidence: DateEvidence[], notes: string[]): DateEvidence {
+  const url = evidence.find((e) => e.source === 'url')
+  if (url === undefined || published.source === 'url') return published
+  const apart = Math.abs(Date.parse(day(url.value)) - Date.parse(day(published.value))) / DAY_MS
+  if (!(apart > URL_TOLERANCE_DAYS)) return published
+  notes.push(
+    `published ${day(published.value)} (${published.source} ${published.field}) is ${Math.round(apart)} days from the URL's ${day(url.value)}: the URL's taken`,
+  )
+  return url
+}
+
+/**
+ * The abstain rule: a page whose only publication evidence is guesses (the first <time>, a script's state,
+ * a date somewhere in the text) that name different days has no date we can defend, and a wrong date
+ * costs more than none (a wrong date misfiles the page; none leaves it to the fetch time).
+ */
+function guessesDisagree(published: DateEvidence, ordered: DateEvidence[], notes: string[]): boolean {
+  if (!isWeak(published)) return false
+  const other = ordered.find((e) => e.kind === 'published' && isWeak(e) && day(e.value) !== day(published.value))
+  if (other === undefined) return false
+  notes.push(`only guesses, which disagree (${day(published.value)} ${published.field}, ${day(other.value)} ${other.field}): no publication date`)
+  return true
 }
 
 export function extractDates(input: DateInputs): PageDates {
@@ -132,15 +222,31 @@ export function extractDates(input: DateInputs): PageDates {
   // day the body may tell (and the URL does not).
   const stated = order(evidence).find((e) => e.kind === 'published' && rank(e) <= 3)
   const urlDay = evidence.some((e) => e.source === 'url')
-  if (stated === undefined || (UTC_STAMP.test(stated.value) && !urlDay)) evidence = evidence.concat(plausible(bodyEvidence(input)))
+  const bodyRead = stated === undefined || (UTC_STAMP.test(stated.value) && !urlDay)
+  if (bodyRead) evidence = evidence.concat(plausible(bodyEvidence(input)))
   const ordered = order(evidence)
   let published = ordered.find((e) => e.kind === 'published')
   let modified = ordered.find((e) => e.kind === 'modified')
-  if (published === undefined && modified !== undefined) {
-    // A page that states only when it was last changed ("Stand: …") was published no later than that.
-    notes.push('no publication date on the page: the last-updated date stands in')
+  if (modified !== undefined && (published === undefined || published.field === 'first in text')) {
+    // A page that states only when it was last changed ("Stand: …") was published no later than that,
+    // and that statement says more than an unlabelled date found somewhere in its text.
+    notes.push(
+      published === undefined
+        ? 'no publication date on the page: the last-updated date stands in'
+        : `only a date somewhere in the text (${day(published.value)}) against a stated update: the update stands in`,
+    )
     published = modified
   }
+
+  // A day that could outvote the chosen one needs a header witness (metadata or URL) for another day; only
+  // then is the body read to see which day the page shows.
+  const pick = published
+  if (pick !== undefined && evidence.some((e) => witnessOf(e) !== null && day(e.value) !== day(pick.value))) {
+    published = agreedDay(pick, bodyRead ? ordered : order(evidence.concat(plausible(bodyEvidence(input)))), notes)
+  }
+
+  if (published !== undefined) published = urlsDay(published, evidence, notes)
+  if (published !== undefined && guessesDisagree(published, ordered, notes)) published = undefined
 
   // Kept for the published <= updated check below, which compares dates as the page wrote them.
   const asStated = published?.value

@@ -97,7 +97,17 @@ function extract(html: string, url: string, fetchedAt: Date): ExtractedPage {
   const author = metadataAuthor(meta, jsonLd)
   // Dates first: the main-text pass reshapes the tree.
   const headline = page.headings.find((el) => el.tag === 'h1') ?? null
-  const dates = extractDates({ jsonLdObjects, jsonLdRaw: page.jsonLd, meta, dateNodes: page.dateNodes, body: page.body, headline, url, fetchedAt })
+  const dates = extractDates({
+    jsonLdObjects,
+    jsonLdRaw: page.jsonLd,
+    meta,
+    dateNodes: page.dateNodes,
+    body: page.body,
+    headline,
+    url,
+    fetchedAt,
+    scriptDate: page.scriptDate,
+  })
 
   const main = extractMainText(page, title, author !== null)
   const fullText = main.text

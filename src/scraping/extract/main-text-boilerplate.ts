@@ -241,6 +241,20 @@ function collectLeaves(el: ElementNode, pass: Pass, out: ElementNode[]): void {
   }
 }
 
+/** A link written out as its address ("https://nodejs.org/api/…") is a reference the author gives, not a menu entry. */
+const BARE_URL = /^(?:https?:\/\/|www\.)\S+$/i
+/** Source notes: a footnote or reference list cites its sources with links, and belongs to the article. */
+const CITATION = /(?:^|[\s_-])(?:cite|citation|references?|footnotes?|reflist)(?:$|[\s_-])/i
+
+function isCitation(leaf: ElementNode): boolean {
+  const subject = leaf.alias ?? leaf
+  if (/^cite[_-]note/i.test(subject.attrs.id ?? '')) return true
+  for (let n: ElementNode | null = leaf.parent, depth = 0; n !== null && depth < 3; n = n.parent, depth++) {
+    if (CITATION.test(`${(n.alias ?? n).attrs.class ?? ''} ${(n.alias ?? n).attrs.id ?? ''}`)) return true
+  }
+  return false
+}
+
 /**
  * Link lists before the first and after the last paragraph of prose (category links, tag clouds, "more
  * from" lists) are navigation, whatever their markup.
@@ -268,7 +282,8 @@ function dropLinkEdges(roots: ElementNode[], pass: Pass): void {
     // A heading after the last prose that heads no real line is a label left over from a removed box.
     const danglingHeading = HEADINGS.has(leaf.tag) && !lineFollows
     if (text.length >= 40) lineFollows = true
-    if (danglingHeading || linkShare(leaf, pass.run, text.length) >= 0.5) drop(leaf, 'link-edge', pass, text)
+    if (danglingHeading) drop(leaf, 'link-edge', pass, text)
+    else if (linkShare(leaf, pass.run, text.length) >= 0.5 && !BARE_URL.test(text) && !isCitation(leaf)) drop(leaf, 'link-edge', pass, text)
   }
 }
 

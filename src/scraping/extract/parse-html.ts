@@ -5,6 +5,8 @@
 
 import type { TokenizerCallbacks } from 'htmlparser2'
 import { Tokenizer } from 'htmlparser2'
+import type { ScriptDate } from './date-script.ts'
+import { scriptPublishedDate } from './date-script.ts'
 import { ElementNode, TextNode } from './dom.ts'
 import type { RawSignals } from './raw-signals.ts'
 import { emptyRawSignals, noteInlineScript, noteOpenTag } from './raw-signals.ts'
@@ -24,6 +26,8 @@ export interface ParsedPage {
   metas: Array<Record<string, string>>
   linkTags: Array<Record<string, string>>
   jsonLd: string[]
+  /** The first publication-keyed date found in an inline (non-JSON-LD) script: a CMS's serialised record. */
+  scriptDate: ScriptDate | null
   /** Raw href of every <a>/<area>, visible or not, in document order. */
   hrefs: string[]
   anchors: ElementNode[]
@@ -130,6 +134,7 @@ class TreeBuilder implements TokenizerCallbacks {
       metas: [],
       linkTags: [],
       jsonLd: [],
+      scriptDate: null,
       hrefs: [],
       anchors: [],
       dateNodes: [],
@@ -292,7 +297,10 @@ class TreeBuilder implements TokenizerCallbacks {
     if (name === 'script') {
       const type = (this.capturedAttrs.type ?? '').toLowerCase()
       if (type === 'application/ld+json') this.page.jsonLd.push(text)
-      else if (text.length > 0) noteInlineScript(this.page.signals, text)
+      else if (text.length > 0) {
+        noteInlineScript(this.page.signals, text)
+        if (this.page.scriptDate === null) this.page.scriptDate = scriptPublishedDate(text)
+      }
     } else if (name === 'title' && this.page.title === null && this.foreignDepth === 0) {
       this.page.title = text
     }

@@ -1,12 +1,18 @@
 /**
  * Character-set detection in the HTML-spec order: byte-order mark, Content-Type charset, <meta>
- * prescan of the first 1024 bytes, then UTF-8 if the bytes are valid UTF-8 and windows-1252 if not.
- * Decoding goes through iconv-lite, which covers the legacy encodings still seen on the web.
+ * prescan, then UTF-8 if the bytes are valid UTF-8 and windows-1252 if not. Two departures from the
+ * letter of the spec, both what real pages need: the prescan goes on past the first 1024 bytes while it
+ * is still in the <head> (pages put their charset after long script and style blocks), and a declared
+ * legacy encoding yields to UTF-8 when the bytes carry non-ASCII and are valid UTF-8 (servers and CMS
+ * templates keep an old ISO-8859-1 label on UTF-8 pages; Latin-1 text that happens to be valid UTF-8
+ * is vanishingly rare). Decoding goes through iconv-lite, which covers the legacy encodings still seen
+ * on the web.
  */
-import { isUtf8 } from 'node:buffer'
+import { isAscii, isUtf8 } from 'node:buffer'
 import iconv from 'iconv-lite'
 
-export type CharsetSource = 'bom' | 'header' | 'meta' | 'fallback'
+/** `utf8` means a declared encoding was overruled because the bytes are valid UTF-8. */
+export type CharsetSource = 'bom' | 'header' | 'meta' | 'utf8' | 'fallback'
 
 export interface Sniffed {
   encoding: string
@@ -66,13 +72,12 @@ function bom(bytes: Buffer): Sniffed | null {
 
 const ATTRIBUTE = /([^\s=/>]+)\s*(?:=\s*(?:"([^"]*)"?|'([^']*)'?|([^\s>]+)))?/g
 
-/** A simplified HTML prescan: the first <meta> naming a usable charset within the first 1024 bytes. */
-export function prescanMeta(bytes: Buffer): string | null {
-  const head = bytes
-    .subarray(0, 1024)
-    .toString('latin1')
-    .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
-  for (const tag of head.matchAll(/<meta[\s/]([^>]*)/gi)) {
+/** The spec's prescan window; a page whose <head> is still open there is scanned on, up to the cap. */
+const PRESCAN_BYTES = 1024
+const PRESCAN_HEAD_CAP = 64 * 1024
+
+function metaCharset(head: string): string | null {
+  for (const tag of head.replace(/<!--[\s\S]*?(?:-->|$)/g, '').matchAll(/<meta[\s/]([^>]*)/gi)) {
     const attrs = new Map<string, string>()
     for (const a of (tag[1] ?? '').matchAll(ATTRIBUTE)) {
       const name = (a[1] ?? '').toLowerCase()
@@ -84,6 +89,18 @@ export function prescanMeta(bytes: Buffer): string | null {
     if (encoding) return encoding.startsWith('utf-16') ? 'utf-8' : encoding
   }
   return null
+}
+
+/**
+ * A simplified HTML prescan: the first <meta> naming a usable charset in the first 1024 bytes, else in
+ * the rest of the <head> (up to 64 KiB; a declaration after <body> starts is not the page's).
+ */
+export function prescanMeta(bytes: Buffer): string | null {
+  const first = metaCharset(bytes.subarray(0, PRESCAN_BYTES).toString('latin1'))
+  if (first !== null || bytes.length <= PRESCAN_BYTES) return first
+  const window = bytes.subarray(0, PRESCAN_HEAD_CAP).toString('latin1')
+  const headEnd = window.search(/<\/head\s*>|<body[\s>]/i)
+  return metaCharset(headEnd < 0 ? window : window.slice(0, headEnd))
 }
 
 /** Valid UTF-8; when the size cap cut the body, its last character may be incomplete. */
@@ -103,13 +120,24 @@ export interface SniffOptions {
   truncated?: boolean
 }
 
+/** Bytes beyond ASCII that form valid UTF-8: a page in any other encoding almost never does. */
+function provesUtf8(bytes: Buffer, truncated: boolean): boolean {
+  return !isAscii(bytes) && looksUtf8(bytes, truncated)
+}
+
 export function sniffEncoding(bytes: Buffer, contentType: string | null, { html, truncated = false }: SniffOptions): Sniffed {
   const fromBom = bom(bytes)
   if (fromBom) return fromBom
   const fromHeader = encodingForLabel(charsetParam(contentType) ?? '')
-  if (fromHeader) return { encoding: fromHeader, source: 'header', bomLength: 0 }
-  const fromMeta = html ? prescanMeta(bytes) : null
-  if (fromMeta) return { encoding: fromMeta, source: 'meta', bomLength: 0 }
+  const declared = fromHeader ? { encoding: fromHeader, source: 'header' as const } : null
+  const fromMeta = declared === null && html ? prescanMeta(bytes) : null
+  const stated = declared ?? (fromMeta ? { encoding: fromMeta, source: 'meta' as const } : null)
+  if (stated !== null) {
+    // UTF-16 has no such test (its bytes are rarely valid UTF-8 anyway), and a UTF-8 label needs none.
+    const legacy = stated.encoding !== 'utf-8' && !stated.encoding.startsWith('utf-16')
+    if (legacy && provesUtf8(bytes, truncated)) return { encoding: 'utf-8', source: 'utf8', bomLength: 0 }
+    return { ...stated, bomLength: 0 }
+  }
   return { encoding: looksUtf8(bytes, truncated) ? 'utf-8' : 'windows-1252', source: 'fallback', bomLength: 0 }
 }
 

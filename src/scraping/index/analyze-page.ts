@@ -1,5 +1,5 @@
 import type { Embedding, PageInput, ScoredCategory } from '../../content/classify/index.ts'
-import { classifyAndEmbed, primaryLeaf } from '../../content/classify/index.ts'
+import { classifierLanguages, classifyAndEmbed, embedPage, primaryLeaf } from '../../content/classify/index.ts'
 import type { PageMetadata, PageSignals } from '../extract/extract-page.ts'
 import { emptyMetadata, extractPage } from '../extract/extract-page.ts'
 import type { FetchOutcome } from '../fetch/fetcher.ts'
@@ -12,7 +12,6 @@ export const minWords = 50
  * Languages we process fully. Others are still extracted and stored, with E006: the classifier's
  * vocabulary is English and its evidence for languages outside this list is unreliable.
  */
-export const supportedLanguages: ReadonlySet<string> = new Set(['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'])
 
 export type ErrorCode = 'E001' | 'E002' | 'E003' | 'E004' | 'E005' | 'E006' | 'E007' | 'E008'
 
@@ -84,7 +83,7 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
   const { title, full_text, language, word_count } = page.content
   if (word_count < minWords) errors.push('E004')
   if (!language) errors.push('E005')
-  else if (!supportedLanguages.has(language)) errors.push('E006')
+  else if (!classifierLanguages.has(language)) errors.push('E006')
   const input = {
     title,
     text: full_text,
@@ -93,7 +92,8 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
     ...(language ? { language } : {}),
   }
   const topics = classifyForIndex(input)
-  if (!topics.classified) errors.push('E007')
+  // A language the classifier does not read is E006, not a classification failure: no categories.
+  if (!topics.classified && !errors.includes('E006')) errors.push('E007')
   if (f.truncated) errors.push('E008')
   return {
     ...common,
@@ -109,8 +109,13 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
   }
 }
 
-/** What the index keeps of a page's topics: every category with its score, the leaf, the embedding. */
+/**
+ * What the index keeps of a page's topics: every category with its score, the leaf, the embedding.
+ * A page in a language the classifier does not read (E006) gets no categories, only the embedding.
+ */
 export function classifyForIndex(input: PageInput): Pick<AnalyzedPage, 'categories' | 'primary_category' | 'embedding'> & { classified: boolean } {
+  if (input.language && !classifierLanguages.has(input.language))
+    return { classified: false, categories: [], primary_category: null, embedding: embedPage(input) }
   const { classification, embedding } = classifyAndEmbed(input)
   return { classified: classification.classified, categories: classification.categories, primary_category: primaryLeaf(classification), embedding }
 }

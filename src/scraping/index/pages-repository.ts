@@ -1,15 +1,17 @@
 import { CLASSIFIER_VERSION } from '../../content/topics/topic-model.ts'
 import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
 import type { Queryable } from '../../platform/db/db.ts'
+import type { ScrapeErrorCode } from '../schemas.ts'
 import type { AnalyzedPage } from './analyze-page.ts'
 
+/** A row of `pages`, the content index, as the repository reads it (the one type of it: others pick from it). */
 export interface PageRow {
   id: number
   url: string
   tld: string
   host: string
   state: 'queued' | 'done'
-  errors: string[]
+  errors: ScrapeErrorCode[]
   requested_at: Date
   fetched_at: Date | null
   final_url: string | null
@@ -28,11 +30,13 @@ export interface PageRow {
   signals: AnalyzedPage['signals']
   simhash: number | string | null
   links: string[] | null
+  /** Fetches in a row that failed (E002): the retry backoff (freshness.ts). */
+  failed_fetches: number
 }
 
 const columns = `id, url, tld, host, state, errors, requested_at, fetched_at, final_url, http_status, content_type,
   title, full_text, language, word_count, metadata, published_date, last_updated_date, categories,
-  primary_category, embedding, signals, simhash::text AS simhash, links`
+  primary_category, embedding, signals, simhash::text AS simhash, links, failed_fetches`
 
 /** Adds URLs to the index as queued (already-known URLs are left as they are); returns their ids. */
 export async function queuePages(q: Queryable, urls: NormalizedUrl[], now: Date): Promise<Map<string, number>> {
@@ -108,7 +112,8 @@ export async function savePages(q: Queryable, entries: readonly { id: number; pa
            title = i.title, full_text = i.full_text, language = i.language, word_count = i.word_count,
            metadata = i.metadata, published_date = i.published_date, last_updated_date = i.last_updated_date,
            categories = i.categories, primary_category = i.primary_category, embedding = i.embedding,
-           signals = i.signals, simhash = i.simhash, links = i.links, classifier_version = $2
+           signals = i.signals, simhash = i.simhash, links = i.links, classifier_version = $2,
+           failed_fetches = CASE WHEN i.errors ? 'E002' THEN p.failed_fetches + 1 ELSE 0 END
          FROM input i WHERE p.id = i.id RETURNING p.id),
      wanted AS (
        SELECT i.id AS page_id, (c ->> 'id')::integer AS taxonomy_id, (c ->> 'score')::real AS score

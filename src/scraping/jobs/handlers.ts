@@ -80,12 +80,22 @@ function chunkJob(ctx: ScrapingContext): JobHandler<'scrape.chunk'> {
           .catch(() => {})
           .finally(() => (writing = false))
       }
-      await ctx.scraper.indexUrls(urls, { signal: job.signal, concurrency: chunkFetchConcurrency, onProgress })
+      await ctx.scraper.indexUrls(urls, {
+        signal: job.signal,
+        concurrency: chunkFetchConcurrency,
+        onProgress,
+        ...(chunk.max_age_ms === null ? {} : { maxAgeMs: chunk.max_age_ms }),
+      })
       stopIfAborted(job)
       await job.finish((tx) => finishChunk(tx, job_id, chunk_no, ctx.clock.now()))
     },
     async onFailed({ job_id, chunk_no }, reason, tx) {
-      await failJob(tx, job_id, `chunk ${chunk_no} (entries ${chunk_no * CHUNK_SIZE}–${(chunk_no + 1) * CHUNK_SIZE - 1}) could not be processed: ${reason}`)
+      await failJob(
+        tx,
+        job_id,
+        `chunk ${chunk_no} (entries ${chunk_no * CHUNK_SIZE}–${(chunk_no + 1) * CHUNK_SIZE - 1}) could not be processed: ${reason}`,
+        ctx.clock.now(),
+      )
     },
   }
 }
@@ -94,10 +104,10 @@ function urlJob(ctx: ScrapingContext): JobHandler<'scrape.url'> {
   return {
     kind: urlJobKind,
     maxAttempts: 3,
-    async run({ url }, job) {
+    async run({ url, max_age_ms }, job) {
       const n = normalizeUrl(url)
       if (isNormalizeError(n)) return
-      await ctx.scraper.indexUrls([{ ...n, url }], { signal: job.signal })
+      await ctx.scraper.indexUrls([{ ...n, url }], { signal: job.signal, ...(max_age_ms === undefined ? {} : { maxAgeMs: max_age_ms }) })
       stopIfAborted(job)
     },
   }

@@ -17,6 +17,8 @@ export interface RegisterPayload {
 
 export interface UrlPayload {
   url: string
+  /** The search's max_age (force and the minimum applied), when it asked for one. */
+  max_age_ms?: number
 }
 
 declare module '../../platform/jobs/kinds.ts' {

@@ -5,10 +5,12 @@
 import type { Db, Queryable } from '../../platform/db/db.ts'
 import { ApiError } from '../../platform/http/errors.ts'
 import { enqueue, enqueueMany } from '../../platform/jobs/queue.ts'
+import { emitEvent } from '../../platform/webhooks/outbox.ts'
 import type { JobStatus } from '../schemas.ts'
 import type { ChunkPayload } from './kinds.ts'
 import { chunkJobKind, registerJobKind } from './kinds.ts'
 import type { Chunk, PreparedJob } from './prepare.ts'
+import { eventView } from './view.ts'
 
 /** Unfinished (pending or processing) jobs one client may have at once (spec 8). */
 export const maxUnfinishedJobs = 5
@@ -31,10 +33,12 @@ export interface JobRow {
   failure_reason: string | null
   created_date: Date
   processed_date: Date | null
+  /** The job's max_age (force and the minimum applied), null for the default freshness. */
+  max_age_ms: number | null
 }
 
 const jobColumns = `id, client_id, status, submitted_count, url_count, invalid_count, chunk_count, chunks_done,
-  failure_reason, created_date, processed_date`
+  failure_reason, created_date, processed_date, max_age_ms::float8 AS max_age_ms`
 
 /**
  * Stores a prepared submission as a pending job: the job row (after checking the client's limit of
@@ -42,7 +46,7 @@ const jobColumns = `id, client_id, status, submitted_count, url_count, invalid_c
  * transaction — one queue job per chunk and the flag that makes the job visible. Until then the job
  * is invisible; a submission whose process dies midway is removed by the maintenance job.
  */
-export async function createJob(db: Db, clientId: number, p: PreparedJob, now: Date): Promise<JobRow> {
+export async function createJob(db: Db, clientId: number, p: PreparedJob, now: Date, maxAgeMs?: number): Promise<JobRow> {
   const job = await db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('curata.scrape_jobs'), $1::int)`, [clientId % 2_147_483_647])
     const { rows } = await tx.query<{ n: number }>(
@@ -56,9 +60,9 @@ export async function createJob(db: Db, clientId: number, p: PreparedJob, now: D
       })
     }
     const inserted = await tx.query<JobRow>(
-      `INSERT INTO scrape_jobs (client_id, submitted_count, url_count, invalid_count, chunk_count, created_date)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${jobColumns}`,
-      [clientId, p.submittedCount, p.urlCount, p.invalidCount, p.chunks.length, now],
+      `INSERT INTO scrape_jobs (client_id, submitted_count, url_count, invalid_count, chunk_count, created_date, max_age_ms)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${jobColumns}`,
+      [clientId, p.submittedCount, p.urlCount, p.invalidCount, p.chunks.length, now, maxAgeMs ?? null],
     )
     return inserted.rows[0]!
   })
@@ -142,9 +146,9 @@ export async function loadChunkForWork(
   q: Queryable,
   jobId: number,
   chunkNo: number,
-): Promise<(StoredChunk & { done_at: Date | null; job_status: JobStatus }) | null> {
-  const { rows } = await q.query<StoredChunk & { done_at: Date | null; job_status: JobStatus }>(
-    `SELECT c.chunk_no, c.urls, c.invalid, c.done_at, j.status AS job_status
+): Promise<(StoredChunk & { done_at: Date | null; job_status: JobStatus; max_age_ms: number | null }) | null> {
+  const { rows } = await q.query<StoredChunk & { done_at: Date | null; job_status: JobStatus; max_age_ms: number | null }>(
+    `SELECT c.chunk_no, c.urls, c.invalid, c.done_at, j.status AS job_status, j.max_age_ms::float8 AS max_age_ms
        FROM scrape_job_chunks c JOIN scrape_jobs j ON j.id = c.job_id
       WHERE c.job_id = $1 AND c.chunk_no = $2`,
     [jobId, chunkNo],
@@ -189,15 +193,20 @@ export async function finishChunk(tx: Queryable, jobId: number, chunkNo: number,
     [jobId, chunkNo, now],
   )
   if (!rows.length) return
-  await tx.query(
+  const { rows: jobs } = await tx.query<JobRow>(
     `UPDATE scrape_jobs SET chunks_done = chunks_done + 1,
             status = CASE WHEN status IN ('pending', 'processing') AND chunks_done + 1 >= chunk_count THEN 'complete'
                           WHEN status = 'pending' THEN 'processing' ELSE status END,
             processed_date = CASE WHEN status IN ('pending', 'processing') AND chunks_done + 1 >= chunk_count THEN $2
                                   ELSE processed_date END
-      WHERE id = $1`,
+      WHERE id = $1 RETURNING ${jobColumns}`,
     [jobId, now],
   )
+  // The last chunk completes the job (once: each chunk is counted once): its event commits with it.
+  const job = jobs[0]
+  if (job?.status === 'complete' && job.chunks_done === job.chunk_count) {
+    await emitEvent(tx, { clientId: job.client_id, type: 'scrape_job.completed', data: eventView(job, job.url_count), now })
+  }
 }
 
 /** The job cannot proceed (a chunk failed for good): failed, with the reason. */
@@ -217,11 +226,16 @@ export async function cancelJob(q: Queryable, clientId: number, id: number, now:
   return row ? { row, cancelled: false } : null
 }
 
-export async function failJob(tx: Queryable, jobId: number, reason: string): Promise<void> {
-  await tx.query(`UPDATE scrape_jobs SET status = 'failed', failure_reason = $2 WHERE id = $1 AND status IN ('pending', 'processing')`, [
-    jobId,
-    reason.slice(0, 1000),
-  ])
+export async function failJob(tx: Queryable, jobId: number, reason: string, now: Date): Promise<void> {
+  const { rows } = await tx.query<JobRow>(
+    `UPDATE scrape_jobs SET status = 'failed', failure_reason = $2 WHERE id = $1 AND status IN ('pending', 'processing') RETURNING ${jobColumns}`,
+    [jobId, reason.slice(0, 1000)],
+  )
+  const job = rows[0]
+  if (job) {
+    const done = (await progressOf(tx, job.client_id, [job.id])).get(job.id) ?? 0
+    await emitEvent(tx, { clientId: job.client_id, type: 'scrape_job.failed', data: eventView(job, done), now })
+  }
 }
 
 /** Removes submissions abandoned while their chunks were being written. */

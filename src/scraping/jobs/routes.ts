@@ -3,32 +3,17 @@ import { Readable } from 'node:stream'
 import { Type } from '@sinclair/typebox'
 import type { App } from '../../platform/http/app.ts'
 import { ApiError, notFound } from '../../platform/http/errors.ts'
-import { errorResponses, IdParams, Paging } from '../../platform/http/schemas.ts'
+import { ExportQuery, errorResponses, IdParams, Paging } from '../../platform/http/schemas.ts'
 import type { ScrapingContext } from '../context.ts'
+import { requestedMaxAgeMs } from '../index/freshness.ts'
 import { CreatedJob, CreateJobBody, JobHeaders, JobQuery, ScrapeJob } from '../schemas.ts'
 import { prepareUrls } from './prepare.ts'
-import type { JobRow } from './repository.ts'
 import { cancelJob, createJob, getJob, listJobs, progressOf } from './repository.ts'
-import { resultsJson } from './results.ts'
+import { resultLines, resultsJson } from './results.ts'
+import { view } from './view.ts'
 
 /** A million URLs of JSON is 60–80 MB; this leaves room for long URLs (docs/errors.md). */
 export const jobBodyLimit = 128 * 1024 * 1024
-
-/** The job as the API shows it, without results. */
-function view(row: JobRow, done: number): ScrapeJob {
-  return {
-    id: row.id,
-    status: row.status,
-    url_count: row.url_count,
-    created_date: row.created_date.toISOString(),
-    processed_date: row.processed_date?.toISOString() ?? null,
-    results: null,
-    submitted_count: row.submitted_count,
-    invalid_url_count: row.invalid_count,
-    progress: { done: row.status === 'complete' ? row.url_count : done, total: row.url_count },
-    failure_reason: row.failure_reason,
-  }
-}
 
 /** POST /v1/scraping/jobs, GET /v1/scraping/jobs/{id}, GET /v1/scraping/jobs (spec 4.7, 2.8). */
 export function jobRoutes(app: App, ctx: ScrapingContext): void {
@@ -53,7 +38,7 @@ export function jobRoutes(app: App, ctx: ScrapingContext): void {
     async (req, reply) => {
       const clientId = req.principal!.clientId
       const prepared = await prepareUrls(req.body.urls)
-      const row = await createJob(ctx.db, clientId, prepared, ctx.clock.now())
+      const row = await createJob(ctx.db, clientId, prepared, ctx.clock.now(), requestedMaxAgeMs(req.body, ctx.config.scrape))
       reply.code(201)
       return { ...view(row, 0), invalid_urls: prepared.invalidListed }
     },
@@ -116,6 +101,38 @@ export function jobRoutes(app: App, ctx: ScrapingContext): void {
       reply.type('application/json; charset=utf-8')
       // A stream skips the response serializer; the text it carries has the ScrapeJob shape.
       return reply.send(Readable.from(body(), { objectMode: false }) as unknown as ScrapeJob)
+    },
+  )
+
+  app.get(
+    '/jobs/:id/export',
+    {
+      schema: {
+        tags: ['scraping'],
+        summary: "All of a finished job's results as JSON Lines, in one streamed response (an extension of the spec)",
+        description:
+          'One result per line (the objects of `results` in GET /v1/scraping/jobs/{id}), in submission order, from entry `offset` ' +
+          '(default 0) to the last. The server streams it in constant memory whatever the job size. To resume a broken download, ' +
+          "ask again with `offset` = the number of complete lines received. `X-Total-Count` is the job's url_count. " +
+          'A job still running answers 409; see docs/scraping.md.',
+        params: IdParams,
+        querystring: ExportQuery,
+        response: {
+          200: { description: 'JSON Lines, one result per line', content: { 'application/x-ndjson': { schema: Type.String() } } },
+          ...errorResponses(400, 404, 409, 422),
+        },
+      },
+    },
+    async (req, reply) => {
+      const clientId = req.principal!.clientId
+      const row = await getJob(ctx.db, clientId, req.params.id)
+      if (!row) throw notFound('scrape job')
+      if (row.status !== 'complete' && row.status !== 'cancelled') {
+        throw new ApiError(409, 'conflict', `scrape job ${row.id} is ${row.status}: its results can be exported once it is complete (or cancelled)`)
+      }
+      reply.type('application/x-ndjson; charset=utf-8').header('x-total-count', String(row.url_count))
+      // A stream skips the response serializer; Readable.from pulls the next window only as the client reads.
+      return reply.send(Readable.from(resultLines(ctx.db, clientId, row, req.query.offset ?? 0), { objectMode: false }) as unknown as string)
     },
   )
 

@@ -1,6 +1,7 @@
 import type { App } from '../../platform/http/app.ts'
 import { errorResponses } from '../../platform/http/schemas.ts'
 import type { ScrapingContext } from '../context.ts'
+import { requestedMaxAgeMs } from '../index/freshness.ts'
 import { ScrapeResult, SearchBody, SearchQuery, SearchQueued } from '../schemas.ts'
 import { search, searchInput } from './search.ts'
 
@@ -23,7 +24,7 @@ export function searchRoutes(app: App, ctx: ScrapingContext): void {
     },
     async (req, reply) => {
       const { raw, field } = searchInput(req.body, 'body')
-      const out = await search(ctx, raw, field, { submit: true })
+      const out = await search(ctx, raw, field, { submit: true, maxAgeMs: requestedMaxAgeMs(req.body, ctx.config.scrape) })
       reply.code(out.status)
       return out.body
     },

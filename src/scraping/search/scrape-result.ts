@@ -4,29 +4,31 @@
  */
 import type { Queryable } from '../../platform/db/db.ts'
 import type { AdsTxtEntry } from '../ads-txt/parse.ts'
-import type { AnalyzedPage } from '../index/analyze-page.ts'
-import type { AdsTxt, ScrapeErrorCode, ScrapeResult } from '../schemas.ts'
+import type { PageRow } from '../index/pages-repository.ts'
+import type { AdsTxt, ScrapeResult } from '../schemas.ts'
 
 /** The columns of a page a scrape result needs (not the embedding, links or signals). */
-export interface IndexedPage {
-  url: string
-  tld: string
-  host: string
-  state: 'queued' | 'done'
-  errors: ScrapeErrorCode[]
-  title: string | null
-  full_text: string | null
-  language: string | null
-  word_count: number | null
-  metadata: AnalyzedPage['metadata']
-  published_date: Date | null
-  last_updated_date: Date | null
-  requested_at: Date
-  fetched_at: Date | null
-}
+export type IndexedPage = Pick<
+  PageRow,
+  | 'url'
+  | 'tld'
+  | 'host'
+  | 'state'
+  | 'errors'
+  | 'title'
+  | 'full_text'
+  | 'language'
+  | 'word_count'
+  | 'metadata'
+  | 'published_date'
+  | 'last_updated_date'
+  | 'requested_at'
+  | 'fetched_at'
+  | 'failed_fetches'
+>
 
 const columns = `url, tld, host, state, errors, title, full_text, language, word_count, metadata, published_date,
-  last_updated_date, requested_at, fetched_at`
+  last_updated_date, requested_at, fetched_at, failed_fetches`
 
 export async function pagesByUrl(q: Queryable, urls: string[]): Promise<Map<string, IndexedPage>> {
   if (!urls.length) return new Map()
@@ -80,19 +82,20 @@ export function toScrapeResult(page: IndexedPage, adsTxt: AdsTxt | null): Scrape
             word_count: page.word_count ?? 0,
           },
     metadata:
-      m === null || m.http_status === null
+      // A key missing from the stored metadata reads as null (as the job export's SQL writes it).
+      m == null || m.http_status == null
         ? null
         : {
             http_status: m.http_status,
             content_type: m.content_type ?? '',
-            canonical_url: m.canonical_url,
-            og_title: m.og_title,
-            og_description: m.og_description,
-            og_image: m.og_image,
-            og_type: m.og_type,
-            author: m.author,
-            meta_description: m.meta_description,
-            robots: m.robots,
+            canonical_url: m.canonical_url ?? null,
+            og_title: m.og_title ?? null,
+            og_description: m.og_description ?? null,
+            og_image: m.og_image ?? null,
+            og_type: m.og_type ?? null,
+            author: m.author ?? null,
+            meta_description: m.meta_description ?? null,
+            robots: m.robots ?? null,
             date_evidence: m.date_evidence ?? null,
           },
     ads_txt: adsTxt,

@@ -9,6 +9,7 @@ import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url
 import { ApiError, badRequest, unprocessable } from '../../platform/http/errors.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
 import type { ScrapingContext } from '../context.ts'
+import { isFresh } from '../index/freshness.ts'
 import { queuePages } from '../index/pages-repository.ts'
 import { urlJobKind } from '../jobs/kinds.ts'
 import type { ScrapeResult, SearchQueued } from '../schemas.ts'
@@ -38,11 +39,12 @@ function normalized(raw: string, field: string): NormalizedUrl {
   return n
 }
 
-async function submit(ctx: ScrapingContext, n: NormalizedUrl): Promise<void> {
+async function submit(ctx: ScrapingContext, n: NormalizedUrl, maxAgeMs?: number): Promise<void> {
   const now = ctx.clock.now()
   await ctx.db.transaction(async (tx) => {
     await queuePages(tx, [n], now)
-    await enqueue(tx, urlJobKind, { url: n.url }, { now, maxAttempts: 3, singletonKey: `${urlJobKind}:${n.url}` })
+    const payload = maxAgeMs === undefined ? { url: n.url } : { url: n.url, max_age_ms: maxAgeMs }
+    await enqueue(tx, urlJobKind, payload, { now, maxAttempts: 3, singletonKey: `${urlJobKind}:${n.url}` })
   })
 }
 
@@ -53,10 +55,15 @@ const queued = (n: { url: string; tld: string }): SearchOutcome => ({
 
 /**
  * 200 with the stored result when the URL has been fetched (POST also refreshes it in the background
- * once it is older than the freshness window); 202 while it is queued; for a URL never submitted,
- * POST submits it (202) and GET answers 404.
+ * once it is no longer fresh, or older than the request's max age: index/freshness.ts); 202 while it
+ * is queued; for a URL never submitted, POST submits it (202) and GET answers 404.
  */
-export async function search(ctx: ScrapingContext, raw: string, field: string, opts: { submit: boolean }): Promise<SearchOutcome> {
+export async function search(
+  ctx: ScrapingContext,
+  raw: string,
+  field: string,
+  opts: { submit: boolean; maxAgeMs?: number | undefined },
+): Promise<SearchOutcome> {
   const n = normalized(raw, field)
   const page = (await pagesByUrl(ctx.db, [n.url])).get(n.url)
   const now = ctx.clock.now().getTime()
@@ -64,14 +71,14 @@ export async function search(ctx: ScrapingContext, raw: string, field: string, o
     if (!opts.submit) {
       throw new ApiError(404, 'not_found', 'URL not scraped: submit it with POST /v1/scraping/search or in a scrape job (POST /v1/scraping/jobs)')
     }
-    await submit(ctx, n)
+    await submit(ctx, n, opts.maxAgeMs)
     return queued(n)
   }
   if (page.state === 'queued') {
-    if (opts.submit && now - page.requested_at.getTime() > requeueAfterMs) await submit(ctx, n)
+    if (opts.submit && now - page.requested_at.getTime() > requeueAfterMs) await submit(ctx, n, opts.maxAgeMs)
     return queued(page)
   }
-  if (opts.submit && page.fetched_at && now - page.fetched_at.getTime() > ctx.config.scrape.freshnessMs) await submit(ctx, n)
+  if (opts.submit && !isFresh(page, now, ctx.config.scrape, opts.maxAgeMs)) await submit(ctx, n, opts.maxAgeMs)
   const domain = rootDomain(page.host)
   const ads = domain ? ((await adsTxtByDomain(ctx.db, [domain])).get(domain) ?? null) : null
   return { status: 200, body: toScrapeResult(page, ads) }

@@ -67,6 +67,12 @@ describe('prompts', () => {
     expect(ids).toContain(599)
   })
 
+  it('reads a one-word prompt: one strong term names its topic (a page needs two)', () => {
+    expect(firstTier1('soccer')).toBe(firstTier1('soccer fans following the league'))
+    expect(firstTier1('tennis')).toBe(firstTier1('sports fans following games and transfer news'))
+    expect(categoriesForPrompt('things')).toEqual([])
+  })
+
   it('returns nothing for a prompt without topic words', () => {
     expect(categoriesForPrompt('people who are interested in things')).toEqual([])
   })

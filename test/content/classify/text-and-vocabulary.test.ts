@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { model } from '../../../src/content/classify/model.ts'
 import { contentTokens, isGeneric, stem, urlTokens, words } from '../../../src/content/classify/text.ts'
-import { parseEntries, VOCABULARY_PARTS } from '../../../src/content/classify/vocab/index.ts'
+import { EUROPEAN, parseEntries, VOCABULARY_PARTS } from '../../../src/content/classify/vocab/index.ts'
 import { getNodeByUniqueId } from '../../../src/content/taxonomy/taxonomy.ts'
 
 describe('text', () => {
@@ -83,5 +83,28 @@ describe('curated vocabulary', () => {
     const soccer = m.postings.get('striker')
     expect(soccer?.ids).toContain(483)
     expect(m.topicalRoots.size).toBe(35)
+  })
+})
+
+describe('European vocabulary', () => {
+  it('uses known IAB ids and terms that survive tokenising, in every language', () => {
+    for (const [lang, part] of Object.entries(EUROPEAN)) {
+      for (const [uid, list] of Object.entries(part)) {
+        expect(getNodeByUniqueId(uid), `${lang} ${uid}`).toBeDefined()
+        for (const e of parseEntries(list)) {
+          const toks = contentTokens(e.term)
+          expect(e.weight, `${lang} ${e.term}`).toBeGreaterThan(0)
+          expect(toks.length === 0 || (toks.length === 1 && isGeneric(toks[0] ?? '')), `${lang} "${e.term}" is never matched`).toBe(false)
+        }
+      }
+    }
+  })
+
+  it('leaves the English model as it is', () => {
+    expect(model('pt').postings.size).toBeGreaterThan(model().postings.size)
+    expect(model('ru')).toBe(model())
+    expect(model('en').postings.has('futebol')).toBe(false)
+    // An English key keeps its English postings in every language's model.
+    expect(model('de').postings.get('software')).toEqual(model().postings.get('software'))
   })
 })

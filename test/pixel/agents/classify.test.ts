@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { agents, classifyUserAgent } from '../../../src/pixel/agents/classify.ts'
+import { assessRisk } from '../../../src/pixel/agents/risk.ts'
 import { HEADLESS_UAS, HUMAN_UAS, LIBRARY_UAS, LLM_RETRIEVAL_UAS, LLM_TRAINING_UAS, SCRAPER_UAS, SEARCH_UAS } from './fixtures.ts'
 
 describe('classifyUserAgent: humans', () => {
@@ -61,22 +62,23 @@ describe('classifyUserAgent: precedence', () => {
   })
 })
 
-describe('classifyUserAgent: robots.txt-only tokens never count as seen', () => {
+describe('classifyUserAgent: robots.txt-only tokens are typed as named but never verified', () => {
   const robotsOnly = agents.filter((a) => a.robots_only)
   it('includes Google-Extended and Applebot-Extended', () => {
     expect(robotsOnly.map((a) => a.name)).toEqual(expect.arrayContaining(['Google-Extended', 'Applebot-Extended']))
   })
-  it.each(robotsOnly.flatMap((a) => a.tokens.map((t) => [a.name, t] as const)))('%s (%s)', (name, token) => {
+  it.each(robotsOnly.flatMap((a) => a.tokens.map((t) => [a.name, t, a.type] as const)))('%s (%s)', (name, token, type) => {
     for (const ua of [token, `Mozilla/5.0 (compatible; ${token}/1.0)`, `Mozilla/5.0 (compatible; ${token})`]) {
-      expect(classifyUserAgent(ua).agent).not.toBe(name)
+      const classification = classifyUserAgent(ua)
+      expect(classification).toMatchObject({ agent: name, type })
+      // Google inside its own ranges still did not send this name: the claim is spoofed wherever it comes from.
+      expect(assessRisk({ classification, ua, ip: '66.249.66.1' })).toMatchObject({ highRisk: true, verified: false, reasons: ['spoofed_verified_bot'] })
     }
   })
 })
 
 describe('every listed token reaches its own agent', () => {
-  const cases = agents.flatMap((a) =>
-    a.robots_only ? [] : a.tokens.filter((t) => /^=?[A-Za-z0-9]/.test(t)).map((t) => [a.name, t.replace(/^=/, '')] as const),
-  )
+  const cases = agents.flatMap((a) => a.tokens.filter((t) => /^=?[A-Za-z0-9]/.test(t)).map((t) => [a.name, t.replace(/^=/, '')] as const))
   it.each(cases)('%s <- %s', (name, token) => {
     expect(classifyUserAgent(`Mozilla/5.0 (compatible; ${token}/1.0; +https://example.com/about)`).agent).toBe(name)
   })

@@ -41,6 +41,10 @@ export const HUMAN_UAS: string[] = [
 /** [user-agent, expected agent name] */
 export const SEARCH_UAS: [string, string][] = [
   [
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36',
+    'Amazonbot',
+  ],
+  [
     'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Googlebot/2.1; +http://www.google.com/bot.html) Chrome/124.0.6367.201 Safari/537.36',
     'Googlebot',
   ],
@@ -89,10 +93,6 @@ export const LLM_TRAINING_UAS: [string, string][] = [
     'Bytespider',
   ],
   ['meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)', 'meta-externalagent'],
-  [
-    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36',
-    'Amazonbot',
-  ],
   ['Mozilla/5.0 (compatible) AI2Bot (+https://www.allenai.org/crawler)', 'AI2Bot'],
   ['Mozilla/5.0 (compatible; Spider; +https://www.spider.com/)', 'Spider'],
 ]

@@ -42,13 +42,6 @@ describe('junk never throws', () => {
       { numRuns: 2_000 },
     )
   })
-  it('a 10 KB UA stays cheap', () => {
-    const ua = 'Go-http '.repeat(1_300)
-    for (let i = 0; i < 10; i++) classifyUserAgent(ua) // V8 interprets a RegExp before compiling it
-    const t0 = performance.now()
-    for (let i = 0; i < 100; i++) classifyUserAgent(ua)
-    expect((performance.now() - t0) / 100).toBeLessThan(1) // ms per call
-  })
   it('IP verification never throws on junk', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 60 }), fc.string({ maxLength: 20 }), (ip, key) => {

@@ -174,4 +174,42 @@ describeEachEngine('durable jobs', (getDb) => {
     await w.stop()
     expect(await job(id)).toMatchObject({ status: 'queued', attempts: 0, locked_by: null })
   })
+
+  it('claims jobs of a batch kind together and finishes them in one transaction; a throw retries each', async () => {
+    const ids: number[] = []
+    // One after the other: claimed in id order, so the first batch is 1, 2, 3.
+    for (const n of [1, 2, 3, 4, 5]) ids.push((await enqueue(db(), 'test.batch', { n }, { now: clock.now() }))!)
+    const seen: number[][] = []
+    let failNext = true
+    const w = start([
+      {
+        kind: 'test.batch',
+        run: () => Promise.reject(new Error('a batch kind is run by batch.run')),
+        batch: {
+          max: 3,
+          async run(b) {
+            seen.push(b.jobs.map((j) => (j.payload as { n: number }).n))
+            if (failNext) {
+              failNext = false
+              throw new Error('receiver down')
+            }
+            // Only the first two are finished here: the worker marks the rest done with nothing else.
+            await b.finish(b.jobs.slice(0, 2), async (tx, held) => {
+              for (const j of b.jobs.slice(0, 2))
+                if (held.has(j.id)) await tx.query('INSERT INTO test_effects VALUES ($1, $2)', [j.id, String((j.payload as { n: number }).n)])
+            })
+          },
+        },
+      },
+    ])
+    await waitFor(async () => (await db().query(`SELECT 1 FROM jobs WHERE kind = 'test.batch' AND status = 'queued' AND attempts = 1`)).rows.length === 3)
+    // The failed batch went back to the queue with backoff, job by job.
+    expect(seen[0]).toHaveLength(3)
+    clock.advance(60_000)
+    await waitFor(async () => (await Promise.all(ids.map(job))).every((j) => j.status === 'done'))
+    expect(seen.every((b) => b.length <= 3)).toBe(true)
+    expect(seen.flat().sort()).toEqual([1, 1, 2, 2, 3, 3, 4, 5])
+    expect((await effects()).length).toBeGreaterThanOrEqual(3)
+    await w.stop()
+  })
 })

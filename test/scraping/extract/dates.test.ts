@@ -36,6 +36,20 @@ describe('parseDate', () => {
     expect(parseDate('1426075200')).toBe('2015-03-11T12:00:00Z')
   })
 
+  it('reads month names of more languages, year-first forms and Eastern Arabic digits', () => {
+    expect(parseDate('الأربعاء، 07 أكتوبر 2020 - 12:09 م')?.slice(0, 10)).toBe('2020-10-07')
+    expect(parseDate('٠٧ تشرين الأول ٢٠٢٠')).toBe('2020-10-07')
+    expect(parseDate('2020年10月7日')).toBe('2020-10-07')
+    expect(parseDate('2020년 10월 7일')).toBe('2020-10-07')
+    expect(parseDate('2020. október 7.')).toBe('2020-10-07')
+    expect(parseDate('7. lokakuuta 2020')).toBe('2020-10-07')
+    expect(parseDate('7 Οκτωβρίου 2020')).toBe('2020-10-07')
+    expect(parseDate('7 ekim 2020')).toBe('2020-10-07')
+    expect(parseDate('7 octombrie 2020')).toBe('2020-10-07')
+    // A year with a dot and a number after it is not a Hungarian date without a month name.
+    expect(parseDate('Version 2019. 12 items')).toBeNull()
+  })
+
   it('rejects implausible or ambiguous values', () => {
     expect(parseDate('')).toBeNull()
     expect(parseDate('not a date')).toBeNull()
@@ -144,5 +158,169 @@ describe('date evidence', () => {
     const onlyUpdate = at('', '<h1>Title</h1><p>Stand: 19.10.2019 11:05 Uhr</p><p>Text.</p>')
     expect(onlyUpdate.last_updated_date).toBe('2019-10-19T11:05:00')
     expect(onlyUpdate.published_date).toBe('2019-10-19T11:05:00')
+  })
+
+  it('reads a one-digit day in the URL only when it ends its path segment', () => {
+    expect(at('', '<p>Text.</p>', 'https://example.com/2017/7/12/story').published_date).toBe('2017-07-12')
+    expect(at('', '<p>Text.</p>', 'https://example.com/2023/10/3-questions-for-anna/').published_date).toBeNull()
+  })
+
+  it('takes a date element named for an update ("-upd", "changed") as the update', () => {
+    const p = at(
+      '',
+      '<h1>Title</h1><time class="article-date" datetime="2020-04-28T22:57:00">28.04.2020</time><time class="article-date-upd" datetime="2020-04-29T11:14:00">29.04.2020</time><p>Text.</p>',
+    )
+    expect(p.published_date).toBe('2020-04-28T22:57:00')
+    expect(p.last_updated_date).toBe('2020-04-29T11:14:00')
+    const changed = at('', '<h1>Title</h1><span class="changed-date">06.03.2023</span><p>Text.</p>')
+    expect(changed.last_updated_date).toBe('2023-03-06')
+  })
+
+  it("ignores the dates in a comment thread, whatever the comment's date element is called", () => {
+    const p = at(
+      '',
+      `<h1>Title</h1><p class="meta">Par Anna | 30 septembre 2018</p><p>Text of the article.</p>
+       <div class="comment-meta"><abbr class="date" title="2018-09-11T10:57:27Z">Le 11 septembre 2018</abbr></div>`,
+    )
+    expect(p.published_date).toBe('2018-09-30')
+  })
+
+  it('ranks the first <time> anywhere on the page below the date written at the headline', () => {
+    const teaser = `<p>${'Another story on the site, with a teaser of its own. '.repeat(10)}</p>`
+    const p = at('', `<aside><time datetime="2019-07-30">30.07.2019</time>${teaser}</aside><h1>Title</h1><p>27.06.2019</p><p>Text.</p>`)
+    expect(p.published_date).toBe('2019-06-27')
+    expect(p.metadata.date_evidence?.published).toMatchObject({ source: 'text', field: 'near headline' })
+  })
+
+  it('finds the dateline under a headline that comes after a very long menu', () => {
+    const menu = `<ul>${'<li><a href="/x">Menu entry for one more section of the site</a></li>'.repeat(3000)}</ul>`
+    const p = at('', `${menu}<h1>Title</h1><div class="att-publish-date">Von Anna 4.&thinsp;2.&thinsp;2022.</div><p>Text.</p>`)
+    expect(p.published_date).toBe('2022-02-04')
+  })
+
+  it('reads a two-digit year only in an element marked as a date', () => {
+    expect(at('', '<h1>Title</h1><div class="date">Party, 30.10.23</div><p>Text.</p>').published_date).toBe('2023-10-30')
+    expect(at('', '<h1>Title</h1><p>Version 1.2.10 is out.</p>').published_date).toBeNull()
+  })
+
+  it('takes a labelled update over an unlabelled date found somewhere in the text', () => {
+    const p = at(
+      '',
+      `<h1>Title</h1><p>${'Words of the article. '.repeat(100)}</p><p>Since 04.08.2014 the law has applied.</p><p>Letzte Aktualisierung: 30.12.2016</p>`,
+    )
+    expect(p.published_date).toBe('2016-12-30')
+    expect(p.metadata.date_evidence?.notes.join(' ')).toContain('the update stands in')
+  })
+
+  it('takes the day two independent kinds of evidence agree on over a day only the metadata gives', () => {
+    const jsonLd = (published: string, modified: string): string =>
+      `<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"${published}","dateModified":"${modified}"}</script>`
+    // JSON-LD says 6 November; the meta tag and the page's own "Stand" line say 7 November.
+    const p = at(
+      `${jsonLd('2023-11-06T18:19:00+01:00', '2023-11-07T10:14:00+01:00')}<meta name="dc.date" content="2023-11-07T07:30:00+01:00">`,
+      '<h1>Title</h1><p>Stand: 07.11.2023, 07:30 Uhr</p><p>Text.</p>',
+    )
+    expect(p.published_date?.slice(0, 10)).toBe('2023-11-07')
+    expect(p.metadata.date_evidence?.notes.join(' ')).toContain('has one witness')
+    // Backed by the URL as well, the JSON-LD day holds against the shown update.
+    const backed = at(jsonLd('2023-01-10', '2023-03-06'), '<h1>Title</h1><p>Aktualisiert am 06.03.2023</p><p>Text.</p>', 'https://example.com/2023/01/10/story')
+    expect(backed.published_date).toBe('2023-01-10')
+    expect(backed.last_updated_date).toBe('2023-03-06')
+    // Without it, the update the page shows and the metadata repeats is the page's date.
+    const shown = at(jsonLd('2023-01-10', '2023-03-06'), '<h1>Title</h1><p class="changed-date">06.03.2023</p><p>Text.</p>')
+    expect(shown.published_date).toBe('2023-03-06')
+  })
+
+  it('counts a <meta itemprop> in the body as metadata, not as a date the page shows', () => {
+    const p = at(
+      '<meta property="article:published_time" content="2015-09-17T16:57:43+01:00"><meta property="article:modified_time" content="2016-05-08T10:11:51+01:00">',
+      '<h1>Title</h1><meta itemprop="datePublished" content="2016-05-08T10:11:51+01:00"><p>Text.</p>',
+    )
+    expect(p.published_date?.slice(0, 10)).toBe('2015-09-17')
+  })
+
+  it('does not let an update stamped before the publication outvote it', () => {
+    const p = at(
+      '<meta property="article:published_time" content="2020-02-08T11:00:00"><meta name="dateModified" content="2020-02-07T18:13:00">',
+      '<h1>Title</h1><p><time itemprop="dateModified" datetime="2020-02-07T18:13:00">7 February 2020</time></p><p>Text.</p>',
+    )
+    expect(p.published_date?.slice(0, 10)).toBe('2020-02-08')
+  })
+
+  it("ignores a site header's current-date widget and dates in the navigation", () => {
+    const today = at(
+      '<meta property="article:published_time" content="2019-10-18T14:31:33+02:00"><meta property="article:modified_time" content="2019-10-19T05:32:24+02:00">',
+      '<div class="rty-current-date">19. Oktober 2019</div><h1>Title</h1><p>Text.</p>',
+    )
+    expect(today.published_date?.slice(0, 10)).toBe('2019-10-18')
+    const nav = at(
+      '',
+      `<div class="navtop"><span class="mod_datetime"><time datetime="2023-11-01T13:56:20+01:00">1. November 2023</time></span></div>
+       <h1>Title</h1><p><span class="text_datum">31. Oktober 2023.</span> Text.</p>`,
+    )
+    expect(nav.published_date).toBe('2023-10-31')
+    // A page-level class that merely mentions navigation does not hide the article's date.
+    const main = at(
+      '',
+      '<main class="with-navigation"><article><h1>Title</h1><p class="date"><time datetime="2023-10-18">18 Oct 2023</time></p></article></main>',
+    )
+    expect(main.published_date).toBe('2023-10-18')
+  })
+
+  it("reads a publication date from a script's serialised state only when nothing else dates the page", () => {
+    const state = `<script type="application/json">{"publishedDate":"2016-11-04T20:37:27Z","updatedDate":"2016-11-04T20:39:47Z"}</script>`
+    const p = at('', `<h1>A review</h1>${state}<p>Text without a date.</p>`)
+    expect(p.published_date).toBe('2016-11-04T20:37:27Z')
+    expect(p.metadata.date_evidence?.published).toMatchObject({ source: 'meta', field: 'script:publishedDate' })
+    const shopify = at('', `<h1>Coffee</h1><script>var meta = {"product":{"published_at":"2019-03-02T06:22:28+01:00"}}</script><p>Text.</p>`)
+    expect(shopify.published_date?.slice(0, 10)).toBe('2019-03-02')
+    // Any stated or visible date outranks it.
+    const shown = at('', `<h1>Title</h1><p class="date">12. März 2024</p>${state}<p>Text.</p>`)
+    expect(shown.published_date).toBe('2024-03-12')
+  })
+
+  it("takes the URL's day over a stated date days away from it (a migration rewrote the metadata)", () => {
+    const ld = '<script type="application/ld+json">{"@type":"BlogPosting","datePublished":"2019-06-17T18:28:00+02:00"}</script>'
+    const moved = at(ld, '<h1>Title</h1><p>Text.</p>', 'https://example.com/home/2017/7/12/story')
+    expect(moved.published_date).toBe('2017-07-12')
+    expect(moved.metadata.date_evidence?.notes.some((n) => n.includes("URL's"))).toBe(true)
+    // A day apart is a time zone or a post that went out after midnight: the stated date stands.
+    const near = at(ld, '<h1>Title</h1><p>Text.</p>', 'https://example.com/2019/06/16/story')
+    expect(near.published_date?.slice(0, 10)).toBe('2019-06-17')
+  })
+
+  it('rejects dates before 1995 as before the web', () => {
+    const p = at('<meta name="date" content="1993-05-05">', '<p>Text.</p>', 'https://example.com/2019/08/02/story/')
+    expect(p.published_date).toBe('2019-08-02')
+    expect(p.metadata.date_evidence?.rejected[0]?.reason).toBe('before_web')
+  })
+
+  it('gives no date when the only evidence is guesses that disagree (the abstain rule)', () => {
+    const p = at('', '<div><time datetime="2020-09-29">29 Sep</time></div><p>Text.</p><p>As said on 2 October 2020 in the text.</p>')
+    expect(p.published_date).toBeNull()
+    expect(p.metadata.date_evidence?.notes.some((n) => n.includes('disagree'))).toBe(true)
+    // One guess alone stands.
+    const one = at('', '<p>Text.</p><p>As said on 2 October 2020 in the text.</p>')
+    expect(one.published_date).toBe('2020-10-02')
+  })
+
+  it('reads the further meta conventions htmldate knows, and not a render time', () => {
+    expect(at('<meta name="DCSext.articleFirstPublished" content="2020-05-06">').published_date).toBe('2020-05-06')
+    expect(at('<meta property="og:regdate" content="2020-05-06 12:00:00">').published_date?.slice(0, 10)).toBe('2020-05-06')
+    expect(at('<meta name="gentime" content="2020-05-06">').published_date).toBeNull()
+  })
+
+  it('reads a URL date whose month is a word', () => {
+    expect(at('', '<p>Text.</p>', 'https://www.example.com/world/2019/may/12/story-title').published_date).toBe('2019-05-12')
+    expect(at('', '<p>Text.</p>', 'https://www.example.com/2019/mayday/12/').published_date).toBeNull()
+  })
+
+  it('takes a date-classed element after an update label as the update', () => {
+    const p = at('', '<h1>Title</h1><p>Text.</p><div id="page-info">page revision: 8, last edited: <span class="odate">17 Jun 2018</span></div>')
+    expect(p.last_updated_date).toBe('2018-06-17')
+    expect(p.metadata.date_evidence?.last_updated).toMatchObject({ source: 'markup', field: 'class=odate' })
+    // Nothing states the publication, so the update stands in, and says so.
+    expect(p.published_date).toBe('2018-06-17')
+    expect(p.metadata.date_evidence?.notes[0]).toContain('stands in')
   })
 })

@@ -48,6 +48,17 @@ describe('in-article boilerplate', () => {
     expect(result.dropped?.map((d) => d.rule)).toContain('link-edge')
   })
 
+  it('keeps links written out as addresses and reference lists after the last prose', () => {
+    const result = run(`<article>${prose(5)}
+      <ul><li><a href="https://nodejs.org/api/inspector.html">https://nodejs.org/api/inspector.html</a></li></ul>
+      <ol class="references"><li id="cite_note-1"><a href="#r1">^</a> <cite><a href="https://example.org/bridge">"Bridge opens"</a></cite></li></ol>
+      <ul><li><a href="/more">More bridge stories</a></li></ul>
+    </article>`)
+    expect(result.text).toContain('https://nodejs.org/api/inspector.html')
+    expect(result.text).toContain('"Bridge opens"')
+    expect(result.text).not.toContain('More bridge stories')
+  })
+
   it('gives up the largest drops when the rules would take most of the article', () => {
     const result = run(`<div class="content"><div class="related-wrapper">${prose(6)}</div><div class="share">Share</div></div>`)
     expect(result.text).toContain('The council met on Tuesday')

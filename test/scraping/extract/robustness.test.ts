@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest'
 import type { ExtractedPage } from '../../../src/scraping/extract/extract-page.ts'
 import { extractPage } from '../../../src/scraping/extract/extract-page.ts'
 
+// A bound that only a hang or a quadratic blow-up crosses, even on a loaded 2-core machine; speed itself is bench extraction's.
+const HANG_MS = 20_000
+
 function timed(html: string): { page: ExtractedPage; ms: number } {
   const start = performance.now()
   const page = extractPage(html, 'https://example.com/a/b')
@@ -51,14 +54,14 @@ describe('malformed input', () => {
     const { page, ms } = timed(html)
     expectShape(page)
     expect(page.content?.word_count).toBeGreaterThan(500_000)
-    expect(ms).toBeLessThan(5000)
+    expect(ms).toBeLessThan(HANG_MS)
   })
 
   it('handles a 5 MB link farm in bounded time', () => {
     const { page, ms } = timed(`<body>${'<a href="/p?i=1">link</a> '.repeat(200_000)}`)
     expectShape(page)
     expect(page.links).toEqual(['https://example.com/p?i=1'])
-    expect(ms).toBeLessThan(5000)
+    expect(ms).toBeLessThan(HANG_MS)
   })
 
   it('handles very deep nesting, closed and unclosed', () => {
@@ -67,7 +70,7 @@ describe('malformed input', () => {
     for (const html of [closed, unclosed]) {
       const { page, ms } = timed(html)
       expectShape(page)
-      expect(ms).toBeLessThan(5000)
+      expect(ms).toBeLessThan(HANG_MS)
     }
     expect(timed(closed).page.content?.full_text).toContain('deep text that is the article')
   })

@@ -34,7 +34,23 @@ describe('charset detection units', () => {
     expect(prescanMeta(Buffer.from('<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=iso-8859-2">'))).toBe('iso-8859-2')
     expect(prescanMeta(Buffer.from('<!-- <meta charset="koi8-r"> --><meta charset="euc-jp">'))).toBe('euc-jp')
     expect(prescanMeta(Buffer.from('<meta charset="utf-16le">'))).toBe('utf-8')
-    expect(prescanMeta(Buffer.from(`${' '.repeat(1030)}<meta charset="shift_jis">`))).toBeNull()
+    expect(prescanMeta(Buffer.from(`<head>${' '.repeat(1030)}<meta charset="shift_jis">`))).toBe('shift_jis')
+    expect(prescanMeta(Buffer.from(`<head></head><body>${' '.repeat(1030)}<meta charset="shift_jis">`))).toBeNull()
+    expect(prescanMeta(Buffer.from(`<head>${' '.repeat(70_000)}<meta charset="shift_jis">`))).toBeNull()
+  })
+
+  it('reads the rest of the <head> when the charset comes after 1024 bytes of scripts', () => {
+    const late = Buffer.concat([Buffer.from(`<html><head><script>${'x'.repeat(2000)}</script><meta charset="iso-8859-2">`), bytes(POLISH, 'iso-8859-2')])
+    expect(sniffEncoding(late, null, { html: true })).toEqual({ encoding: 'iso-8859-2', source: 'meta', bomLength: 0 })
+  })
+
+  it('takes valid non-ASCII UTF-8 as UTF-8 whatever legacy encoding is declared', () => {
+    const page = Buffer.from(`<meta charset="iso-8859-1"><p>${FRENCH}</p>`)
+    expect(sniffEncoding(page, null, { html: true })).toEqual({ encoding: 'utf-8', source: 'utf8', bomLength: 0 })
+    expect(sniffEncoding(page, 'text/html; charset=windows-1252', { html: true }).encoding).toBe('utf-8')
+    // Real Latin-1 bytes are not valid UTF-8, and pure ASCII keeps the declared label.
+    expect(sniffEncoding(bytes(`<meta charset="iso-8859-1"><p>${FRENCH}</p>`, 'windows-1252'), null, { html: true }).encoding).toBe('windows-1252')
+    expect(sniffEncoding(Buffer.from('<meta charset="iso-8859-2"><p>ascii</p>'), null, { html: true }).encoding).toBe('iso-8859-2')
   })
 
   it('orders BOM > header > meta > fallback', () => {

@@ -26,12 +26,12 @@ describe('robots.txt rules (RFC 9309)', () => {
     expect(patternMatches('*', '/anything')).toBe(true)
   })
 
-  it('stays fast on patterns built to backtrack', () => {
+  it('does not hang on patterns built to backtrack (exponential matching would take minutes)', () => {
     const pattern = '/' + 'a*'.repeat(2_000) + 'b$'
     const path = '/' + 'a'.repeat(5_000)
     const started = performance.now()
     expect(patternMatches(pattern, path)).toBe(false)
-    expect(performance.now() - started).toBeLessThan(200)
+    expect(performance.now() - started).toBeLessThan(2_000)
   })
 
   it('uses the longest match, and allow wins a tie', () => {

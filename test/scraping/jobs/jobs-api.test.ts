@@ -170,6 +170,7 @@ describeEachEngine('scrape jobs API', (getDb) => {
       invalid_url_count: 3,
       progress: { done: 0, total: 5 },
       failure_reason: null,
+      max_age: null,
       invalid_urls: [
         { index: 2, url: 'not a url', reason: 'not a valid absolute URL' },
         { index: 4, url: 'ftp://example.com/file', reason: 'only http and https URLs can be scraped' },
@@ -261,13 +262,19 @@ describeEachEngine('scrape jobs API', (getDb) => {
     const seen: unknown[][] = []
     const spy: Queryable = {
       query: (sql, params) => {
-        if (/FROM scrape_job_chunks/.test(sql)) seen.push([...(params ?? [])])
+        // The query's numbers are written into its text (the export runs it through COPY).
+        const m = /c\.client_id = (\d+) AND c\.job_id = (\d+) AND c\.chunk_no BETWEEN (\d+) AND (\d+)/.exec(sql)
+        if (/FROM scrape_job_chunks/.test(sql)) seen.push(m ? m.slice(1).map(Number) : [...(params ?? [])])
         return t.ctx.db.query(sql, params)
       },
     }
     const text: string[] = []
     for await (const part of resultsJson(spy, a.clientId, { id: job.id, url_count: 3500 }, 1990, 20)) text.push(part)
-    expect(seen).toEqual([[a.clientId, job.id, 1, 2]])
+    // A chunk a query: chunks 1 and 2 (entries 1990..2009), never another.
+    expect(seen).toEqual([
+      [a.clientId, job.id, 1, 1],
+      [a.clientId, job.id, 2, 2],
+    ])
     expect((JSON.parse(`[${text.join('')}]`) as { url: string }[]).map((r) => r.url)).toEqual(urlsOf(3500, 'spy.example.com').slice(1990, 2010))
     await clearUnfinished()
   })

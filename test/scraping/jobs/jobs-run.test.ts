@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import type { TestApp } from '../../helpers/app.ts'
-import { createTestApp, json } from '../../helpers/app.ts'
+import { json } from '../../helpers/app.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
 import type { Handler } from '../fixtures/web-server.ts'
 import { html, reply } from '../fixtures/web-server.ts'
-import type { Web } from '../helpers.ts'
-import { article, runJobsUntil, startWeb, useTestWeb } from '../helpers.ts'
+import type { ScrapingApp, Web } from '../helpers.ts'
+import { article, runJobsUntil, startScrapingApp, useTestWeb } from '../helpers.ts'
 
 type Result = { url: string; tld: string; errors: string[]; content: { title: string } | null; ads_txt: { status: string; seller_count: number } | null }
 type Job = {
@@ -25,11 +25,12 @@ const slow =
     void setTimeout(() => then(req, res), ms)
 
 describeEachEngine('scrape jobs end to end (in-process worker)', (getDb) => {
+  let app: ScrapingApp
   let t: TestApp
   let web: Web
   let headers: Record<string, string>
   beforeAll(async () => {
-    web = await startWeb({
+    app = await startScrapingApp(getDb().db, {
       'www.alpha.test/one': html(article('Alpha one')),
       'www.alpha.test/two': slow(400, html(article('Alpha two'))),
       'blog.alpha.test/three': html(article('Alpha three')),
@@ -39,16 +40,9 @@ describeEachEngine('scrape jobs end to end (in-process worker)', (getDb) => {
       'gamma.test/pdf': reply(200, { 'content-type': 'application/pdf' }, '%PDF-1.7'),
       'gamma.test/ads.txt': reply(500, TEXT, 'down'),
     })
-    // The tests poll jobs far more often than the per-key rate limit allows.
-    t = await createTestApp(getDb().db, { config: { rateLimitPerMinute: 1_000_000 } })
-    await useTestWeb(t.ctx, web)
-    headers = (await t.client()).headers
+    ;({ t, web, headers } = app)
   })
-  afterAll(async () => {
-    await t.ctx.scraper.close()
-    await t.close()
-    await web.close()
-  })
+  afterAll(() => app.close())
 
   const getJob = async (id: number, query = '') => json<Job>(await t.app.inject({ method: 'GET', url: `/v1/scraping/jobs/${id}${query}`, headers }))
 

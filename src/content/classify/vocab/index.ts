@@ -1,5 +1,6 @@
 import { CULTURE } from './culture.ts'
 import { ECONOMY } from './economy.ts'
+import { EUROPEAN } from './european.ts'
 import { LEISURE } from './leisure.ts'
 import { SCIENCE } from './science.ts'
 import { SENSITIVE } from './sensitive.ts'
@@ -9,6 +10,7 @@ import { TECH } from './tech.ts'
 import type { Vocabulary } from './types.ts'
 
 export type { Vocabulary } from './types.ts'
+export { EUROPEAN }
 
 /** Every curated list, in one table. The sources use disjoint keys (a test checks it). */
 export const VOCABULARY_PARTS: readonly Vocabulary[] = [SOCIETY, ECONOMY, SCIENCE, TECH, LEISURE, CULTURE, SUBTOPICS, SENSITIVE]
