@@ -4,6 +4,7 @@
 // to the buyer as the segment's `interpretation` (docs/curation.md).
 import { analyze } from '../classify/analyze.ts'
 import { classifyAnalysis, type ScoredCategory, tier1Probabilities } from '../classify/classify-page.ts'
+import { type Embedding, embedAnalysis } from '../classify/embed.ts'
 import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { stem, words } from '../classify/text.ts'
 import { getNode } from '../taxonomy/taxonomy.ts'
@@ -47,6 +48,8 @@ export interface PromptIntent {
   surface: Map<string, string>
   /** true when the prompt holds at least one content word */
   topical: boolean
+  /** the content words as a page embedding (embed.ts), for the similarity measurement of promptFit */
+  embedding: Embedding
 }
 
 // Words that describe who the buyer wants, not what they read.
@@ -221,7 +224,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   // Symbols and emoji are not words at all: name them so the buyer sees they were read.
   for (const sym of prompt.match(/\p{Extended_Pictographic}/gu) ?? []) ignored.push({ word: sym, why: 'not a word' })
 
-  const a = analyze({ body: content.join(' ') }, false)
+  const a = analyze({ body: content.join(' ') })
   // A word neither the model nor the vocabulary knows is likely a name (a team, a product): specific.
   for (const s of termWeights.keys()) {
     const known = analyze({ body: surface.get(s) ?? s }, false)
@@ -247,7 +250,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     blocks: { categories: [...blockCategories].map(([id, score]) => named({ id, score })), terms: blockTerms },
     ignored,
   }
-  return { interpretation, categories, termWeights, surface, topical: content.length > 0 }
+  return { interpretation, categories, termWeights, surface, topical: content.length > 0, embedding: embedAnalysis(a) }
 }
 
 /** Deeper categories, without groups of siblings tied at the same score (a shared name word, not a choice). */

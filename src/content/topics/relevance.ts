@@ -1,11 +1,13 @@
 // How well a page fits a prompt, as a calibrated score: the estimated probability that a reader of
-// the prompt's topic would judge the page relevant. A logistic model over three measurements, fitted
+// the prompt's topic would judge the page relevant. A logistic model over four measurements, fitted
 // on the tuning half of the relevance benchmark (bench/relevance.bench.ts, docs/curation.md):
 //  - topic: the chance that the page is about the prompt's tier-1 topics (Σ q·p / Σ q over topics);
 //  - detail: the page's score for the prompt's deeper categories (Basketball, Elections…);
-//  - terms: how strongly the page uses the prompt's own words (and learned expansions).
+//  - terms: how strongly the page uses the prompt's own words (and learned expansions);
+//  - similarity: the embedding similarity of prompt and page (concepts and terms, embed.ts), times
+//    the square root of the page's confidence, as the classifier's prompt ranking measures it.
 // Because the scale is the same for every prompt, a prompt the index cannot serve gets low scores.
-import type { Embedding } from '../classify/embed.ts'
+import { type Embedding, similarity as embeddingSimilarity } from '../classify/embed.ts'
 import { getNode } from '../taxonomy/taxonomy.ts'
 import type { PromptIntent } from './interpret-prompt.ts'
 
@@ -19,17 +21,22 @@ export interface PromptFit {
   topic: number
   detail: number
   terms: number
+  similarity: number
   reasons: FitReasons
 }
 
-/** Logistic coefficients: intercept, topic, detail, terms (bench/relevance.bench.ts -- --fit). */
+/**
+ * Logistic coefficients: intercept, topic, detail, terms, similarity. The best-ranking mix on the
+ * tuning half, calibrated (fit (2) of `RELEVANCE_FIT=1 npm run bench -- relevance`; docs/curation.md).
+ */
 export interface FitCoefficients {
   intercept: number
   topic: number
   detail: number
   terms: number
+  similarity: number
 }
-export const FIT_COEFFICIENTS: FitCoefficients = { intercept: -4.88, topic: 3.98, detail: 0.24, terms: 4.63 }
+export const FIT_COEFFICIENTS: FitCoefficients = { intercept: -5.05, topic: 1.08, detail: 0.54, terms: 4.33, similarity: 4.33 }
 
 // A term weight (saturated page term strength) of 1 is about two mentions in the body.
 const TERM_SATURATION = 1
@@ -80,7 +87,8 @@ export function promptFit(intent: PromptIntent, page: Embedding, textShare = 0, 
   // Without a recognised topic the prompt has only its words: a page using them is taken to be on
   // its topic, else no page could ever score as likely.
   const onTopic = intent.categories.length ? topic : terms
-  const z = k.intercept + k.topic * onTopic + k.detail * detail + k.terms * terms
+  const similarity = embeddingSimilarity(intent.embedding, page) * Math.sqrt(page.confidence)
+  const z = k.intercept + k.topic * onTopic + k.detail * detail + k.terms * terms + k.similarity * similarity
   const score = 1 / (1 + Math.exp(-z))
   matched.sort((a, b) => b.contribution - a.contribution)
   return {
@@ -88,6 +96,7 @@ export function promptFit(intent: PromptIntent, page: Embedding, textShare = 0, 
     topic,
     detail,
     terms,
+    similarity,
     reasons: {
       categories: matched.slice(0, 3).map((m) => ({ taxonomy_id: m.id, name: getNode(m.id)?.name ?? String(m.id), score: round(m.score) })),
       terms: found.slice(0, 8),
