@@ -54,3 +54,26 @@ export function textOf(root: ElementNode, run = 0): string {
   }
   return out
 }
+
+/** Text of a subtree, or null once it passes `limit` characters: a size test that stops early on big subtrees. */
+export function textWithin(root: ElementNode, limit: number): string | null {
+  let out = ''
+  const stack: DomNode[] = [...root.children].reverse()
+  while (stack.length > 0) {
+    const node = stack.pop() as DomNode
+    if (node.isText) {
+      out += node.text
+      if (out.length > limit) return null
+      continue
+    }
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as DomNode)
+  }
+  return out
+}
+
+/** The element and its ancestors up to the root: "is this block the one that holds X?" in one lookup. */
+export function lineOf(el: ElementNode | null): Set<ElementNode> {
+  const line = new Set<ElementNode>()
+  for (let n = el; n !== null; n = n.parent) line.add(n)
+  return line
+}

@@ -2,7 +2,7 @@
 // tables/lists/divs. Each conditional pass is one post-order walk that sums the counts it needs on the
 // way up, instead of re-querying every subtree as a DOM implementation would.
 
-import { AD_WORDS, HEADINGS, LOADING_WORDS, SHARE, TEXTISH, VIDEO } from './content-patterns.ts'
+import { AD_WORDS, CAPTION, HEADINGS, LOADING_WORDS, SHARE, TEXTISH, VIDEO } from './content-patterns.ts'
 import type { ElementNode } from './dom.ts'
 import { textOf } from './dom.ts'
 import type { Article } from './main-text-grab.ts'
@@ -252,7 +252,6 @@ function markDataTables(el: ElementNode, run: number): void {
   }
 }
 
-const CAPTION = /caption|credit/i
 const ALWAYS_DROP = new Set(['object', 'embed', 'footer', 'link', 'aside', 'iframe', 'input', 'textarea', 'select', 'button'])
 
 /** Unconditional removals: embeds, asides, footers, form controls, share widgets, negative headers. */
