@@ -98,6 +98,14 @@ describe('in-article boilerplate', () => {
     expect(result.text).toContain('asked for comments by Friday')
   })
 
+  it('keeps an article that the template wraps in an <aside>, and still drops real sidebars', () => {
+    const result = run(`<div class="wrap"><aside class="column"><article>${prose(1)}</article></aside>
+      <p>Short note beside it.</p>
+      <aside><p>Sidebar: our most read stories, with many words to make it long enough to count.</p></aside></div>`)
+    expect(result.text).toContain('The council met on Tuesday')
+    expect(result.text).not.toContain('Sidebar')
+  })
+
   it('gives up the largest drops when the rules would take most of the article', () => {
     const result = run(`<div class="content"><div class="related-wrapper">${prose(6)}</div><div class="share">Share</div></div>`)
     expect(result.text).toContain('The council met on Tuesday')
