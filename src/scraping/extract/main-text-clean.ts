@@ -254,12 +254,19 @@ function markDataTables(el: ElementNode, run: number): void {
 
 const ALWAYS_DROP = new Set(['object', 'embed', 'footer', 'link', 'aside', 'iframe', 'input', 'textarea', 'select', 'button'])
 
+/** Some templates wrap the whole article column in an <aside>: one that holds an <article> is not a sidebar. */
+const ARTICLE = new Set(['article'])
+
 /** Unconditional removals: embeds, asides, footers, form controls, share widgets, negative headers. */
 function dropFurniture(el: ElementNode, article: Article, run: number, flags: number): void {
   for (const child of el.children) {
     if (child.isText || child.gone === run) continue
     const tag = article.asDiv.has(child) ? 'div' : child.tag
-    if (ALWAYS_DROP.has(tag) && !((tag === 'object' || tag === 'embed' || tag === 'iframe') && hasVideoAttr(child))) {
+    if (
+      ALWAYS_DROP.has(tag) &&
+      !((tag === 'object' || tag === 'embed' || tag === 'iframe') && hasVideoAttr(child)) &&
+      !(tag === 'aside' && hasDescendant(child, ARTICLE, run))
+    ) {
       child.gone = run
       continue
     }
