@@ -272,6 +272,11 @@ function inComments(el: ElementNode | null): boolean {
   return false
 }
 
+/** A <time> that dates something else: a widget or list by its class, a comment, another article's teaser. */
+function othersTime(n: DateNode, marker: string, headlineLine: ReadonlySet<ElementNode>): boolean {
+  return EXCLUDED_HINT.test(marker) || inComments(n.el) || (n.el !== null && inTeaser(n.el, headlineLine))
+}
+
 function fromMarkup(nodes: DateNode[], headlineLine: ReadonlySet<ElementNode>, out: DateEvidence[]): void {
   for (const n of nodes) {
     const prop = n.attrs.itemprop
@@ -283,7 +288,7 @@ function fromMarkup(nodes: DateNode[], headlineLine: ReadonlySet<ElementNode>, o
   for (const n of nodes) {
     if (n.tag !== 'time') continue
     const marker = `${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`
-    if (EXCLUDED_HINT.test(marker) || inComments(n.el) || (n.el !== null && inTeaser(n.el, headlineLine))) continue
+    if (othersTime(n, marker, headlineLine)) continue
     const kind = MODIFIED_HINT.test(marker) ? 'modified' : n.attrs.pubdate !== undefined || PUBLISHED_HINT.test(marker) ? 'published' : null
     const value = kind === null ? null : nodeValue(n.attrs, n.el)
     if (kind !== null && value !== null)
@@ -294,10 +299,8 @@ function fromMarkup(nodes: DateNode[], headlineLine: ReadonlySet<ElementNode>, o
     if (
       n.tag !== 'time' ||
       n.attrs.datetime === undefined ||
-      EXCLUDED_HINT.test(`${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`) ||
       MODIFIED_HINT.test(n.attrs.class ?? '') ||
-      inComments(n.el) ||
-      (n.el !== null && inTeaser(n.el, headlineLine))
+      othersTime(n, `${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`, headlineLine)
     )
       continue
     const value = parseDate(n.attrs.datetime)
@@ -356,13 +359,12 @@ const MAX_CAPTION_CHARS = 400
 const isCaption = (el: ElementNode, marker: string): boolean =>
   el.tag === 'figcaption' || (marker.length > 1 && CAPTION.test(marker) && textWithin(el, MAX_CAPTION_CHARS) !== null)
 
-function textView(body: ElementNode, headlineEl: ElementNode | null): TextView {
+function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLine: ReadonlySet<ElementNode>): TextView {
   let parts: string[] = []
   let length = 0
   let headline = -1
   let classed: TextView['classed'] = []
   let breaks: number[] = []
-  const headlineLine = lineOf(headlineEl)
   const stack: Array<DomNode | null> = [body]
   let nodes = 0
   while (stack.length > 0 && (headline < 0 || length < headline + AFTER_HEADLINE_CHARS) && nodes++ < MAX_VIEW_NODES) {
@@ -528,8 +530,9 @@ export function headerEvidence(input: EvidenceInputs): DateEvidence[] {
 /** Evidence from the page body (date-classed elements and visible text): collected only when needed. */
 export function bodyEvidence(input: EvidenceInputs): DateEvidence[] {
   const out: DateEvidence[] = []
-  const view = textView(input.body, input.headline)
-  fromClassed(view, lineOf(input.headline), out)
+  const headlineLine = lineOf(input.headline)
+  const view = textView(input.body, input.headline, headlineLine)
+  fromClassed(view, headlineLine, out)
   fromText(view, out)
   return out
 }
