@@ -9,7 +9,7 @@ import type { ScriptDate } from './date-script.ts'
 import { inTeaser } from './date-teaser.ts'
 import { PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
 import type { DomNode, ElementNode } from './dom.ts'
-import { lineOf, textOf, textWithin } from './dom.ts'
+import { classFlags, lineOf, markerOf, textOf, textWithin } from './dom.ts'
 import type { MetaIndex } from './meta-tags.ts'
 
 export type DateKind = 'published' | 'modified'
@@ -267,7 +267,7 @@ const OTHERS_AREA = /comment|repl(?:y|ies)|respond|kommentar|disqus|(?:^|\s)(?:n
 function inComments(el: ElementNode | null): boolean {
   let depth = 0
   for (let n = el?.parent ?? null; n !== null && depth < 8; n = n.parent, depth++) {
-    if (n.tag === 'nav' || OTHERS_AREA.test(`${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`)) return true
+    if (n.tag === 'nav' || OTHERS_AREA.test(markerOf(n))) return true
   }
   return false
 }
@@ -287,7 +287,7 @@ function fromMarkup(nodes: DateNode[], headlineLine: ReadonlySet<ElementNode>, o
   }
   for (const n of nodes) {
     if (n.tag !== 'time') continue
-    const marker = `${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`
+    const marker = markerOf(n)
     if (othersTime(n, marker, headlineLine)) continue
     const kind = MODIFIED_HINT.test(marker) ? 'modified' : n.attrs.pubdate !== undefined || PUBLISHED_HINT.test(marker) ? 'published' : null
     const value = kind === null ? null : nodeValue(n.attrs, n.el)
@@ -296,13 +296,7 @@ function fromMarkup(nodes: DateNode[], headlineLine: ReadonlySet<ElementNode>, o
   }
   // Last resort among the markup: the first machine-readable <time> that is not an update or a comment's.
   for (const n of nodes) {
-    if (
-      n.tag !== 'time' ||
-      n.attrs.datetime === undefined ||
-      MODIFIED_HINT.test(n.attrs.class ?? '') ||
-      othersTime(n, `${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`, headlineLine)
-    )
-      continue
+    if (n.tag !== 'time' || n.attrs.datetime === undefined || MODIFIED_HINT.test(n.attrs.class ?? '') || othersTime(n, markerOf(n), headlineLine)) continue
     const value = parseDate(n.attrs.datetime)
     if (value !== null) {
       out.push({ kind: 'published', source: 'markup', field: 'first time[datetime]', value })
@@ -356,8 +350,19 @@ const MAX_VIEW_NODES = 300_000
 /** A caption-classed element longer than this is a wrapper (an article "with-caption"), not a caption. */
 const MAX_CAPTION_CHARS = 400
 
-const isCaption = (el: ElementNode, marker: string): boolean =>
-  el.tag === 'figcaption' || (marker.length > 1 && CAPTION.test(marker) && textWithin(el, MAX_CAPTION_CHARS) !== null)
+// What an element's class and id tell textView, as bits: a date widget of the visit's day, a caption, a
+// date's own element, one in an area whose dates are not the page's.
+const TODAY = 1
+const CAPTIONED = 2
+const DATED = 4
+const EXCLUDED = 8
+const hintsOf = classFlags(
+  (value) =>
+    (CURRENT_DATE.test(value) ? TODAY : 0) |
+    (CAPTION.test(value) ? CAPTIONED : 0) |
+    (PUBLISHED_HINT.test(value) || MODIFIED_HINT.test(value) ? DATED : 0) |
+    (EXCLUDED_HINT.test(value) ? EXCLUDED : 0),
+)
 
 function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLine: ReadonlySet<ElementNode>): TextView {
   let parts: string[] = []
@@ -390,13 +395,12 @@ function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLin
       continue
     }
     if (node === headlineEl) headline = length
-    const marker = `${node.attrs.class ?? ''} ${node.attrs.id ?? ''}`
-    if (marker.length > 1 && CURRENT_DATE.test(marker)) continue
+    const hints = hintsOf(node)
+    if (hints & TODAY) continue
     // A caption dates its photo ("… rallies outside Paramount, Friday, Nov. 3"), not the page; one that
     // holds the headline is a hero image's header.
-    if (isCaption(node, marker) && !headlineLine.has(node)) continue
-    if (marker.length > 1 && (PUBLISHED_HINT.test(marker) || MODIFIED_HINT.test(marker)) && !EXCLUDED_HINT.test(marker) && !inComments(node))
-      classed.push({ el: node, at: length, marker })
+    if ((node.tag === 'figcaption' || (hints & CAPTIONED && textWithin(node, MAX_CAPTION_CHARS) !== null)) && !headlineLine.has(node)) continue
+    if ((hints & (DATED | EXCLUDED)) === DATED && !inComments(node)) classed.push({ el: node, at: length, marker: markerOf(node) })
     if (BLOCK.has(node.tag)) {
       breaks.push(length)
       parts.push(' ')

@@ -77,3 +77,29 @@ export function lineOf(el: ElementNode | null): Set<ElementNode> {
   for (let n = el; n !== null; n = n.parent) line.add(n)
   return line
 }
+
+/** An element's class and id as one string ("" when it has neither), which the class-word rules read. */
+export function markerOf(el: { attrs: Record<string, string> }): string {
+  const { class: cls, id } = el.attrs
+  return cls === undefined && id === undefined ? '' : `${cls ?? ''} ${id ?? ''}`
+}
+
+/**
+ * The flags `test` gives an element's class and id, OR-ed, remembered per attribute value: the same
+ * class strings repeat across a page's elements and a site's pages, the tests are long alternations,
+ * and a value the parser made keeps its hash, so a look-up is far cheaper than a test. Bounded.
+ */
+export function classFlags(test: (value: string) => number, max = 10_000): (el: ElementNode) => number {
+  const known = new Map<string, number>()
+  const of = (value: string | undefined): number => {
+    if (value === undefined || value === '') return 0
+    let flags = known.get(value)
+    if (flags === undefined) {
+      flags = test(value)
+      if (known.size >= max) known.clear()
+      known.set(value, flags)
+    }
+    return flags
+  }
+  return (el) => of(el.attrs.class) | of(el.attrs.id)
+}

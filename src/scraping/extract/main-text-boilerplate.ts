@@ -5,7 +5,7 @@
 
 import { findDates } from './date-parse.ts'
 import type { ElementNode } from './dom.ts'
-import { textOf } from './dom.ts'
+import { classFlags, markerOf, textOf } from './dom.ts'
 
 export type BoilerplateRule =
   | 'furniture-class'
@@ -30,6 +30,10 @@ const FURNITURE =
 /** class/id words that mark the article body itself: never dropped for a furniture word alongside. */
 const CONTENT =
   /(?:^|[\s_-])(?:article-?(?:body|content|text)|entry-?content|post-?(?:body|content)|story-?body|main-?content|body-?text|richtext|rich-text)(?:$|[\s_-])/i
+
+// A class or id naming furniture, and none naming the article body.
+const FURNITURE_ONLY = 1
+const furnitureOf = classFlags((value) => (FURNITURE.test(value) ? FURNITURE_ONLY : 0) | (CONTENT.test(value) ? 2 : 0))
 
 /** Short blocks that are calls to action, legal lines or navigation, in the major European languages. */
 const PHRASES = new RegExp(
@@ -235,8 +239,7 @@ function visit(el: ElementNode, pass: Pass, depth: number): void {
       drop(child, 'navigation', pass)
       continue
     }
-    const marker = `${(child.alias ?? child).attrs.class ?? ''} ${(child.alias ?? child).attrs.id ?? ''}`
-    if (marker.length > 1 && FURNITURE.test(marker) && !CONTENT.test(marker) && child.tag !== 'body' && child.tag !== 'article' && child.tag !== 'main') {
+    if (furnitureOf(child.alias ?? child) === FURNITURE_ONLY && child.tag !== 'body' && child.tag !== 'article' && child.tag !== 'main') {
       // A container holding most of the article is never furniture, whatever its class says.
       if (child.textLen < 1500) {
         drop(child, 'furniture-class', pass)
@@ -285,7 +288,7 @@ function isCitation(leaf: ElementNode): boolean {
   const subject = leaf.alias ?? leaf
   if (/^cite[_-]note/i.test(subject.attrs.id ?? '')) return true
   for (let n: ElementNode | null = leaf.parent, depth = 0; n !== null && depth < 3; n = n.parent, depth++) {
-    if (CITATION.test(`${(n.alias ?? n).attrs.class ?? ''} ${(n.alias ?? n).attrs.id ?? ''}`)) return true
+    if (CITATION.test(markerOf(n.alias ?? n))) return true
   }
   return false
 }
