@@ -7,7 +7,7 @@ import type { DateMatch } from './date-parse.ts'
 import { findDates, parseDate, parseShortYearDate } from './date-parse.ts'
 import type { ScriptDate } from './date-script.ts'
 import { inTeaser } from './date-teaser.ts'
-import { PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
+import { PUBLISHED_AFTER, PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
 import type { DomNode, ElementNode } from './dom.ts'
 import { classFlags, lineOf, markerOf, textOf, textWithin } from './dom.ts'
 import type { MetaIndex } from './meta-tags.ts'
@@ -453,6 +453,34 @@ function inProse(view: TextView, d: DateMatch): boolean {
   return end - start > PROSE_BLOCK_CHARS && d.index - start > OPENING_CHARS
 }
 
+/**
+ * A date the prose talks about, not one the page states of itself. A verb-final publication statement at
+ * a post's foot ("Dieser Beitrag wurde am 3. Dezember 2011 um 10:00 Uhr veröffentlicht und unter …
+ * abgelegt") is a long sentence too, but it is the post's own byline.
+ */
+function isMention(view: TextView, d: DateMatch): boolean {
+  return inProse(view, d) && !PUBLISHED_AFTER.test(view.text.slice(d.end, d.end + 60))
+}
+
+/**
+ * The last resort: the date nearest the headline, before or after it (a dateline above it, a byline at the
+ * article's foot), that is not a mention in the prose. The first date after the headline is as often a
+ * teaser's or a caption's further down while the page's own stands just above the headline. A page whose
+ * only dates are mentions has no date of its own to give. Without a headline, the first date on the page.
+ */
+function nearestOwnDate(view: TextView, dates: DateMatch[]): DateMatch | undefined {
+  let best: DateMatch | undefined
+  let bestDistance = Number.POSITIVE_INFINITY
+  for (const d of dates) {
+    const distance = view.headline < 0 ? d.index : Math.abs(d.index - view.headline)
+    if (distance < bestDistance && !isMention(view, d)) {
+      best = d
+      bestDistance = distance
+    }
+  }
+  return best
+}
+
 /** Dates in the visible text: labelled ones ("Veröffentlicht am …", "Updated: …"), then near the headline. */
 function fromText(view: TextView, out: DateEvidence[]): void {
   const dates = findDates(view.text, 400)
@@ -474,9 +502,8 @@ function fromText(view: TextView, out: DateEvidence[]): void {
     const near = unlabelled.find((d) => d.index >= view.headline - 400 && d.index <= view.headline + 1500 && !inProse(view, d))
     if (near !== undefined) out.push({ kind: 'published', source: 'text', field: 'near headline', value: near.iso })
   }
-  // Nothing better: the first date after the headline, else the first on the page (usually a dateline).
-  const first = unlabelled.find((d) => d.index >= view.headline) ?? unlabelled[0]
-  if (first !== undefined) out.push({ kind: 'published', source: 'text', field: 'first in text', value: first.iso })
+  const own = nearestOwnDate(view, unlabelled)
+  if (own !== undefined) out.push({ kind: 'published', source: 'text', field: 'nearest in text', value: own.iso })
 }
 
 // A one-digit day must end its path segment: in /2023/10/3-fragen-an… the 3 starts the slug.

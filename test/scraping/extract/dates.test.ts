@@ -371,7 +371,27 @@ describe('date evidence', () => {
     const dateline = at('', `<h1>Title</h1><p>29 December 2020 – ${prose.slice(3)}`)
     expect(dateline.published_date).toBe('2020-12-29')
     expect(dateline.metadata.date_evidence?.published?.field).toBe('near headline')
-    // With nothing else, the mention is still the last resort.
-    expect(at('', `<h1>Title</h1>${prose}`).published_date).toBe('2019-02-11')
+    // A page whose only date is a mention has no date of its own.
+    expect(at('', `<h1>Title</h1>${prose}`).published_date).toBeNull()
+  })
+
+  it('falls back on the date nearest the headline, not the first one after it', () => {
+    const filler = (words: number): string => `<p>${'Lorem ipsum dolor sit amet. '.repeat(words)}</p>`
+    // The page's own date stands above the headline, past the headline's window; a teaser's is further down.
+    const p = at('', `<p class="x">06.11.2023</p>${filler(20)}<h1>Title</h1>${filler(80)}<p>Ab 1. März 2024 im Amt.</p>`)
+    expect(p.published_date).toBe('2023-11-06')
+    expect(p.metadata.date_evidence?.published).toMatchObject({ source: 'text', field: 'nearest in text' })
+    // A mention in the prose is passed over for a date that stands alone, even a farther one.
+    const mention = `<p>As reported before, the head of the regional anti-corruption office was attacked on 11 February 2019, when he came to visit his mother in the village; the jury has now acquitted the man accused of the attack.</p>`
+    expect(at('', `<h1>Title</h1>${filler(60)}${mention}${filler(10)}<p>29.12.2020</p>`).published_date).toBe('2020-12-29')
+  })
+
+  it("keeps a verb-final publication statement at a post's foot, which is no mention", () => {
+    const foot =
+      '<p>Dieser Beitrag von Max Mustermann wurde am Samstag, 3. Dezember 2011 um 10:00 Uhr veröffentlicht und unter Cybercrime, Cyberterrorismus, Hacking, LÜKEX, SCADA abgelegt. Du kannst die Kommentare zu diesen Eintrag durch den RSS-Feed verfolgen.</p>'
+    const p = at('', `<h1>Title</h1><p>Text.</p>${foot}`)
+    expect(p.published_date?.slice(0, 10)).toBe('2011-12-03')
+    // The same sentence without the statement's verb is a mention.
+    expect(at('', `<h1>Title</h1><p>Text.</p>${foot.replace('veröffentlicht', 'besprochen')}`).published_date).toBeNull()
   })
 })
