@@ -4,8 +4,7 @@
 // explained (docs/extraction.md, "Main text").
 
 import { findDates } from './date-parse.ts'
-import type { ElementNode } from './dom.ts'
-import { classFlags, markerOf, textOf } from './dom.ts'
+import { classFlags, ElementNode, markerOf, textOf } from './dom.ts'
 
 export type BoilerplateRule =
   | 'furniture-class'
@@ -334,7 +333,20 @@ const MAX_DROPPED_SHARE = 0.5
  */
 export function dropBoilerplate(roots: ElementNode[], run: number, articleLength: number, trace: DroppedBlock[] | null): void {
   const pass: Pass = { run, drops: [], chosen: new Set() }
-  for (const root of roots) if (root.gone !== run) visit(root, pass, 0)
+  // Roots beside the container are judged as blocks too (a sibling the container picked up may be a
+  // copyright line), visited as the children of a holder outside the tree; the root holding most of the
+  // article is the container itself, and only its content is judged.
+  const holder = new ElementNode('div', {})
+  for (const root of roots) {
+    if (root.gone === run) continue
+    if (root.textLen * 2 < articleLength) holder.children.push(root)
+    else {
+      if (holder.children.length > 0) visit(holder, pass, 0)
+      holder.children = []
+      visit(root, pass, 0)
+    }
+  }
+  if (holder.children.length > 0) visit(holder, pass, 0)
   dropLinkEdges(roots, pass)
   // Too much found means a rule misread a container that holds the article: the largest drops are
   // given up until the rest is a plausible amount of boilerplate.

@@ -106,6 +106,27 @@ describe('in-article boilerplate', () => {
     expect(result.text).not.toContain('Sidebar')
   })
 
+  it('judges blocks that sit beside the container as well: a copyright line the container picked up goes', () => {
+    const result = run(
+      `<div class="page"><div class="entry">${prose(3)}${prose(3)}</div><p class="legal">© 2020 Town Media Inc. All Rights Reserved.</p></div>`,
+    )
+    expect(result.text).toContain('The council met on Tuesday')
+    expect(result.text).not.toContain('All Rights Reserved')
+    expect(result.dropped).toContainEqual({ rule: 'boilerplate-phrase', text: expect.stringContaining('All Rights Reserved') })
+  })
+
+  it('never judges the container itself as a block, only what it holds', () => {
+    // As a block, the whole short article would read as a privacy notice: dropped, then given back whole
+    // by the share limit, with the newsletter line inside it never looked at.
+    const result = run(`<div class="entry">This website uses cookies, the baker said, and laughed: his shop on the new bridge sells
+      oatmeal cookies to every driver who stops on the way into town. The council met on Tuesday to discuss the bridge, which
+      residents have asked for since the flood, and agreed on a budget that pays for lights, a footpath and a small square with
+      benches in front of the bakery, which opens early and closes late, so that the first cars can cross next spring.
+      <p>Subscribe to our newsletter.</p></div>`)
+    expect(result.text).toContain('oatmeal cookies')
+    expect(result.text).not.toContain('Subscribe')
+  })
+
   it('gives up the largest drops when the rules would take most of the article', () => {
     const result = run(`<div class="content"><div class="related-wrapper">${prose(6)}</div><div class="share">Share</div></div>`)
     expect(result.text).toContain('The council met on Tuesday')
@@ -120,6 +141,14 @@ describe('the lead', () => {
       <nav><a href="/">Home</a></nav>
       <div class="article-body">${prose(6)}</div>`)
     expect(result.text.startsWith('After years of debate')).toBe(true)
+  })
+
+  it('does not let a lead pass off a widget after the article as the article', () => {
+    // Class names make a rating box after the article the best candidate; the "lead" before it is the article itself.
+    const result = run(`<h1>Bridge approved</h1><div class="col">${prose(3)}${prose(2)}</div>
+      <div class="bottom-row"><div class="post-ratings" id="post-ratings-1"><p>Please rate this article: five stars</p><p>Loading...</p></div><div class="tools">Print this page</div></div>`)
+    expect(result.text).toContain('The council met on Tuesday')
+    expect(result.text).not.toContain('Please rate')
   })
 
   it('leaves out quotes before the container, and never repeats the article', () => {
