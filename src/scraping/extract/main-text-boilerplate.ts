@@ -30,9 +30,11 @@ const FURNITURE =
 const CONTENT =
   /(?:^|[\s_-])(?:article-?(?:body|content|text)|entry-?content|post-?(?:body|content)|story-?body|main-?content|body-?text|richtext|rich-text)(?:$|[\s_-])/i
 
-// A class or id naming furniture, and none naming the article body.
-const FURNITURE_ONLY = 1
-const furnitureOf = classFlags((value) => (FURNITURE.test(value) ? FURNITURE_ONLY : 0) | (CONTENT.test(value) ? 2 : 0))
+// A class or id naming furniture (FURNITURE_WORD), one naming the article body (CONTENT_WORD): an element
+// is furniture when it has the first and not the second.
+const FURNITURE_WORD = 1
+const CONTENT_WORD = 2
+const furnitureOf = classFlags((value) => (FURNITURE.test(value) ? FURNITURE_WORD : 0) | (CONTENT.test(value) ? CONTENT_WORD : 0))
 
 /** Short blocks that are calls to action, legal lines or navigation, in the major European languages. */
 const PHRASES = new RegExp(
@@ -238,7 +240,7 @@ function visit(el: ElementNode, pass: Pass, depth: number): void {
       drop(child, 'navigation', pass)
       continue
     }
-    if (furnitureOf(child.alias ?? child) === FURNITURE_ONLY && child.tag !== 'body' && child.tag !== 'article' && child.tag !== 'main') {
+    if (furnitureOf(child.alias ?? child) === FURNITURE_WORD && child.tag !== 'body' && child.tag !== 'article' && child.tag !== 'main') {
       // A container holding most of the article is never furniture, whatever its class says.
       if (child.textLen < 1500) {
         drop(child, 'furniture-class', pass)
