@@ -1,7 +1,8 @@
 // Published-date benchmark on the htmldate dev half (fixtures/dates/htmldate-dev): Curata's extractPage
 // beside a meta-tags-only baseline, in the same run, on the tuning and check parts (devPartOf), the check
 // part's held-out slice (heldOutSlice) and the half of that slice set aside (asideSlice: its pages were
-// never looked at), each with the page's real URL and with a neutral one (the URL often holds the date).
+// never looked at), each with the page's real URL and with a neutral one (the URL often holds the date),
+// and with the visible page alone (metadata and URL taken away). `--verbose` lists the tuning part's misses.
 // Scored as upstream does: the exact day or nothing; a page whose gold is NaN counts any answer as wrong.
 // Writes bench/results/dates.json and exits non-zero when an acceptance target is missed (all dev pages,
 // real URL).
@@ -10,6 +11,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { extractPage } from '../src/scraping/extract/extract-page.ts'
 import { metaTagsOnlyDay } from './lib/date-baseline.ts'
+import { visibleOnlyDay } from './lib/date-visible-only.ts'
 import type { DatePage, DevPart } from './lib/extraction-data.ts'
 import { asideSlice, heldOutSlice, loadHtmldateDev } from './lib/extraction-data.ts'
 
@@ -56,12 +58,13 @@ function score(pages: DatePage[], answers: Array<string | null>): Score {
 function main(): void {
   const all = loadHtmldateDev()
   const fetchedAt = new Date()
-  const rows: Array<{ part: DevPart | 'held-out' | 'aside' | 'all'; url: 'real' | 'neutral'; ours: Score; base: Score }> = []
+  const rows: Array<{ part: DevPart | 'held-out' | 'aside' | 'all'; url: 'real' | 'neutral' | 'visible only'; ours: Score; base: Score }> = []
   const misses: string[] = []
   const baseAnswers = all.map((p) => metaTagsOnlyDay(p.html))
-  for (const url of ['real', 'neutral'] as const) {
-    const ours = all.map((p) => extractPage(p.html, url === 'real' ? p.url : NEUTRAL_URL, { fetchedAt }))
-    const days = ours.map((r) => r.published_date?.slice(0, 10) ?? null)
+  // "visible only": metadata and URL taken away (bench/lib/date-visible-only.ts).
+  for (const url of ['real', 'neutral', 'visible only'] as const) {
+    const ours = url === 'visible only' ? [] : all.map((p) => extractPage(p.html, url === 'real' ? p.url : NEUTRAL_URL, { fetchedAt }))
+    const days = url === 'visible only' ? all.map((p) => visibleOnlyDay(p.html, fetchedAt)) : ours.map((r) => r.published_date?.slice(0, 10) ?? null)
     if (url === 'real') {
       all.forEach((p, i) => {
         if (p.part === 'tune' && days[i] !== p.gold)

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 
 import autocannon from 'autocannon'
 
-import { curataBin, freshPgSchema, runCurata } from './lib/curata.ts'
+import { benchKey, curataBin, freshPgSchema } from './lib/curata.ts'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -23,7 +23,7 @@ async function load(url: string, headers: Record<string, string>) {
 async function measure(engine: string, extraEnv: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'curata-bench-'))
   const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...extraEnv }
-  const key = (JSON.parse(await runCurata(['keys', 'create', '--name', 'bench', '--json'], env)) as { api_key: string }).api_key
+  const key = await benchKey(env)
   const server = spawn(process.execPath, [curataBin, 'serve', '--role', 'api'], { env, stdio: ['ignore', 'ignore', 'pipe'] })
   let err = ''
   const base = await new Promise<string>((resolve, reject) => {

@@ -8,7 +8,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const dir = dirname(fileURLToPath(import.meta.url))
-const wanted = process.argv.slice(2)
+// Names pick benchmarks; flags (`--verbose`) are passed on to each one.
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'))
+const flags = process.argv.slice(2).filter((a) => a.startsWith('--'))
 const first = ['http.bench.ts']
 const all = readdirSync(dir)
   .filter((f) => f.endsWith('.bench.ts'))
@@ -21,7 +23,7 @@ if (chosen.length === 0) {
 let failed = 0
 for (const file of chosen) {
   console.log(`\n=== ${file} ===`)
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(dir, file)], { stdio: 'inherit' })
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(dir, file), ...flags], { stdio: 'inherit' })
   if (r.status !== 0) failed++
 }
 process.exit(failed ? 1 : 0)

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
 
 import pg from 'pg'
 
-import { curataBin, freshPgSchema, runCurata } from './lib/curata.ts'
+import { benchKey, curataBin, freshPgSchema } from './lib/curata.ts'
 
 const N = Number(process.env.BENCH_URLS ?? 1_000_000)
 // Acceptance limits (issue 3): a 1,000,000-URL job accepted within 30 s with peak RSS at most 1.5 GB.
@@ -105,8 +105,7 @@ async function baseline(body: Buffer) {
 async function curata(engine: string, body: Buffer, extraEnv: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'curata-bench-accept-'))
   const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv }
-  // Creating the key first also initializes the database, so the server's peak is its own work.
-  const key = (JSON.parse(await runCurata(['keys', 'create', '--name', 'bench', '--json'], env)) as { api_key: string }).api_key
+  const key = await benchKey(env)
   const server = spawn(process.execPath, [curataBin, 'serve', '--role', 'api'], { env, stdio: ['ignore', 'ignore', 'pipe'] })
   try {
     const base = await waitListening(server, /listening on (http:\/\/\S+)/)

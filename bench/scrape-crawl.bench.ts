@@ -20,7 +20,7 @@ import { gunzipSync } from 'node:zlib'
 
 import pg from 'pg'
 
-import { curataBin, freshPgSchema, pgUrl, runCurata } from './lib/curata.ts'
+import { benchKey, curataBin, freshPgSchema, pgUrl } from './lib/curata.ts'
 
 const workerScript = fileURLToPath(new URL('../test/scraping/fixtures/scrape-worker.ts', import.meta.url))
 const fixtures = resolve(fileURLToPath(new URL('../fixtures', import.meta.url)))
@@ -103,8 +103,7 @@ async function crawl(workers: number) {
   const databaseUrl = await freshPgSchema(schema)
   if (!databaseUrl) throw new Error(`PostgreSQL at ${pgUrl} is unreachable`)
   const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SCRAPE_HOST_DELAY_MS: HOST_DELAY_MS }
-  await runCurata(['migrate'], env)
-  const key = (JSON.parse(await runCurata(['keys', 'create', '--name', 'bench', '--json'], env)) as { api_key: string }).api_key
+  const key = await benchKey(env)
   const api = spawn(process.execPath, [curataBin, 'serve', '--role', 'api'], { env, stdio: ['ignore', 'ignore', 'pipe'] })
   const children: ChildProcess[] = [api]
   try {

@@ -18,6 +18,16 @@ export function runCurata(args: string[], env: NodeJS.ProcessEnv): Promise<strin
   })
 }
 
+/**
+ * A client key for the database that `env` names, made as a user makes one: `curata migrate` first
+ * (keys never create an embedded database: src/platform/db/open.ts), then `curata keys create`.
+ * Initializing the database here also keeps its cost out of the server's measured work.
+ */
+export async function benchKey(env: NodeJS.ProcessEnv): Promise<string> {
+  await runCurata(['migrate'], env)
+  return (JSON.parse(await runCurata(['keys', 'create', '--name', 'bench', '--json'], env)) as { api_key: string }).api_key
+}
+
 /** An empty schema `name` (dropped first if there), as a DATABASE_URL; null when no server answers. */
 export async function freshPgSchema(name: string): Promise<string | null> {
   const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 })

@@ -56,6 +56,12 @@ export const EnvSchema = Type.Object({
   ),
   CURATION_CANDIDATE_LIMIT: int(12_000, 100, 1_000_000, 'most candidate pages scored per segment build'),
   CURATION_MIN_WORDS: int(120, 0, maxInt, 'thin-content floor: pages with fewer words of main text are excluded'),
+  CURATION_MIN_ARTICLE_WORDS: int(
+    50,
+    0,
+    maxInt,
+    'thin-content floor for a dated article (og:type article with a publication date) that is not made-for-advertising itself; `CURATION_MIN_WORDS` applies when that is lower',
+  ),
   CURATION_MFA_THRESHOLD: num(0.5, 0, 1, 'a domain whose made-for-advertising score reaches this is excluded'),
   CURATION_BOT_SHARE_THRESHOLD: num(0.5, 0, 1, 'a domain with this non-human share of pixel loads or more is excluded…'),
   CURATION_BOT_MIN_LOADS: int(1000, 0, maxInt, '…once it has at least this many loads'),

@@ -56,6 +56,11 @@ export interface CurationConfig {
   candidateLimit: number
   /** Thin-content floor: pages with fewer words of main text are excluded. */
   minWords: number
+  /**
+   * The floor for a short news brief: a page its publisher marks as a dated article whose own MFA
+   * score is under mfaThreshold (quality/filters.ts `thinContentFloor`); never above minWords.
+   */
+  minArticleWords: number
   /** A domain whose MFA score (mean page score, 0..1) reaches this is excluded as made-for-advertising. */
   mfaThreshold: number
   /** A domain with at least botMinLoads pixel loads and this non-human share or more is excluded. */
@@ -237,6 +242,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       minScore: e.CURATION_MIN_SCORE,
       candidateLimit: e.CURATION_CANDIDATE_LIMIT,
       minWords: e.CURATION_MIN_WORDS,
+      minArticleWords: e.CURATION_MIN_ARTICLE_WORDS,
       mfaThreshold: e.CURATION_MFA_THRESHOLD,
       botShareThreshold: e.CURATION_BOT_SHARE_THRESHOLD,
       botMinLoads: e.CURATION_BOT_MIN_LOADS,

@@ -9,7 +9,7 @@ import { configure, json } from '../helpers/app.ts'
 import type { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import { waitFor } from '../helpers/wait.ts'
-import { indexTopic } from './fixtures.ts'
+import { articleHtml, indexHtml, indexTopic, topicParagraphs } from './fixtures.ts'
 import type { CurationTestApp, SegmentRecord } from './helpers.ts'
 import { createCurationApp } from './helpers.ts'
 
@@ -218,6 +218,14 @@ describeEachEngine('catalog: tier-2 entries and configured prices', (getDb) => {
       Array.from({ length: 4 }, (_, i) => `https://www.stove${i}.example/${i}`),
       1000,
     )
+    // Two short finance pages (under the 120-word floor): a dated news brief counts, a stub does not.
+    const dated = '<meta property="og:type" content="article"><meta property="article:published_time" content="2020-01-02T10:00:00Z">'
+    await indexHtml(
+      getDb().db,
+      'https://www.brief.example/markets',
+      articleHtml({ title: 'Markets brief', paragraphs: topicParagraphs('finance', 1010, 6), head: dated }),
+    )
+    await indexHtml(getDb().db, 'https://www.stub.example/markets', articleHtml({ title: 'Markets', paragraphs: topicParagraphs('finance', 1011, 6) }))
     mine = await t.build(a.headers, { name: 'Markets readers', prompt: 'stock market investors reading about earnings and interest rates' })
     await refreshCatalog(t.ctx)
   })
@@ -231,7 +239,7 @@ describeEachEngine('catalog: tier-2 entries and configured prices', (getDb) => {
       taxonomy_id: 80,
       level1_name: 'Business and Finance',
       level2_name: 'Economy',
-      page_count: 5,
+      page_count: 6,
       pricing: { cpm: 2.75, currency: 'EUR' },
     })
     expect(entries.find((e) => e.id === 'iab:52')).toMatchObject({
@@ -244,7 +252,9 @@ describeEachEngine('catalog: tier-2 entries and configured prices', (getDb) => {
       expect(e.pricing.cpm, e.id).toBe(e.level2_name === null ? 1.25 : 2.75)
     }
     const urls = await catalogSegmentUrls(getDb().db, a.clientId, 'iab:80', { limit: 100, offset: 0, config: t.ctx.config.curation })
-    expect(urls!.map((u) => u.url).sort()).toEqual(Array.from({ length: 5 }, (_, i) => `https://www.ledger${i}.example/${i}`))
+    expect(urls!.map((u) => u.url).sort()).toEqual(
+      ['https://www.brief.example/markets', ...Array.from({ length: 5 }, (_, i) => `https://www.ledger${i}.example/${i}`)].sort(),
+    )
   })
 
   it('shows the configured seasonal and personal prices and currency', async () => {

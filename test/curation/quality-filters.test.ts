@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { domainMatcher, normalizeDomain, registrableDomain } from '../../src/content/urls/domains.ts'
+import type { Candidate, QualityData } from '../../src/curation/quality/filters.ts'
+import { applyFilters, noBlocks, thinContentFloor } from '../../src/curation/quality/filters.ts'
 import { pageMfaScore } from '../../src/curation/quality/mfa.ts'
 import { distance, fingerprint, nearDuplicateIndex } from '../../src/curation/quality/near-duplicates.ts'
 import { hammingDistance, simhash } from '../../src/scraping/index/simhash.ts'
@@ -58,6 +60,48 @@ describe('MFA page score', () => {
   })
 })
 
+describe('thin-content floor', () => {
+  const cfg = { minWords: 120, minArticleWords: 50, mfaThreshold: 0.5 }
+  it('holds every page to minWords, and a dated article without MFA traits of its own to minArticleWords', () => {
+    expect(thinContentFloor({ datedArticle: false, pageMfaScore: 0 }, cfg)).toBe(120)
+    expect(thinContentFloor({ datedArticle: true, pageMfaScore: 0.3 }, cfg)).toBe(50)
+    expect(thinContentFloor({ datedArticle: true, pageMfaScore: null }, cfg)).toBe(50)
+    // A short article that is itself ad-stuffed or a slide of a self-refreshing gallery is judged like any page.
+    expect(thinContentFloor({ datedArticle: true, pageMfaScore: 0.5 }, cfg)).toBe(120)
+    // The article floor never raises the general one.
+    expect(thinContentFloor({ datedArticle: true, pageMfaScore: 0 }, { ...cfg, minWords: 30 })).toBe(30)
+    // Setting it to minWords judges articles like every other page.
+    expect(thinContentFloor({ datedArticle: true, pageMfaScore: 0 }, { ...cfg, minArticleWords: 120 })).toBe(120)
+  })
+
+  it('excludes with the floor that applied', () => {
+    const page = (pageId: number, wordCount: number, datedArticle: boolean, pageMfaScore: number): Candidate => ({
+      pageId,
+      url: `https://www.site${pageId}.example/a`,
+      host: `www.site${pageId}.example`,
+      tld: `site${pageId}.example`,
+      wordCount,
+      datedArticle,
+      pageMfaScore,
+      language: 'en',
+      taxonomyId: null,
+      simhash: null,
+      score: 0.5,
+      source: 'prompt',
+    })
+    const data: QualityData = { mfa: new Map(), traffic: new Map(), keywordHits: new Map() }
+    const limits = { ...cfg, botMinLoads: 1000, botShareThreshold: 0.5, nearDuplicateBits: 3 }
+    const ranked = [page(1, 90, true, 0.25), page(2, 90, false, 0), page(3, 90, true, 0.6), page(4, 40, true, 0), page(5, 400, false, 0)]
+    const { kept, excluded } = applyFilters(ranked, noBlocks, data, limits, 100)
+    expect(kept.map((c) => c.pageId)).toEqual([1, 5])
+    expect(excluded.map((e) => [e.candidate.pageId, e.reason, e.detail.min_words])).toEqual([
+      [2, 'thin_content', 120],
+      [3, 'thin_content', 120],
+      [4, 'thin_content', 50],
+    ])
+  })
+})
+
 describeEachEngine('quality filters in a build', (getDb) => {
   let t: CurationTestApp
   let a: { headers: Record<string, string> }
@@ -87,6 +131,9 @@ describeEachEngine('quality filters in a build', (getDb) => {
     add('https://www.humans.example/a', topicPage('sports', 632))
     // Thin content: above the index's E004 floor (50 words) but under the thin-content floor (120).
     add('https://www.thin.example/a', articleHtml({ title: 'Match report', paragraphs: topicParagraphs('sports', 640, 5) }))
+    // As short, but a news brief: its publisher marks it as a dated article.
+    const dated = '<meta property="og:type" content="article"><meta property="article:published_time" content="2020-01-02T10:00:00Z">'
+    add('https://www.brief.example/a', articleHtml({ title: 'Match result', paragraphs: topicParagraphs('sports', 641, 5), head: dated }))
     // Near-duplicates: the same article on two other domains, one with a word changed.
     const original = topicPage('sports', 650)
     add('https://www.original.example/a', original)
@@ -117,7 +164,13 @@ describeEachEngine('quality filters in a build', (getDb) => {
 
   it('keeps the clean pages', () => {
     for (let i = 0; i < 6; i++) expect(kept(`https://www.clean${i}.example/match/${i}`)).toBe(true)
-    for (const u of ['https://www.fewloads.example/a', 'https://www.humans.example/a', 'https://www.notblocked.example/a', 'https://www.original.example/a']) {
+    for (const u of [
+      'https://www.fewloads.example/a',
+      'https://www.humans.example/a',
+      'https://www.notblocked.example/a',
+      'https://www.original.example/a',
+      'https://www.brief.example/a',
+    ]) {
       expect(kept(u), u).toBe(true)
     }
   })

@@ -20,6 +20,8 @@ import { interpretPrompt, type PromptIntent } from '../../content/topics/interpr
 import { promptFit } from '../../content/topics/relevance.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { Candidate, CandidateSource, UrlReasons } from '../quality/filters.ts'
+import { datedArticleSql } from '../quality/filters.ts'
+import { pageMfaScoreSql } from '../quality/mfa.ts'
 import type { SegmentRow } from '../segments/repository.ts'
 
 export interface RankRequest {
@@ -66,6 +68,8 @@ interface PageData {
   host: string
   tld: string
   word_count: number | null
+  dated_article: boolean
+  page_mfa_score: number | null
   language: string | null
   primary_category: number | null
   embedding: Embedding | null
@@ -197,6 +201,8 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
       host: p.host,
       tld: p.tld,
       wordCount: p.word_count,
+      datedArticle: p.dated_article,
+      pageMfaScore: p.page_mfa_score,
       language: p.language,
       taxonomyId: p.primary_category,
       simhash: p.simhash,
@@ -271,7 +277,8 @@ async function loadPages(db: Queryable, ids: number[]): Promise<PageData[]> {
   if (!ids.length) return []
   const { rows } = await db.query<Omit<PageData, 'embedding' | 'categories'> & { embedding: string | null; categories: string | null }>(
     `SELECT id, url, host, tld, word_count, language, primary_category, embedding::text AS embedding, categories::text AS categories,
-            simhash::text AS simhash
+            simhash::text AS simhash, ${datedArticleSql} AS dated_article,
+            ${pageMfaScoreSql}::float8 AS page_mfa_score
        FROM pages WHERE id = ANY($1::bigint[]) AND state = 'done' AND embedding IS NOT NULL AND jsonb_typeof(embedding) = 'object'`,
     [ids],
   )

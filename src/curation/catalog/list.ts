@@ -10,6 +10,7 @@
 import { getNode } from '../../content/taxonomy/taxonomy.ts'
 import type { CurationConfig } from '../../platform/config.ts'
 import type { Queryable } from '../../platform/db/db.ts'
+import { aboveThinFloorSql } from '../quality/filters.ts'
 
 export type CatalogType = 'public' | 'seasonal' | 'personal'
 
@@ -194,9 +195,17 @@ export async function catalogSegmentUrls(
     if (!exists.length) return null
     const { rows } = await db.query<{ url: string; score: number }>(
       `SELECT p.url, pc.score::float8 AS score FROM page_categories pc JOIN pages p ON p.id = pc.page_id
-        WHERE pc.taxonomy_id = $1 AND pc.score >= $2 AND p.state = 'done' AND COALESCE(p.word_count, 0) >= $3
+        WHERE pc.taxonomy_id = $1 AND pc.score >= $2 AND p.state = 'done' AND ${aboveThinFloorSql('$3', '$6', '$7')}
         ORDER BY pc.score DESC, p.id LIMIT $4 OFFSET $5`,
-      [Number(iab[1]), opts.config.catalog.minCategoryScore, opts.config.minWords, opts.limit, opts.offset],
+      [
+        Number(iab[1]),
+        opts.config.catalog.minCategoryScore,
+        opts.config.minWords,
+        opts.limit,
+        opts.offset,
+        opts.config.minArticleWords,
+        opts.config.mfaThreshold,
+      ],
     )
     return rows
   }

@@ -12,7 +12,7 @@ import type { Periodic } from '../../platform/jobs/kinds.ts'
 import { runPeriodicNow } from '../../platform/jobs/queue.ts'
 import { rankCandidates } from '../builder/rank.ts'
 import type { CurationContext } from '../context.ts'
-import { applyFilters, loadQualityData, noBlocks } from '../quality/filters.ts'
+import { aboveThinFloorSql, applyFilters, loadQualityData, noBlocks } from '../quality/filters.ts'
 import { currentWindows, isoDate, seasonalId } from './calendar.ts'
 
 export const catalogKind = 'curation.catalog'
@@ -27,14 +27,18 @@ declare module '../../platform/jobs/kinds.ts' {
 /** How often the index is compared with the one the catalog was computed on. */
 export const CATALOG_WATCH_MS = 30_000
 
-/** Pages that count for coverage: fetched, classified text of at least the thin-content floor. */
-const countedPage = `p.state = 'done' AND p.embedding IS NOT NULL AND COALESCE(p.word_count, 0) >= $1`
+/**
+ * Pages that count for coverage: fetched, classified text of at least its thin-content floor, with
+ * the floors and the MFA threshold in $1, $2 and $3 (thinFloorParams).
+ */
+const countedPage = `p.state = 'done' AND p.embedding IS NOT NULL AND ${aboveThinFloorSql('$1', '$2', '$3')}`
+const thinFloorParams = (cfg: CurationConfig): number[] => [cfg.minWords, cfg.minArticleWords, cfg.mfaThreshold]
 
 /** Indexed pages per language (read outside any transaction: on the embedded engine a transaction holds the whole database). */
 async function countIndex(db: Queryable, cfg: CurationConfig): Promise<Map<string, number>> {
   const { rows } = await db.query<{ language: string; pages: number }>(
     `SELECT COALESCE(p.language, 'und') AS language, count(*)::int AS pages FROM pages p WHERE ${countedPage} GROUP BY 1`,
-    [cfg.minWords],
+    thinFloorParams(cfg),
   )
   return new Map(rows.map((r) => [r.language, r.pages]))
 }
@@ -66,9 +70,9 @@ async function countNodes(db: Queryable, cfg: CurationConfig): Promise<Map<numbe
   const { rows } = await db.query<{ taxonomy_id: number; language: string; pages: number }>(
     `SELECT pc.taxonomy_id, COALESCE(p.language, 'und') AS language, count(*)::int AS pages
        FROM page_categories pc JOIN pages p ON p.id = pc.page_id
-      WHERE pc.taxonomy_id = ANY($2::int[]) AND pc.score >= $3 AND ${countedPage}
+      WHERE pc.taxonomy_id = ANY($4::int[]) AND pc.score >= $5 AND ${countedPage}
       GROUP BY 1, 2`,
-    [cfg.minWords, ids, cfg.catalog.minCategoryScore],
+    [...thinFloorParams(cfg), ids, cfg.catalog.minCategoryScore],
   )
   const perNode = new Map<number, Map<string, number>>()
   for (const r of rows) {
@@ -201,7 +205,7 @@ export async function indexGrewSinceCatalog(db: Queryable, cfg: CurationConfig):
   const { rows } = await db.query<{ now: number; then: number }>(
     `SELECT (SELECT count(*)::int FROM pages p WHERE ${countedPage}) AS now,
             (SELECT coalesce(sum(pages), 0)::int FROM catalog_index_stats) AS then`,
-    [cfg.minWords],
+    thinFloorParams(cfg),
   )
   const { now, then } = rows[0]!
   return { grew: now - then >= Math.max(20, then * 0.1), now, then }

@@ -51,6 +51,8 @@ async function currentUrls(db: Queryable, seg: SegmentRow): Promise<Candidate[]>
     host: r.host,
     tld: r.tld,
     wordCount: null,
+    datedArticle: false,
+    pageMfaScore: null,
     language: null,
     taxonomyId: r.taxonomy_id,
     simhash: null,

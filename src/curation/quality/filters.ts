@@ -11,7 +11,7 @@ import type { Queryable } from '../../platform/db/db.ts'
 import type { DomainTraffic } from './bot-traffic.ts'
 import { botShareByDomain, isBotHeavy } from './bot-traffic.ts'
 import type { DomainMfa } from './mfa.ts'
-import { domainMfaScores } from './mfa.ts'
+import { domainMfaScores, pageMfaScoreSql } from './mfa.ts'
 import { fingerprint, nearDuplicateIndex } from './near-duplicates.ts'
 
 export const exclusionReasons = [
@@ -36,6 +36,10 @@ export interface Candidate {
   host: string
   tld: string
   wordCount: number | null
+  /** Its publisher marks it as a dated article: og:type article and a publication date. */
+  datedArticle: boolean
+  /** The page's own made-for-advertising score (mfa.ts), null when unknown. */
+  pageMfaScore: number | null
   language: string | null
   /** The page's most specific category (result_taxonomy_leaf_id). */
   taxonomyId: number | null
@@ -55,6 +59,34 @@ export interface UrlReasons {
   example?: { url: string; similarity: number }
   /** the page's score for the requested taxonomy node */
   taxonomy?: { taxonomy_id: number; score: number }
+}
+
+/**
+ * The thin-content floor a page is held to (docs/curation.md "Quality filtering"). Word count is
+ * not what makes content thin — trade bodies define made-for-advertising by ad load, refresh,
+ * slideshows and templating (the mfa filter), not length — but a page with little text is often not
+ * content at all: a home, section or about page, a product or video page, a stub. So every page
+ * needs minWords, except a short news brief (a result, a transfer, a police report): a page its
+ * publisher marks as a dated article, whose own MFA score stays under the threshold, needs only
+ * minArticleWords (by default the index's own E004 floor, the least text it classifies).
+ */
+export function thinContentFloor(
+  c: Pick<Candidate, 'datedArticle' | 'pageMfaScore'>,
+  cfg: Pick<CurationConfig, 'minWords' | 'minArticleWords' | 'mfaThreshold'>,
+): number {
+  const brief = c.datedArticle && (c.pageMfaScore ?? 0) < cfg.mfaThreshold
+  return brief ? Math.min(cfg.minArticleWords, cfg.minWords) : cfg.minWords
+}
+
+/** SQL over a `pages` row: the publisher marks it as a dated article (Candidate.datedArticle). */
+export const datedArticleSql = `(published_date IS NOT NULL AND lower(metadata->>'og_type') = 'article')`
+
+/**
+ * SQL over a `pages` row: it reaches its thin-content floor (thinContentFloor), given the
+ * placeholders holding minWords, minArticleWords and mfaThreshold.
+ */
+export function aboveThinFloorSql(minWords: string, minArticleWords: string, mfaThreshold: string): string {
+  return `(COALESCE(word_count, 0) >= ${minWords} OR (COALESCE(word_count, 0) >= ${minArticleWords} AND ${datedArticleSql} AND ${pageMfaScoreSql} < ${mfaThreshold}))`
 }
 
 export interface Exclusion {
@@ -150,7 +182,7 @@ export function applyFilters(
   ranked: Candidate[],
   rules: BlockRules,
   data: QualityData,
-  cfg: Pick<CurationConfig, 'minWords' | 'mfaThreshold' | 'botMinLoads' | 'botShareThreshold' | 'nearDuplicateBits'>,
+  cfg: Pick<CurationConfig, 'minWords' | 'minArticleWords' | 'mfaThreshold' | 'botMinLoads' | 'botShareThreshold' | 'nearDuplicateBits'>,
   maxUrls: number,
 ): { kept: Candidate[]; excluded: Exclusion[] } {
   const kept: Candidate[] = []
@@ -186,7 +218,8 @@ export function applyFilters(
         },
       }
     }
-    if ((c.wordCount ?? 0) < cfg.minWords) return { reason: 'thin_content', detail: { word_count: c.wordCount ?? 0, min_words: cfg.minWords } }
+    const floor = thinContentFloor(c, cfg)
+    if ((c.wordCount ?? 0) < floor) return { reason: 'thin_content', detail: { word_count: c.wordCount ?? 0, min_words: floor } }
     // An example URL or a text match in a language the classifier does not read (its E006).
     if (c.language && !classifierLanguages.has(c.language)) {
       return { reason: 'unsupported_language', detail: { language: c.language, supported: [...classifierLanguages] } }

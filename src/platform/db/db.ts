@@ -37,7 +37,7 @@ export interface Db extends Session {
    * each row's text followed by \n, through COPY: no row objects or strings on this side, which
    * matters when millions of rows go straight to an HTTP response. `select` cannot take parameters
    * (COPY does not): inline only literals you have checked. The embedded engine hands over the
-   * whole output at once (one text, not COPY): keep each select to a bounded batch.
+   * whole output of a statement at once (in 256 kB pieces): keep each select to a bounded batch.
    */
   copyOut(select: string): AsyncIterable<Uint8Array>
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */

@@ -117,8 +117,8 @@ export async function openPglite(opts: PgliteOptions = {}): Promise<PgliteDb> {
       await call({ op: 'exec', sql })
     },
     async *copyOut(select) {
-      const out = await call<ArrayBuffer>({ op: 'copyOut', select })
-      if (out.byteLength) yield new Uint8Array(out)
+      // The whole batch's bytes, in pieces that moved here from the database thread.
+      yield* await call<Uint8Array[]>({ op: 'copyOut', select })
     },
     async listen(channel, onNotify) {
       const set = listeners.get(channel) ?? new Set()

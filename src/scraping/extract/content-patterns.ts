@@ -9,6 +9,8 @@ export const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pag
 export const NEGATIVE =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i
 export const BYLINE = /byline|author|dateline|writtenby|p-author/i
+/** class/id of a caption or a photo credit: it annotates an image, not the article. */
+export const CAPTION = /caption|credit|(?:^|[\s_-])legend(?:$|[\s_-])|bildunterschrift/i
 export const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i
 export const VIDEO = /\/\/(www\.)?((dailymotion|youtube|youtube-nocookie|player\.vimeo|v\.qq)\.com|(archive|upload\.wikimedia)\.org|player\.twitch\.tv)/i
 export const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|广告|Реклама|Anuncio)$/iu

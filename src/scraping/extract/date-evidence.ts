@@ -2,11 +2,14 @@
 // nested), the meta conventions CMSs emit, in-page markup (itemprop, <time>, date-classed elements),
 // labelled or headline-adjacent dates in the visible text, and the URL path. dates.ts decides among them.
 
+import { CAPTION } from './content-patterns.ts'
+import type { DateMatch } from './date-parse.ts'
 import { findDates, parseDate, parseShortYearDate } from './date-parse.ts'
 import type { ScriptDate } from './date-script.ts'
-import { PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
+import { inTeaser } from './date-teaser.ts'
+import { PUBLISHED_AFTER, PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
 import type { DomNode, ElementNode } from './dom.ts'
-import { textOf } from './dom.ts'
+import { classFlags, lineOf, markerOf, textOf, textWithin } from './dom.ts'
 import type { MetaIndex } from './meta-tags.ts'
 
 export type DateKind = 'published' | 'modified'
@@ -252,9 +255,9 @@ const PUBLISHED_HINT =
 /** "upd" and "change" as words of a class name: b-article__date-upd, date-changed. */
 const MODIFIED_HINT = /updated|modified|revised|aktualisiert|(?:^|[\s_-])upd(?:$|[\s_-])|chang(?:e|ed)(?:$|[\s_-])/i
 /** A "today's date" widget in the site header shows the day of the visit, not the page's. */
-const CURRENT_DATE = /current[-_]?date|today|heute/i
+const CURRENT_DATE = /current[-_]?date|today|heute|weather/i
 const EXCLUDED_HINT =
-  /current[-_]?date|today|heute|comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar/i
+  /current[-_]?date|today|heute|weather|comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar/i
 /**
  * A comment thread's dates are its readers', however their own elements are named ("date", "time"); a
  * date in the site navigation is the day of the visit or of another page.
@@ -264,12 +267,17 @@ const OTHERS_AREA = /comment|repl(?:y|ies)|respond|kommentar|disqus|(?:^|\s)(?:n
 function inComments(el: ElementNode | null): boolean {
   let depth = 0
   for (let n = el?.parent ?? null; n !== null && depth < 8; n = n.parent, depth++) {
-    if (n.tag === 'nav' || OTHERS_AREA.test(`${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`)) return true
+    if (n.tag === 'nav' || OTHERS_AREA.test(markerOf(n))) return true
   }
   return false
 }
 
-function fromMarkup(nodes: DateNode[], out: DateEvidence[]): void {
+/** A <time> that dates something else: a widget or list by its class, a comment, another article's teaser. */
+function othersTime(n: DateNode, marker: string, headlineLine: ReadonlySet<ElementNode>): boolean {
+  return EXCLUDED_HINT.test(marker) || inComments(n.el) || (n.el !== null && inTeaser(n.el, headlineLine))
+}
+
+function fromMarkup(nodes: DateNode[], headlineLine: ReadonlySet<ElementNode>, out: DateEvidence[]): void {
   for (const n of nodes) {
     const prop = n.attrs.itemprop
     if (prop === undefined) continue
@@ -279,8 +287,8 @@ function fromMarkup(nodes: DateNode[], out: DateEvidence[]): void {
   }
   for (const n of nodes) {
     if (n.tag !== 'time') continue
-    const marker = `${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`
-    if (EXCLUDED_HINT.test(marker) || inComments(n.el)) continue
+    const marker = markerOf(n)
+    if (othersTime(n, marker, headlineLine)) continue
     const kind = MODIFIED_HINT.test(marker) ? 'modified' : n.attrs.pubdate !== undefined || PUBLISHED_HINT.test(marker) ? 'published' : null
     const value = kind === null ? null : nodeValue(n.attrs, n.el)
     if (kind !== null && value !== null)
@@ -288,14 +296,7 @@ function fromMarkup(nodes: DateNode[], out: DateEvidence[]): void {
   }
   // Last resort among the markup: the first machine-readable <time> that is not an update or a comment's.
   for (const n of nodes) {
-    if (
-      n.tag !== 'time' ||
-      n.attrs.datetime === undefined ||
-      EXCLUDED_HINT.test(`${n.attrs.class ?? ''} ${n.attrs.id ?? ''}`) ||
-      MODIFIED_HINT.test(n.attrs.class ?? '') ||
-      inComments(n.el)
-    )
-      continue
+    if (n.tag !== 'time' || n.attrs.datetime === undefined || MODIFIED_HINT.test(n.attrs.class ?? '') || othersTime(n, markerOf(n), headlineLine)) continue
     const value = parseDate(n.attrs.datetime)
     if (value !== null) {
       out.push({ kind: 'published', source: 'markup', field: 'first time[datetime]', value })
@@ -309,6 +310,8 @@ interface TextView {
   text: string
   headline: number
   classed: Array<{ el: ElementNode; at: number; marker: string }>
+  /** Positions where a block (paragraph, cell, span…) starts or ends, ascending. */
+  breaks: number[]
 }
 
 const BLOCK = new Set([
@@ -344,12 +347,29 @@ const MAX_VIEW_CHARS = 100_000
 const AFTER_HEADLINE_CHARS = 20_000
 const BEFORE_HEADLINE_CHARS = 5_000
 const MAX_VIEW_NODES = 300_000
+/** A caption-classed element longer than this is a wrapper (an article "with-caption"), not a caption. */
+const MAX_CAPTION_CHARS = 400
 
-function textView(body: ElementNode, headlineEl: ElementNode | null): TextView {
+// What an element's class and id tell textView, as bits: a date widget of the visit's day, a caption, a
+// date's own element, one in an area whose dates are not the page's.
+const TODAY = 1
+const CAPTIONED = 2
+const DATED = 4
+const EXCLUDED = 8
+const hintsOf = classFlags(
+  (value) =>
+    (CURRENT_DATE.test(value) ? TODAY : 0) |
+    (CAPTION.test(value) ? CAPTIONED : 0) |
+    (PUBLISHED_HINT.test(value) || MODIFIED_HINT.test(value) ? DATED : 0) |
+    (EXCLUDED_HINT.test(value) ? EXCLUDED : 0),
+)
+
+function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLine: ReadonlySet<ElementNode>): TextView {
   let parts: string[] = []
   let length = 0
   let headline = -1
   let classed: TextView['classed'] = []
+  let breaks: number[] = []
   const stack: Array<DomNode | null> = [body]
   let nodes = 0
   while (stack.length > 0 && (headline < 0 || length < headline + AFTER_HEADLINE_CHARS) && nodes++ < MAX_VIEW_NODES) {
@@ -359,10 +379,12 @@ function textView(body: ElementNode, headlineEl: ElementNode | null): TextView {
       parts = [parts.join('').slice(cut)]
       length -= cut
       classed = classed.filter((c) => c.at >= cut).map((c) => ({ ...c, at: c.at - cut }))
+      breaks = breaks.filter((b) => b >= cut).map((b) => b - cut)
     }
     const node = stack.pop()
     if (node === undefined) break
     if (node === null) {
+      breaks.push(length)
       parts.push(' ')
       length++
       continue
@@ -373,25 +395,29 @@ function textView(body: ElementNode, headlineEl: ElementNode | null): TextView {
       continue
     }
     if (node === headlineEl) headline = length
-    const marker = `${node.attrs.class ?? ''} ${node.attrs.id ?? ''}`
-    if (marker.length > 1 && CURRENT_DATE.test(marker)) continue
-    if (marker.length > 1 && (PUBLISHED_HINT.test(marker) || MODIFIED_HINT.test(marker)) && !EXCLUDED_HINT.test(marker) && !inComments(node))
-      classed.push({ el: node, at: length, marker })
+    const hints = hintsOf(node)
+    if (hints & TODAY) continue
+    // A caption dates its photo ("… rallies outside Paramount, Friday, Nov. 3"), not the page; one that
+    // holds the headline is a hero image's header.
+    if ((node.tag === 'figcaption' || (hints & CAPTIONED && textWithin(node, MAX_CAPTION_CHARS) !== null)) && !headlineLine.has(node)) continue
+    if ((hints & (DATED | EXCLUDED)) === DATED && !inComments(node)) classed.push({ el: node, at: length, marker: markerOf(node) })
     if (BLOCK.has(node.tag)) {
+      breaks.push(length)
       parts.push(' ')
       length++
       stack.push(null)
     }
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as DomNode)
   }
-  return { text: parts.join(''), headline, classed }
+  return { text: parts.join(''), headline, classed, breaks }
 }
 
 /** Date-classed elements ("post-date", "datum", "entry-meta"): the first one at or after the headline. */
-function fromClassed(view: TextView, out: DateEvidence[]): void {
+function fromClassed(view: TextView, headlineLine: ReadonlySet<ElementNode>, out: DateEvidence[]): void {
   const after = view.headline < 0 ? view.classed : view.classed.filter((c) => c.at >= view.headline - 300)
   for (const list of [after, view.classed]) {
     for (const c of list.slice(0, 40)) {
+      if (inTeaser(c.el, headlineLine)) continue
       // "Last edited: <span class=date>…</span>": the label before the element says which date it holds.
       const labelledUpdate = UPDATED_LABEL.test(view.text.slice(Math.max(0, c.at - 40), c.at))
       const kind: DateKind = (MODIFIED_HINT.test(c.marker) && !/publish/i.test(c.marker)) || labelledUpdate ? 'modified' : 'published'
@@ -402,6 +428,57 @@ function fromClassed(view: TextView, out: DateEvidence[]): void {
       }
     }
   }
+}
+
+/** A dateline or byline date stands alone or opens its block; one deep in a long paragraph is a mention. */
+const PROSE_BLOCK_CHARS = 200
+const OPENING_CHARS = 40
+
+function inProse(view: TextView, d: DateMatch): boolean {
+  let lo = 0
+  let hi = view.breaks.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((view.breaks[mid] as number) <= d.index) lo = mid + 1
+    else hi = mid
+  }
+  const start = lo > 0 ? (view.breaks[lo - 1] as number) : 0
+  let end = view.text.length
+  for (let i = lo; i < view.breaks.length; i++) {
+    if ((view.breaks[i] as number) >= d.end) {
+      end = view.breaks[i] as number
+      break
+    }
+  }
+  return end - start > PROSE_BLOCK_CHARS && d.index - start > OPENING_CHARS
+}
+
+/**
+ * A date the prose talks about, not one the page states of itself. A verb-final publication statement at
+ * a post's foot ("Dieser Beitrag wurde am 3. Dezember 2011 um 10:00 Uhr veröffentlicht und unter …
+ * abgelegt") is a long sentence too, but it is the post's own byline.
+ */
+function isMention(view: TextView, d: DateMatch): boolean {
+  return inProse(view, d) && !PUBLISHED_AFTER.test(view.text.slice(d.end, d.end + 60))
+}
+
+/**
+ * The last resort: the date nearest the headline, before or after it (a dateline above it, a byline at the
+ * article's foot), that is not a mention in the prose. The first date after the headline is as often a
+ * teaser's or a caption's further down while the page's own stands just above the headline. A page whose
+ * only dates are mentions has no date of its own to give. Without a headline, the first date on the page.
+ */
+function nearestOwnDate(view: TextView, dates: DateMatch[]): DateMatch | undefined {
+  let best: DateMatch | undefined
+  let bestDistance = Number.POSITIVE_INFINITY
+  for (const d of dates) {
+    const distance = view.headline < 0 ? d.index : Math.abs(d.index - view.headline)
+    if (distance < bestDistance && !isMention(view, d)) {
+      best = d
+      bestDistance = distance
+    }
+  }
+  return best
 }
 
 /** Dates in the visible text: labelled ones ("Veröffentlicht am …", "Updated: …"), then near the headline. */
@@ -421,12 +498,12 @@ function fromText(view: TextView, out: DateEvidence[]): void {
   }
   const unlabelled = dates.filter((d) => !UPDATED_LABEL.test(view.text.slice(Math.max(0, d.index - 40), d.index)))
   if (view.headline >= 0) {
-    const near = unlabelled.find((d) => d.index >= view.headline - 400 && d.index <= view.headline + 1500)
+    // A date the article's prose mentions is no dateline (it stays a last resort, below).
+    const near = unlabelled.find((d) => d.index >= view.headline - 400 && d.index <= view.headline + 1500 && !inProse(view, d))
     if (near !== undefined) out.push({ kind: 'published', source: 'text', field: 'near headline', value: near.iso })
   }
-  // Nothing better: the first date after the headline, else the first on the page (usually a dateline).
-  const first = unlabelled.find((d) => d.index >= view.headline) ?? unlabelled[0]
-  if (first !== undefined) out.push({ kind: 'published', source: 'text', field: 'first in text', value: first.iso })
+  const own = nearestOwnDate(view, unlabelled)
+  if (own !== undefined) out.push({ kind: 'published', source: 'text', field: 'nearest in text', value: own.iso })
 }
 
 // A one-digit day must end its path segment: in /2023/10/3-fragen-an… the 3 starts the slug.
@@ -474,7 +551,7 @@ export function headerEvidence(input: EvidenceInputs): DateEvidence[] {
   const out: DateEvidence[] = []
   fromJsonLd(input.jsonLdObjects, input.jsonLdRaw, out)
   fromMeta(input.meta, out)
-  fromMarkup(input.dateNodes, out)
+  fromMarkup(input.dateNodes, lineOf(input.headline), out)
   fromUrl(input.url, out)
   const scripted = input.scriptDate === null ? null : parseDate(input.scriptDate.raw)
   if (scripted !== null) out.push({ kind: 'published', source: 'meta', field: `script:${input.scriptDate?.key}`, value: scripted })
@@ -484,8 +561,9 @@ export function headerEvidence(input: EvidenceInputs): DateEvidence[] {
 /** Evidence from the page body (date-classed elements and visible text): collected only when needed. */
 export function bodyEvidence(input: EvidenceInputs): DateEvidence[] {
   const out: DateEvidence[] = []
-  const view = textView(input.body, input.headline)
-  fromClassed(view, out)
+  const headlineLine = lineOf(input.headline)
+  const view = textView(input.body, input.headline, headlineLine)
+  fromClassed(view, headlineLine, out)
   fromText(view, out)
   return out
 }

@@ -17,7 +17,8 @@ export interface ScriptDate {
 
 /** The first publication-keyed date in one inline script's text, or null. */
 export function scriptPublishedDate(text: string): ScriptDate | null {
-  if (text.length > MAX_SCRIPT_CHARS || !/ublish|ublicat|pubDate/.test(text)) return null
+  // Three plain searches: V8 scans for a literal far faster than for an alternation.
+  if (text.length > MAX_SCRIPT_CHARS || (!text.includes('ublish') && !text.includes('ublicat') && !text.includes('pubDate'))) return null
   const m = SCRIPT_PUBLISHED.exec(text)
   return m === null ? null : { key: m[1] as string, raw: m[2] as string }
 }

@@ -208,6 +208,14 @@ export function monthNumber(name: string): number {
 export const PUBLISHED_LABEL =
   /(?:published|posted|submitted|gespeichert von .{1,40} am|written|released|created|date|veröffentlicht|erschienen|publiziert|erstellt|datum|publié|publiée|mis en ligne|publicado|publicada|publicación|fecha|pubblicato|pubblicata|data|gepubliceerd|geplaatst|opublikowano|publikacja|dodano|publicerad|publiceret|publisert|zveřejněno|опубликовано|опубліковано|дата)\s*(?:on|am|le|el|em|il|op|dnia|:)?\s*:?\s*$/iu
 
+/**
+ * Verb-final publication statements (German, Dutch) name the date before the verb: "wurde am 3. Dezember
+ * 2011 um 14:48 Uhr veröffentlicht", "am 07.08.2013 um 09:07 Uhr gespeichert", "op 3 december 2019
+ * gepubliceerd". Tested on the text right after a date: a time or a name may stand between, no sentence end.
+ */
+export const PUBLISHED_AFTER =
+  /^(?:[^.!?]|\.(?=\d)){0,30}?(?:veröffentlicht|geschrieben|gepostet|publiziert|verfasst|erstellt|gespeichert|gepubliceerd|geplaatst)(?!\p{L})/iu
+
 /** Words that introduce a last-updated date. */
 export const UPDATED_LABEL =
   /(?:updated|last modified|modified|revised|last edited|edited|zuletzt bearbeitet|bearbeitet|dernière modification|última modificación|ultima modifica|aktualisiert|aktualisierung|zuletzt geändert|geändert|stand|mis à jour|mise à jour|actualización|aggiornamento|modifié|actualizado|actualizada|atualizado|aggiornato|aggiornata|bijgewerkt|gewijzigd|zaktualizowano|aktualizacja|uppdaterad|opdateret|oppdatert|aktualizováno|обновлено|оновлено)\s*(?:on|am|le|el|em|il|op|:)?\s*:?\s*$/iu

@@ -89,7 +89,7 @@ function rejection(e: DateEvidence, fetchedAt: number): RejectionReason | null {
 }
 
 /** Fallbacks that may pick up any date on the page: never used to correct a stated one. */
-const WEAK_FIELDS = new Set(['first time[datetime]', 'first in text'])
+const WEAK_FIELDS = new Set(['first time[datetime]', 'nearest in text'])
 const isWeak = (e: DateEvidence): boolean => WEAK_FIELDS.has(e.field) || e.field.startsWith('script:')
 const UTC_STAMP = /T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|\+00:00)$/
 
@@ -227,7 +227,7 @@ export function extractDates(input: DateInputs): PageDates {
   const ordered = order(evidence)
   let published = ordered.find((e) => e.kind === 'published')
   let modified = ordered.find((e) => e.kind === 'modified')
-  if (modified !== undefined && (published === undefined || published.field === 'first in text')) {
+  if (modified !== undefined && (published === undefined || published.field === 'nearest in text')) {
     // A page that states only when it was last changed ("Stand: …") was published no later than that,
     // and that statement says more than an unlabelled date found somewhere in its text.
     notes.push(

@@ -54,3 +54,52 @@ export function textOf(root: ElementNode, run = 0): string {
   }
   return out
 }
+
+/** Text of a subtree, or null once it passes `limit` characters: a size test that stops early on big subtrees. */
+export function textWithin(root: ElementNode, limit: number): string | null {
+  let out = ''
+  const stack: DomNode[] = [...root.children].reverse()
+  while (stack.length > 0) {
+    const node = stack.pop() as DomNode
+    if (node.isText) {
+      out += node.text
+      if (out.length > limit) return null
+      continue
+    }
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as DomNode)
+  }
+  return out
+}
+
+/** The element and its ancestors up to the root: "is this block the one that holds X?" in one lookup. */
+export function lineOf(el: ElementNode | null): Set<ElementNode> {
+  const line = new Set<ElementNode>()
+  for (let n = el; n !== null; n = n.parent) line.add(n)
+  return line
+}
+
+/** An element's class and id as one string ("" when it has neither), which the class-word rules read. */
+export function markerOf(el: { attrs: Record<string, string> }): string {
+  const { class: cls, id } = el.attrs
+  return cls === undefined && id === undefined ? '' : `${cls ?? ''} ${id ?? ''}`
+}
+
+/**
+ * The flags `test` gives an element's class and id, OR-ed, remembered per attribute value: the same
+ * class strings repeat across a page's elements and a site's pages, the tests are long alternations,
+ * and a value the parser made keeps its hash, so a look-up is far cheaper than a test. Bounded.
+ */
+export function classFlags(test: (value: string) => number, max = 10_000): (el: ElementNode) => number {
+  const known = new Map<string, number>()
+  const of = (value: string | undefined): number => {
+    if (value === undefined || value === '') return 0
+    let flags = known.get(value)
+    if (flags === undefined) {
+      flags = test(value)
+      if (known.size >= max) known.clear()
+      known.set(value, flags)
+    }
+    return flags
+  }
+  return (el) => of(el.attrs.class) | of(el.attrs.id)
+}

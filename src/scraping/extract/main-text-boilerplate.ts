@@ -4,8 +4,7 @@
 // explained (docs/extraction.md, "Main text").
 
 import { findDates } from './date-parse.ts'
-import type { ElementNode } from './dom.ts'
-import { textOf } from './dom.ts'
+import { classFlags, ElementNode, markerOf, textOf } from './dom.ts'
 
 export type BoilerplateRule =
   | 'furniture-class'
@@ -16,6 +15,7 @@ export type BoilerplateRule =
   | 'meta-line'
   | 'privacy-notice'
   | 'link-edge'
+  | 'teaser-card'
 
 export interface DroppedBlock {
   rule: BoilerplateRule
@@ -29,6 +29,12 @@ const FURNITURE =
 /** class/id words that mark the article body itself: never dropped for a furniture word alongside. */
 const CONTENT =
   /(?:^|[\s_-])(?:article-?(?:body|content|text)|entry-?content|post-?(?:body|content)|story-?body|main-?content|body-?text|richtext|rich-text)(?:$|[\s_-])/i
+
+// A class or id naming furniture (FURNITURE_WORD), one naming the article body (CONTENT_WORD): an element
+// is furniture when it has the first and not the second.
+const FURNITURE_WORD = 1
+const CONTENT_WORD = 2
+const furnitureOf = classFlags((value) => (FURNITURE.test(value) ? FURNITURE_WORD : 0) | (CONTENT.test(value) ? CONTENT_WORD : 0))
 
 /** Short blocks that are calls to action, legal lines or navigation, in the major European languages. */
 const PHRASES = new RegExp(
@@ -58,6 +64,11 @@ const PHRASES = new RegExp(
     'erhalten sie exklusive',
     'jetzt (?:kostenlos )?(?:registrieren|testen|bestellen)',
     'the latest news about',
+    'straight to your (?:phone|inbox|device)',
+    'erfolgreich (?:hinzugefügt|in den warenkorb)',
+    'added to (?:your )?(?:cart|basket)',
+    // file download labels: "PDF | 38 KB"
+    '(?<![a-z])(?:pdf|docx?|xlsx?|pptx?|zip)\\s*[|,(]\\s*\\d+(?:[.,]\\d+)?\\s*[kmg]b\\b',
     'for the latest stories',
     // legal and cookie notes
     'all rights reserved',
@@ -85,12 +96,16 @@ const PHRASES = new RegExp(
 )
 /** Navigation and related-content labels: only at the start of a block, where they introduce links. */
 const NAV_START =
-  /^(?:read more|weiterlesen|mehr zum thema|lesen sie (?:auch|mehr)|auch interessant|das könnte sie auch interessieren|siehe auch|weiterführender? links?|empfohlene beiträge|neueste artikel|related (?:stories|articles|coverage|posts)|you (?:may|might) also like|more from|zurück zu(?:r)? |back to |lire aussi|à lire aussi|leer más|lee también|leggi anche|zobacz (?:też|także)|czytaj (?:też|także)|lees ook|partager|compartir|condividi)/i
+  /^(?:read more|weiterlesen|mehr zum thema|lesen sie (?:auch|mehr)|auch interessant|das könnte sie auch interessieren|siehe auch|weiterführender? links?|empfohlene beiträge|neueste artikel|related (?:stories|articles|coverage|posts)|you (?:may|might) also like|more from|zurück zu(?:r)? |back to |lire aussi|à lire aussi|leer más|lee también|leggi anche|zobacz (?:też|także)|czytaj (?:też|także)|lees ook|partager|compartir|condividi|dowiedz się więcej|en savoir plus|(?:anzeige|advertisement|werbung|sponsored)\s*[-–:|])/i
 /** A block that is only an advertising label. */
 const AD_LABEL = /^\W*(?:anzeige|advertisement|werbung|publicité|publicidad|pubblicità|reklama|sponsored)\W*$/i
 /** Metadata lines: "Kategorie: News", "Von:", "4 Min Read", "Aufrufe: 12", a bare time. */
 const META_LINE =
   /^(?:(?:kategorie|kategorien|category|categories|rubrik|ressort|tags?|schlagwörter|schlagworte|stichwörter|von|by|autor|autorin|author|aufrufe|views|lesezeit|reading time|publikacja|autor|release date|posted in|filed under|abgelegt unter|veröffentlicht|published|erstellt|aktualisiert|updated|stand|quelle|source|foto|fotos|bild|bilder)\s*:.{0,60}|\d+\s*(?:min(?:ute)?s?|minuten)\.?\s*(?:read|lesezeit|lesen)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?|\s*uhr)?)$/i
+/** A row of labelled fields ("Aufrufe: 1120 | Hinzugefügt von: Posh | Tags: …"): a post's metadata footer. */
+const META_FIELDS = /^(?:[\p{L} ]{2,25}:\s*[^|:]{0,60}\|\s*)+[\p{L} ]{2,25}:\s*[^|:]{0,60}$/u
+/** A comment's header ("#1 Kommentar von Naru-chan", "2 comments by …"): a thread starts here. */
+const COMMENT_HEADER = /^#?\d+\.?\s+(?:kommentare?|comments?|commentaires?|comentarios?|commenti|reply|antwort)\s+(?:von|by|de|di|from)\s.{1,60}$/i
 /** A byline on its own line: "By Jane Doe", "Von Max Muster", "Par …", "Por …". */
 const BYLINE_LINE =
   /^(?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]i|[Dd]oor|[Aa]v|[Aa]f|[Pp]rzez|[Aa]utor(?:in)?)\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,3}(?:\s*[,|–-].{0,40})?$/u
@@ -123,6 +138,8 @@ const PRIVACY =
 /** Whole-line credits and captions: "Foto: …", "(Foto: Getty)", "Crédits photos : …", "© 2020 …". */
 const CREDIT =
   /^(?:\(?(?:foto|fotos|photo|photos|bild|bilder|image|images|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
+/** A caption closed by its credit ("… Kastanien. Foto © Peter Steiger"): the whole block annotates an image. */
+const CREDIT_TAIL = /(?:^|[\s.])(?:foto|fotos|photo|photos|bild|bilder)\s*(?:[:©]|\(c\))\s*[^.!?:]{2,60}$/i
 const ENDS_WITH_CREDIT = /\((?:foto|photo|bild|image|fotos|quelle|source)\s*:[^)]{1,80}\)\s*$/i
 
 /** Navigation by markup: menus, breadcrumbs and page footers that the container picked up. */
@@ -139,8 +156,11 @@ function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
   const length = text.length
   if (length === 0) return null
   if (length < 600 && PRIVACY.test(text)) return 'privacy-notice'
+  if (length < 400 && CREDIT_TAIL.test(text)) return 'credit-line'
   if (length >= 160) return null
   if ((HEADINGS.has(el.tag) || length < 50) && RELATED_HEADING.test(text)) return 'related-section'
+  if (length < 80 && COMMENT_HEADER.test(text)) return 'related-section'
+  if (META_FIELDS.test(text)) return 'meta-line'
   if (PHRASES.test(text) || NAV_START.test(text) || AD_LABEL.test(text)) return 'boilerplate-phrase'
   if (CREDIT.test(text) || ENDS_WITH_CREDIT.test(text)) return 'credit-line'
   if (length < 80 && (META_LINE.test(text) || BYLINE_LINE.test(text) || (!inData(el) && isDateLine(text)))) return 'meta-line'
@@ -196,6 +216,22 @@ function dropRelatedTail(parent: ElementNode, start: number, pass: Pass): void {
   }
 }
 
+const CARD_BLOCKS = new Set(['p', 'h2', 'h3', 'h4', 'h5', 'h6'])
+
+/** A link that wraps a heading or a paragraph is a card pointing at another page (a teaser), not prose. */
+function holdsBlock(link: ElementNode, run: number): boolean {
+  const stack: ElementNode[] = [link]
+  while (stack.length > 0) {
+    const node = stack.pop() as ElementNode
+    for (const child of node.children) {
+      if (child.isText || child.gone === run) continue
+      if (CARD_BLOCKS.has(child.tag)) return true
+      stack.push(child)
+    }
+  }
+  return false
+}
+
 function visit(el: ElementNode, pass: Pass, depth: number): void {
   for (let i = 0; i < el.children.length; i++) {
     const child = el.children[i]
@@ -204,13 +240,16 @@ function visit(el: ElementNode, pass: Pass, depth: number): void {
       drop(child, 'navigation', pass)
       continue
     }
-    const marker = `${(child.alias ?? child).attrs.class ?? ''} ${(child.alias ?? child).attrs.id ?? ''}`
-    if (marker.length > 1 && FURNITURE.test(marker) && !CONTENT.test(marker) && child.tag !== 'body' && child.tag !== 'article' && child.tag !== 'main') {
+    if (furnitureOf(child.alias ?? child) === FURNITURE_WORD && child.tag !== 'body' && child.tag !== 'article' && child.tag !== 'main') {
       // A container holding most of the article is never furniture, whatever its class says.
       if (child.textLen < 1500) {
         drop(child, 'furniture-class', pass)
         continue
       }
+    }
+    if (child.tag === 'a' && child.textLen < 800 && holdsBlock(child, pass.run)) {
+      drop(child, 'teaser-card', pass)
+      continue
     }
     // Measured lengths are from before cleaning: an upper bound, so short blocks are never missed.
     if (BLOCKS.has(child.tag) && child.textLen < 600) {
@@ -250,7 +289,7 @@ function isCitation(leaf: ElementNode): boolean {
   const subject = leaf.alias ?? leaf
   if (/^cite[_-]note/i.test(subject.attrs.id ?? '')) return true
   for (let n: ElementNode | null = leaf.parent, depth = 0; n !== null && depth < 3; n = n.parent, depth++) {
-    if (CITATION.test(`${(n.alias ?? n).attrs.class ?? ''} ${(n.alias ?? n).attrs.id ?? ''}`)) return true
+    if (CITATION.test(markerOf(n.alias ?? n))) return true
   }
   return false
 }
@@ -296,7 +335,20 @@ const MAX_DROPPED_SHARE = 0.5
  */
 export function dropBoilerplate(roots: ElementNode[], run: number, articleLength: number, trace: DroppedBlock[] | null): void {
   const pass: Pass = { run, drops: [], chosen: new Set() }
-  for (const root of roots) if (root.gone !== run) visit(root, pass, 0)
+  // Roots beside the container are judged as blocks too (a sibling the container picked up may be a
+  // copyright line), visited as the children of a holder outside the tree; the root holding most of the
+  // article is the container itself, and only its content is judged.
+  const holder = new ElementNode('div', {})
+  for (const root of roots) {
+    if (root.gone === run) continue
+    if (root.textLen * 2 < articleLength) holder.children.push(root)
+    else {
+      if (holder.children.length > 0) visit(holder, pass, 0)
+      holder.children = []
+      visit(root, pass, 0)
+    }
+  }
+  if (holder.children.length > 0) visit(holder, pass, 0)
   dropLinkEdges(roots, pass)
   // Too much found means a rule misread a container that holds the article: the largest drops are
   // given up until the rest is a plausible amount of boilerplate.

@@ -2,11 +2,11 @@
 // tables/lists/divs. Each conditional pass is one post-order walk that sums the counts it needs on the
 // way up, instead of re-querying every subtree as a DOM implementation would.
 
-import { AD_WORDS, HEADINGS, LOADING_WORDS, SHARE, TEXTISH, VIDEO } from './content-patterns.ts'
+import { AD_WORDS, CAPTION, HEADINGS, LOADING_WORDS, SHARE, TEXTISH, VIDEO } from './content-patterns.ts'
 import type { ElementNode } from './dom.ts'
-import { textOf } from './dom.ts'
+import { markerOf, textOf } from './dom.ts'
 import type { Article } from './main-text-grab.ts'
-import { classWeight, FLAG_CLEAN_CONDITIONALLY } from './main-text-grab.ts'
+import { classWeight, FLAG_CLEAN_CONDITIONALLY, hasAncestorTag } from './main-text-grab.ts'
 import type { Span } from './text-stats.ts'
 import { emptySpan, joinSpan, textSpan, trimmedLength } from './text-stats.ts'
 
@@ -72,6 +72,8 @@ interface Pass {
   flags: number
   targets: ReadonlySet<string>
   asDiv: ReadonlySet<ElementNode>
+  /** Text length of the whole article before cleaning. */
+  articleLength: number
 }
 
 function tagOf(el: ElementNode, pass: Pass): string {
@@ -88,7 +90,8 @@ function shouldRemove(el: ElementNode, tag: string, c: Counts, pass: Pass, stack
   if (tag === 'table' && el.dataTable) return false
   if (inDataTable || nearAncestor(stack, 'code') || c.dataTable) return false
   const weight = classWeight(el, pass.flags)
-  if (weight < 0) return true
+  // A block holding half the article is the article, whatever its class says ("field--label-hidden").
+  if (weight < 0 && c.text * 2 < pass.articleLength) return true
   if (c.commas >= 10) return false
   if (c.video) return false
   const textLen = c.text
@@ -189,11 +192,11 @@ function collectTags(el: ElementNode, run: number, into: Set<string>): void {
   for (const child of el.children) if (!child.isText && child.gone !== run) collectTags(child, run, into)
 }
 
-function conditionalPass(article: Article, run: number, flags: number, targets: string[], present: Set<string>): void {
+function conditionalPass(article: Article, run: number, flags: number, targets: string[], present: Set<string>, articleLength: number): void {
   if ((flags & FLAG_CLEAN_CONDITIONALLY) === 0) return
   // Most pages have no forms, fieldsets or tables in the article: skip those walks.
   if (!targets.some((t) => present.has(t))) return
-  const pass: Pass = { run, flags, targets: new Set(targets), asDiv: article.asDiv }
+  const pass: Pass = { run, flags, targets: new Set(targets), asDiv: article.asDiv, articleLength }
   for (const root of article.roots) if (root.gone !== run) walk(root, pass, [], false)
 }
 
@@ -252,15 +255,22 @@ function markDataTables(el: ElementNode, run: number): void {
   }
 }
 
-const CAPTION = /caption|credit/i
 const ALWAYS_DROP = new Set(['object', 'embed', 'footer', 'link', 'aside', 'iframe', 'input', 'textarea', 'select', 'button'])
 
+/** Some templates wrap the whole article column in an <aside>: one that holds an <article> is not a sidebar. */
+const ARTICLE = new Set(['article'])
+
 /** Unconditional removals: embeds, asides, footers, form controls, share widgets, negative headers. */
-function dropFurniture(el: ElementNode, article: Article, run: number, flags: number): void {
+/** `inFigure`: `el` is or sits in a <figure>, where a block the template names a caption is one even when written as a bare div. */
+function dropFurniture(el: ElementNode, article: Article, run: number, flags: number, inFigure: boolean): void {
   for (const child of el.children) {
     if (child.isText || child.gone === run) continue
     const tag = article.asDiv.has(child) ? 'div' : child.tag
-    if (ALWAYS_DROP.has(tag) && !((tag === 'object' || tag === 'embed' || tag === 'iframe') && hasVideoAttr(child))) {
+    if (
+      ALWAYS_DROP.has(tag) &&
+      !((tag === 'object' || tag === 'embed' || tag === 'iframe') && hasVideoAttr(child)) &&
+      !(tag === 'aside' && hasDescendant(child, ARTICLE, run))
+    ) {
       child.gone = run
       continue
     }
@@ -271,7 +281,8 @@ function dropFurniture(el: ElementNode, article: Article, run: number, flags: nu
     const match = (child.attrs.class ?? '') + ' ' + (child.attrs.id ?? '')
     // Captions and photo credits are not body text (they repeat or annotate it); our deviation from
     // Readability, worth +0.01 F1 on scrapinghub for -0.008 on Readability's own test pages.
-    if (tag === 'figcaption' || (child.textLen < 400 && CAPTION.test(match))) {
+    const captionMatch = inFigure && child.alias !== null ? `${match} ${markerOf(child.alias)}` : match
+    if (tag === 'figcaption' || (child.textLen < 400 && CAPTION.test(captionMatch))) {
       child.gone = run
       continue
     }
@@ -279,7 +290,7 @@ function dropFurniture(el: ElementNode, article: Article, run: number, flags: nu
       child.gone = run
       continue
     }
-    dropFurniture(child, article, run, flags)
+    dropFurniture(child, article, run, flags, inFigure || tag === 'figure')
   }
 }
 
@@ -292,16 +303,18 @@ export function cleanArticle(article: Article, run: number, flags: number): void
     if (root.tag === 'table') root.dataTable = isDataTable(root, run)
     markDataTables(root, run)
   }
-  conditionalPass(article, run, flags, ['form'], present)
-  conditionalPass(article, run, flags, ['fieldset'], present)
+  let articleLength = 0
+  for (const root of article.roots) articleLength += root.textLen
+  conditionalPass(article, run, flags, ['form'], present, articleLength)
+  conditionalPass(article, run, flags, ['fieldset'], present, articleLength)
   for (const root of article.roots) {
     const tag = article.asDiv.has(root) ? 'div' : root.tag
     const embed = tag === 'object' || tag === 'embed' || tag === 'iframe'
     if (ALWAYS_DROP.has(tag) && !(embed && hasVideoAttr(root))) root.gone = run
     else if ((tag === 'h1' || tag === 'h2') && classWeight(root, flags) < 0) root.gone = run
-    else dropFurniture(root, article, run, flags)
+    else dropFurniture(root, article, run, flags, root.tag === 'figure' || hasAncestorTag(root, 'figure', 0))
   }
-  conditionalPass(article, run, flags, ['table'], present)
-  conditionalPass(article, run, flags, ['ul'], present)
-  conditionalPass(article, run, flags, ['div'], present)
+  conditionalPass(article, run, flags, ['table'], present, articleLength)
+  conditionalPass(article, run, flags, ['ul'], present, articleLength)
+  conditionalPass(article, run, flags, ['div'], present, articleLength)
 }

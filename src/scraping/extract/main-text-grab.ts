@@ -135,6 +135,32 @@ function liveElementChildren(el: ElementNode, run: number): ElementNode[] {
   return out
 }
 
+/**
+ * The only live element child of `el` that carries text, or null when none or several do. Text nodes are
+ * not counted, as Readability counts element children only.
+ */
+function soleTextChild(el: ElementNode, run: number): ElementNode | null {
+  let found: ElementNode | null = null
+  for (const child of el.children) {
+    if (child.isText || child.gone === run || child.textLen === 0) continue
+    if (found !== null) return null
+    found = child
+  }
+  return found
+}
+
+/**
+ * A sibling's content score, read through wrappers: a block whose text all sits in one child holds that
+ * child's content, so the best score along the chain of sole text children speaks for it (null: unscored).
+ */
+function chainScore(el: ElementNode, run: number): number | null {
+  let best: number | null = null
+  for (let n: ElementNode | null = el; n !== null; n = soleTextChild(n, run)) {
+    if (n.scoreRun === run && (best === null || n.score > best)) best = n.score
+  }
+  return best
+}
+
 function initialize(el: ElementNode, run: number, flags: number): void {
   el.scoreRun = run
   el.score = tagBaseScore(el.tag) + classWeight(el, flags)
@@ -241,9 +267,10 @@ export function grabArticle(ctx: GrabContext, run: number, flags: number): Artic
     parent = node.parent
   }
 
-  // An only child says nothing; its parent's siblings are where related content lives.
+  // An only child says nothing; its parent's siblings are where related content lives. Siblings without
+  // text (image slots, spacers, emptied ad boxes) do not make it less alone.
   parent = best.parent
-  while (!isTop(parent) && liveElementChildren(parent as ElementNode, run).length === 1) {
+  while (!isTop(parent) && soleTextChild(parent as ElementNode, run) === best) {
     best = parent as ElementNode
     parent = best.parent
   }
@@ -258,8 +285,10 @@ export function grabArticle(ctx: GrabContext, run: number, flags: number): Artic
   for (const sibling of liveElementChildren(container, run)) {
     let append = sibling === best
     if (!append) {
-      const bonus = bestClass !== '' && (sibling.attrs.class ?? '') === bestClass ? best.score * 0.2 : 0
-      if (sibling.scoreRun === run && sibling.score + bonus >= siblingThreshold) {
+      const sameClass = bestClass !== '' && (sibling.attrs.class ?? '') === bestClass
+      const bonus = sameClass ? best.score * 0.2 : 0
+      const score = sameClass ? chainScore(sibling, run) : sibling.scoreRun === run ? sibling.score : null
+      if (score !== null && score + bonus >= siblingThreshold) {
         append = true
       } else if (sibling.tag === 'p') {
         const text = textOf(sibling, run)

@@ -2,6 +2,7 @@
 // headline and the article body, outside the container Readability picks. Prose found there, after the
 // headline and before the chosen container, belongs to the article.
 import type { DomNode, ElementNode } from './dom.ts'
+import { markerOf } from './dom.ts'
 import { linkDensity } from './main-text-prepare.ts'
 
 /** A lead block is prose: long enough to be a sentence and mostly not links. */
@@ -59,7 +60,7 @@ export function findLead(body: ElementNode, headline: ElementNode | null, roots:
     }
     if (node.gone === run) continue
     if (rootSet.has(node)) break
-    const marker = `${(node.alias ?? node).attrs.class ?? ''} ${(node.alias ?? node).attrs.id ?? ''}`
+    const marker = markerOf(node.alias ?? node)
     if (started && !holdsArticle.has(node) && LEAD_TAGS.has(node.tag) && node.textLen >= MIN_LEAD_CHARS) {
       if (NOT_LEAD.test(marker) || linkDensity(node) > 0.25 || !(markedAsLead(node, holdsArticle) || isProse(node, holdsArticle))) continue
       if (node.textLen + chars > MAX_LEAD_CHARS) break

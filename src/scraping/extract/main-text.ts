@@ -17,6 +17,8 @@ import { textSimilarity } from './text-similarity.ts'
 
 /** Below this many characters an attempt is considered to have missed the article. */
 const MIN_ARTICLE_CHARS = 500
+/** ...of which the container itself (without the lead found before it) must hold at least this many. */
+const MIN_CONTAINER_CHARS = 100
 /**
  * Pages with more elements than this get a single attempt, which bounds the time spent on link farms
  * and generated junk (the largest of the 311 benchmark pages has under 10,000 elements).
@@ -85,11 +87,14 @@ export function extractMainText(page: ParsedPage, title: string, hasMetadataByli
     // Whether an attempt found the article is judged before in-article boilerplate goes, so a short
     // article followed by its comments is still found by the first attempt, not replaced by a comment.
     const length = liveTextLength(article.roots, run)
+    // The lead adds to an article; it does not make one: a container with less than a paragraph of its
+    // own (a rating widget after the article, the lead scan having walked into the article body) failed.
+    const containerLength = length - liveTextLength(lead, run)
     const trace: DroppedBlock[] | null = explain ? [] : null
     dropBoilerplate(article.roots, run, length, trace)
     // Rendered now: a later attempt may re-stamp the same nodes.
     const text = renderText(article.roots, run)
-    if (length >= MIN_ARTICLE_CHARS) return { text, byline: ctx.byline, pageTextLength, dropped: trace }
+    if (length >= MIN_ARTICLE_CHARS && containerLength >= MIN_CONTAINER_CHARS) return { text, byline: ctx.byline, pageTextLength, dropped: trace }
     if (length > bestLength) {
       best = { text, dropped: trace }
       bestLength = length

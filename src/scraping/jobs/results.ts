@@ -186,8 +186,8 @@ export async function* resultsJson(
   }
 }
 
-// Entries per COPY of a whole-job export: what the embedded engine hands over at once (about 9 MB
-// of JSON); PostgreSQL streams it.
+// Entries per COPY of a whole-job export: what the embedded engine hands over at once (about 4 MB
+// of JSON, in 256 kB pieces); PostgreSQL streams it.
 const EXPORT_BATCH = 4 * CHUNK_SIZE
 
 /**

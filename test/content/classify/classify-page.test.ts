@@ -88,6 +88,20 @@ describe('classifyPage on short handmade texts', () => {
   }
 })
 
+describe('classifyPage on words that change topic in a phrase', () => {
+  it('reads a stock car race as Auto Racing, not as stocks', () => {
+    const r = classifyPage({
+      title: 'Stock car season opens at Interlagos',
+      text: 'The stock car championship opens this weekend at Interlagos. Thirty stock cars start the race, and last season’s champion drives for a new team after a winter of testing.',
+      url: 'https://example.com/motorsport/season-opener',
+    })
+    const ids = r.categories.map((c) => c.id)
+    expect(ids).toContain(518) // Auto Racing
+    expect(ids).not.toContain(414) // Stocks and Bonds
+    expect(ids).not.toContain(410) // Personal Investing
+  })
+})
+
 describe('classifyPage output', () => {
   const page = {
     title: 'Champions League: Real Madrid beat Bayern in the semifinal',

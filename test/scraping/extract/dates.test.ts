@@ -323,4 +323,75 @@ describe('date evidence', () => {
     expect(p.published_date).toBe('2018-06-17')
     expect(p.metadata.date_evidence?.notes[0]).toContain('stands in')
   })
+
+  it("ignores a teaser's date (a related or latest-news item with its linked title), not the page's own byline", () => {
+    const related = at(
+      '',
+      `<h1>Title</h1><p>Text of the article, long enough to read.</p>
+       <ul class="wp_rp"><li><a href="/news/other">Schwerer Unfall auf der Kreisstraße bei Altdorf</a>
+       <small class="wp_rp_publish_date">05.11.2023</small></li></ul>
+       <p class="post-date">06.11.2023</p>`,
+    )
+    expect(related.published_date).toBe('2023-11-06')
+    // Nor is a named <time> in another article's card, even one that sits inside its title link.
+    const card = at(
+      '',
+      `<h1>Title</h1><p>Published on 21 January 2022.</p><div class="card"><a href="/de/other">Wald und Forstgeschichte im Schwarzwald
+       <time class="entry-date published" datetime="2004-09-01">01.09.2004</time></a></div>`,
+    )
+    expect(card.published_date).toBe('2022-01-21')
+    // The page's own byline, with its author link and its comments link, keeps its date.
+    const byline = at(
+      '',
+      `<h1>Title</h1><div class="meta"><a href="/author/staff" rel="author">Staff and news service reports</a>
+       <a href="/story#comments">Three comments on the story of the new mayor</a><span class="post-date">November 8, 2023</span></div><p>Text.</p>`,
+    )
+    expect(byline.published_date).toBe('2023-11-08')
+  })
+
+  it("ignores a caption's date and a weather widget's, unless the caption holds the headline", () => {
+    const caption = at(
+      '',
+      `<h1>Title</h1><figure><img src="a.jpg"><figcaption>Strikers outside the studio, Friday, Nov. 3, 2023, in Los Angeles.</figcaption></figure>
+       <p class="credit-line">Associated Press, November 3, 2023</p><p>PARIS, November 8, 2023 – Text.</p>`,
+    )
+    expect(caption.published_date).toBe('2023-11-08')
+    const hero = at('', '<figure><img src="a.jpg"><figcaption><small>31.01.2022</small><h1>Title</h1></figcaption></figure><p>Text.</p>')
+    expect(hero.published_date).toBe('2022-01-31')
+    const weather = at('', '<div class="weather-date">November 9, 2023</div><h1>Title</h1><p class="byline">November 8, 2023</p><p>Text.</p>')
+    expect(weather.published_date).toBe('2023-11-08')
+  })
+
+  it('takes no date the prose mentions as the dateline, but keeps it as the last resort', () => {
+    const prose =
+      '<p>As reported before, the head of the regional anti-corruption office was attacked on 11 February 2019, when he came to visit his mother in the village; the jury has now acquitted the man accused of the attack and the prosecution said it would appeal.</p>'
+    const dated = at('', `<h1>Title</h1>${prose}<p class="article-footer">29 December 2020</p>`)
+    expect(dated.published_date).toBe('2020-12-29')
+    // A date that opens its paragraph is a dateline, however long the paragraph.
+    const dateline = at('', `<h1>Title</h1><p>29 December 2020 – ${prose.slice(3)}`)
+    expect(dateline.published_date).toBe('2020-12-29')
+    expect(dateline.metadata.date_evidence?.published?.field).toBe('near headline')
+    // A page whose only date is a mention has no date of its own.
+    expect(at('', `<h1>Title</h1>${prose}`).published_date).toBeNull()
+  })
+
+  it('falls back on the date nearest the headline, not the first one after it', () => {
+    const filler = (words: number): string => `<p>${'Lorem ipsum dolor sit amet. '.repeat(words)}</p>`
+    // The page's own date stands above the headline, past the headline's window; a teaser's is further down.
+    const p = at('', `<p class="x">06.11.2023</p>${filler(20)}<h1>Title</h1>${filler(80)}<p>Ab 1. März 2024 im Amt.</p>`)
+    expect(p.published_date).toBe('2023-11-06')
+    expect(p.metadata.date_evidence?.published).toMatchObject({ source: 'text', field: 'nearest in text' })
+    // A mention in the prose is passed over for a date that stands alone, even a farther one.
+    const mention = `<p>As reported before, the head of the regional anti-corruption office was attacked on 11 February 2019, when he came to visit his mother in the village; the jury has now acquitted the man accused of the attack.</p>`
+    expect(at('', `<h1>Title</h1>${filler(60)}${mention}${filler(10)}<p>29.12.2020</p>`).published_date).toBe('2020-12-29')
+  })
+
+  it("keeps a verb-final publication statement at a post's foot, which is no mention", () => {
+    const foot =
+      '<p>Dieser Beitrag von Max Mustermann wurde am Samstag, 3. Dezember 2011 um 10:00 Uhr veröffentlicht und unter Cybercrime, Cyberterrorismus, Hacking, LÜKEX, SCADA abgelegt. Du kannst die Kommentare zu diesen Eintrag durch den RSS-Feed verfolgen.</p>'
+    const p = at('', `<h1>Title</h1><p>Text.</p>${foot}`)
+    expect(p.published_date?.slice(0, 10)).toBe('2011-12-03')
+    // The same sentence without the statement's verb is a mention.
+    expect(at('', `<h1>Title</h1><p>Text.</p>${foot.replace('veröffentlicht', 'besprochen')}`).published_date).toBeNull()
+  })
 })

@@ -59,6 +59,74 @@ describe('in-article boilerplate', () => {
     expect(result.text).not.toContain('More bridge stories')
   })
 
+  it('drops teaser cards: a link that wraps a heading or a paragraph points at another page', () => {
+    const result = run(`<article>${prose(5)}
+      <a href="/hay" class="card"><h4>Hay, harvested right</h4><p>Hay is the basis of good feeding, yet many bales hold dust and mould spores, which is why the whole story is worth a look.</p></a>
+      ${prose(2)}
+      <p>See <a href="/budget">the budget</a> for details.</p>
+    </article>`)
+    expect(result.text).not.toContain('Hay is the basis')
+    expect(result.text).toContain('the budget')
+    expect(result.dropped).toContainEqual({ rule: 'teaser-card', text: expect.stringContaining('Hay, harvested right') })
+  })
+
+  it('drops captions closed by a credit, legends, app and shop notes, file labels, field rows and comment headers', () => {
+    const result = run(`<article>${prose(4)}
+      <p>The old bridge in winter, before the flood took its middle span.<br>Foto © Peter Steiger</p>
+      <div class="legend"><div class="content">Workers on the new deck in May.</div></div>
+      <p><b>Get the latest news straight to your phone with the Town app.</b></p>
+      <p>Der Artikel wurde erfolgreich hinzugefügt.</p>
+      <p><a href="/plan.pdf">Bauplan vom 14. Oktober 2021</a>PDF | 38 KB | Datei ist nicht barrierefrei</p>
+      ${prose(3)}
+      <p>Aufrufe: 1120 | Hinzugefügt von: Posh | Tags: Brücke, Stadt | Rating: 0.0/0</p>
+      <p>ANZEIGE - Heute mal ausgehen? Wie wäre es mit:</p>
+      <p>#1 Kommentar von Naru-chan</p>
+      <p>Danke für den Artikel!</p>
+    </article>`)
+    expect(result.text).toContain('The council met on Tuesday')
+    for (const gone of ['before the flood', 'new deck', 'Town app', 'erfolgreich', '38 KB', 'Aufrufe', 'ANZEIGE', 'Naru-chan', 'Danke'])
+      expect(result.text).not.toContain(gone)
+    const rules = new Set(result.dropped?.map((d) => d.rule))
+    expect(rules).toEqual(new Set(['credit-line', 'boilerplate-phrase', 'meta-line', 'related-section']))
+  })
+
+  it('keeps prose that names a photo, a file or a comment in passing', () => {
+    const result = run(`<article>${prose(4)}
+      <p>The mayor showed the plan as a PDF and asked for comments by Friday; the photo of the old bridge hangs in the hall.</p>
+      ${prose(2)}
+    </article>`)
+    expect(result.text).toContain('asked for comments by Friday')
+  })
+
+  it('keeps an article that the template wraps in an <aside>, and still drops real sidebars', () => {
+    const result = run(`<div class="wrap"><aside class="column"><article>${prose(1)}</article></aside>
+      <p>Short note beside it.</p>
+      <aside><p>Sidebar: our most read stories, with many words to make it long enough to count.</p></aside></div>`)
+    expect(result.text).toContain('The council met on Tuesday')
+    expect(result.text).not.toContain('Sidebar')
+  })
+
+  it('judges blocks that sit beside the container as well: a copyright line the container picked up goes', () => {
+    const result = run(
+      `<div class="page"><div class="entry">${prose(3)}${prose(3)}</div><p class="legal">© 2020 Town Media Inc. All Rights Reserved.</p></div>`,
+    )
+    expect(result.text).toContain('The council met on Tuesday')
+    expect(result.text).not.toContain('All Rights Reserved')
+    expect(result.dropped).toContainEqual({ rule: 'boilerplate-phrase', text: expect.stringContaining('All Rights Reserved') })
+  })
+
+  it('never judges the container itself as a block, only what it holds', () => {
+    // As a block, the whole short article would read as a privacy notice: dropped, then given back whole
+    // by the share limit, with the newsletter line inside it never looked at.
+    const result = run(`<div class="entry">This website uses cookies, the baker said, and laughed: his shop on the new bridge sells
+      oatmeal cookies to every driver who stops on the way into town. The council met on Tuesday to discuss the bridge, which
+      residents have asked for since the flood, and agreed on a budget that pays for lights, a footpath and a small square with
+      benches in front of the bakery, which opens early and closes late, so that the first cars can cross next spring.
+      <p>Subscribe to our newsletter.</p></div>`)
+    expect(result.text).toContain('oatmeal cookies')
+    expect(result.text).not.toContain('Subscribe')
+  })
+
   it('gives up the largest drops when the rules would take most of the article', () => {
     const result = run(`<div class="content"><div class="related-wrapper">${prose(6)}</div><div class="share">Share</div></div>`)
     expect(result.text).toContain('The council met on Tuesday')
@@ -73,6 +141,14 @@ describe('the lead', () => {
       <nav><a href="/">Home</a></nav>
       <div class="article-body">${prose(6)}</div>`)
     expect(result.text.startsWith('After years of debate')).toBe(true)
+  })
+
+  it('does not let a lead pass off a widget after the article as the article', () => {
+    // Class names make a rating box after the article the best candidate; the "lead" before it is the article itself.
+    const result = run(`<h1>Bridge approved</h1><div class="col">${prose(3)}${prose(2)}</div>
+      <div class="bottom-row"><div class="post-ratings" id="post-ratings-1"><p>Please rate this article: five stars</p><p>Loading...</p></div><div class="tools">Print this page</div></div>`)
+    expect(result.text).toContain('The council met on Tuesday')
+    expect(result.text).not.toContain('Please rate')
   })
 
   it('leaves out quotes before the container, and never repeats the article', () => {

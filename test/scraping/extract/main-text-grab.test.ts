@@ -1,4 +1,5 @@
-// What the candidate pass strips as unlikely furniture before scoring, and what it must leave.
+// What the candidate pass strips as unlikely furniture before scoring, what it must leave, and how it
+// finds an article that the template splits into several sections.
 import { describe, expect, it } from 'vitest'
 import { extractMainText } from '../../../src/scraping/extract/main-text.ts'
 import { parseHtml } from '../../../src/scraping/extract/parse-html.ts'
@@ -14,5 +15,32 @@ describe('unlikely candidates', () => {
     const result = extractMainText(parseHtml(html), 'Formulas', true)
     expect(result.text).toMatch(/a\s*≠\s*0/)
     expect(result.text).not.toContain('Home About')
+  })
+})
+
+/** A paragraph of `n` sentences that all start with `word`, so each section can be found in the output. */
+const para = (word: string, n: number): string => `<p>${`${word} sentences carry the argument further, step by step, to its end. `.repeat(n)}</p>`
+
+describe('articles split into sections', () => {
+  it('climbs past siblings without text, so the sections beside the container join it', () => {
+    // Each section wraps its text in a row that has an empty spacer row before it, as grid templates do.
+    const section = (word: string): string =>
+      `<div class="topic"><div class="row"><img src="/spacer.gif"></div><div class="row"><div class="col">${para(word, 3)}${para(word, 3)}</div></div></div>`
+    const html = `<html><body>${section('First')}<div class="table-box"><table><tr><td>a</td><td>1</td></tr></table></div>${section('Second')}${section('Third')}
+      <div class="site-links"><a href="/a">About us</a> <a href="/b">Contact</a></div></body></html>`
+    const result = extractMainText(parseHtml(html), 'Sections', true)
+    for (const word of ['First', 'Second', 'Third']) expect(result.text).toContain(`${word} sentences`)
+    expect(result.text).not.toContain('About us')
+  })
+
+  it('reads a same-class sibling through its wrappers: its text counts where it sits, not at the row', () => {
+    // Page builders nest each text block five wrappers deep in a row; the paragraphs' scores never reach the rows.
+    const row = (word: string, n: number): string =>
+      `<div class="vc_row"><div class="col"><div class="inner"><div class="wrapper"><div class="text_column">${para(word, n)}${para(word, n)}</div></div></div></div></div>`
+    const html = `<html><body><div class="entry-content">${row('Opening', 4)}${row('Middle', 3)}${row('Closing', 2)}</div>
+      <div class="box"><p>Visit our shop for more bags and hats this summer.</p></div></body></html>`
+    const result = extractMainText(parseHtml(html), 'Rows', true)
+    for (const word of ['Opening', 'Middle', 'Closing']) expect(result.text).toContain(`${word} sentences`)
+    expect(result.text).not.toContain('Visit our shop')
   })
 })

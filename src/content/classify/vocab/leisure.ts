@@ -20,7 +20,7 @@ export const LEISURE: Vocabulary = {
   '515': `hockey^3, nhl^3, puck^3, stanley cup^3`,
   '491': `cricket^3, test match^3, wicket^3, batsman^3, bowler^2, ipl^3, odi^3`,
   '485': `boxing^3, boxer^3, heavyweight^3, knockout^2, ufc^3, mma^3`,
-  '518': `auto racing^3, nascar^3, formula one^3, f1^3, grand prix^3, indycar^3, motorsport^3`,
+  '518': `auto racing^3, nascar^3, formula one^3, f1^3, grand prix^3, indycar^3, motorsport^3, stock car^3, stock cars^3`,
 
   '653': `travel^3, traveler^3, traveller^3, trip^2.5, vacation^3, holiday^1, tourism^3, tourist^3, destination^2.5,
     itinerary^3, hotel^2.5, resort^2.5, airline^1.5, flight^2, airport^2, passport^3, visa^1.5, luggage^3, backpacking^3,
