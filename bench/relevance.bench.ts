@@ -290,10 +290,14 @@ function fitCoefficients(): void {
       }
     }
   }
-  const [a, b] = logistic(
-    allX.map((x) => [x[0] + best.detail * x[1] + best.terms * x[2] + best.similarity * x[3]]),
+  // Gradient descent needs the mix on a unit scale (a mix in the tens diverges); the slope is scaled back.
+  const mixOf = (x: readonly number[]): number => x[0]! + best.detail * x[1]! + best.terms * x[2]! + best.similarity * x[3]!
+  const mixScale = Math.max(...allX.map((x) => Math.abs(mixOf(x)))) || 1
+  const [a, b0] = logistic(
+    allX.map((x) => [mixOf(x) / mixScale]),
     allY,
   ) as [number, number]
+  const b = b0 / mixScale
   console.log(
     `(2) best-ranking mix (in-memory P@20 ${best.p20.toFixed(3)}), calibrated: { intercept: ${r(a)}, topic: ${r(b)}, detail: ${r(b * best.detail)}, terms: ${r(b * best.terms)}, similarity: ${r(b * best.similarity)} }`,
   )

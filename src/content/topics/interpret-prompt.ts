@@ -2,12 +2,13 @@
 // (topics with weights, terms), and what content cannot express — the audience ("moms", "age 25-54"),
 // the geography ("in Germany", "US") — and what it excludes ("not politics"). The result is returned
 // to the buyer as the segment's `interpretation` (docs/curation.md).
-import { analyze } from '../classify/analyze.ts'
+import { type Analysis, analyze } from '../classify/analyze.ts'
 import { classifyAnalysis, type ScoredCategory, tier1Probabilities } from '../classify/classify-page.ts'
 import { type Embedding, embedAnalysis } from '../classify/embed.ts'
 import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { stem, words } from '../classify/text.ts'
 import { getNode } from '../taxonomy/taxonomy.ts'
+import { nearestWords } from './word-vectors.ts'
 
 export interface InterpretedCategory {
   taxonomy_id: number
@@ -26,7 +27,7 @@ export interface Interpretation {
   categories: InterpretedCategory[]
   /** content words searched in pages (as written, lower-cased) */
   terms: string[]
-  /** related terms (stemmed) learned from the index for the prompt's unknown words, searched with less weight */
+  /** related terms for the prompt's unknown words, searched with less weight: learned from the index (stemmed), or nearest in the word vectors */
   expansions: string[]
   /** audience and demographic words: content cannot target them (activation can) */
   audience: string[]
@@ -138,6 +139,15 @@ const CATEGORY_FLOOR = 0.1
 
 /** Words the index associates with a prompt word count for less than the prompt's own words. */
 const EXPANSION_WEIGHT = 0.5
+/** Neighbours a prompt word takes from the word vectors, and how close they must be (cosine). */
+const NEIGHBOURS = 4
+const NEIGHBOUR_COSINE = 0.6
+/** Unknown words looked up (each lookup scans the vectors: about 10 ms). */
+const NEIGHBOUR_WORDS = 4
+/** A neighbour's term weight, times its cosine: less than the prompt's own words. */
+const NEIGHBOUR_WEIGHT = 0.5
+/** Share of the prompt's topics read from its neighbours when its own words give the model evidence. */
+const NEIGHBOUR_TOPIC_SHARE = 0.3
 /** Term weight of a word neither the model nor the vocabulary knows: likely a name, so specific. */
 export const UNKNOWN_WORD_WEIGHT = 1.5
 
@@ -226,9 +236,13 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
 
   const a = analyze({ body: content.join(' ') })
   // A word neither the model nor the vocabulary knows is likely a name (a team, a product): specific.
+  const unknown: string[] = []
   for (const s of termWeights.keys()) {
     const known = analyze({ body: surface.get(s) ?? s }, false)
-    if (known.topicFeatures === 0 && known.matchedTerms === 0) termWeights.set(s, UNKNOWN_WORD_WEIGHT)
+    if (known.topicFeatures === 0 && known.matchedTerms === 0) {
+      termWeights.set(s, UNKNOWN_WORD_WEIGHT)
+      unknown.push(surface.get(s) ?? s)
+    }
   }
   for (const e of expansions) {
     if (!termWeights.has(e)) {
@@ -237,7 +251,18 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     }
   }
 
-  const tier1 = content.length ? tier1Probabilities(a) : []
+  // Word-vector neighbours of the words the model does not know: a word no corpus labelled reaches
+  // words that were. They add to the prompt's topics, and are searched with less weight. (Neighbours
+  // of known words add more noise than topic: measured in the relevance benchmark, docs/curation.md.)
+  const near = neighbours(unknown, content)
+  for (const [w, cosine] of near) {
+    const s = stem(w)
+    if (!termWeights.has(s)) {
+      termWeights.set(s, NEIGHBOUR_WEIGHT * cosine)
+      surface.set(s, w)
+    }
+  }
+  const tier1 = content.length ? withNeighbours(tier1Probabilities(a), a, near) : []
   const deeper = content.length ? specific(classifyAnalysis(a, { minEvidence: 0, minFeatures: 0, threshold: 0.08 }).categories) : []
   const categories = [...tier1.filter((c) => c.score >= CATEGORY_FLOOR), ...deeper]
   const named = (c: ScoredCategory): InterpretedCategory => ({ taxonomy_id: c.id, name: getNode(c.id)?.name ?? String(c.id), weight: round(c.score) })
@@ -263,3 +288,30 @@ function specific(categories: readonly ScoredCategory[]): ScoredCategory[] {
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000
+
+/** The closest words to the given words, with their best cosine; the prompt's own words excluded. */
+function neighbours(of: readonly string[], content: readonly string[]): Map<string, number> {
+  const own = new Set(content)
+  const out = new Map<string, number>()
+  const accept = (w: string): boolean => w.length > 2 && !own.has(w) && !FUNCTION_WORD_SET.has(w) && !GENERIC_WORD_SET.has(w) && !AUDIENCE.has(w)
+  for (const w of [...new Set(of)].slice(0, NEIGHBOUR_WORDS)) {
+    for (const n of nearestWords(w, NEIGHBOURS, NEIGHBOUR_COSINE, accept)) out.set(n.word, Math.max(out.get(n.word) ?? 0, n.cosine))
+  }
+  return out
+}
+
+/**
+ * The prompt's tier-1 topics with its neighbours' mixed in: a share of NEIGHBOUR_TOPIC_SHARE when its
+ * own words give the model evidence, all of it when they give none ("nba").
+ */
+function withNeighbours(own: ScoredCategory[], a: Analysis, near: Map<string, number>): ScoredCategory[] {
+  if (!near.size) return own
+  const b = analyze({ body: [...near.keys()].join(' ') })
+  const theirs = tier1Probabilities(b)
+  if (!theirs.length) return own
+  const share = own.length && a.topicFeatures + a.matchedTerms > 0 ? NEIGHBOUR_TOPIC_SHARE : 1
+  const mixed = new Map<number, number>()
+  for (const c of own) mixed.set(c.id, (1 - share) * c.score)
+  for (const c of theirs) mixed.set(c.id, (mixed.get(c.id) ?? 0) + share * c.score)
+  return [...mixed].map(([id, score]) => ({ id, score })).sort((x, y) => y.score - x.score)
+}

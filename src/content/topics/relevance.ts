@@ -86,7 +86,11 @@ export function promptFit(intent: PromptIntent, page: Embedding, textShare = 0, 
   const k = coefficients
   // Without a recognised topic the prompt has only its words: a page using them is taken to be on
   // its topic, else no page could ever score as likely.
-  const onTopic = intent.categories.length ? topic : terms
+  // The prompt's own certainty about its topics (the tier-1 probability it keeps) decides how far
+  // the topic part counts: "trains, ships and aircraft" reads as Business and Finance at 0.19, and
+  // its pages are better found by its words.
+  const certainty = Math.min(1, topicNorm)
+  const onTopic = certainty * topic + (1 - certainty) * terms
   const similarity = embeddingSimilarity(intent.embedding, page) * Math.sqrt(page.confidence)
   const z = k.intercept + k.topic * onTopic + k.detail * detail + k.terms * terms + k.similarity * similarity
   const score = 1 / (1 + Math.exp(-z))
