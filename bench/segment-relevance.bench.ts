@@ -10,11 +10,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { gunzipSync } from 'node:zlib'
 import { isNormalizeError, normalizeUrl } from '../src/content/urls/normalize-url.ts'
 import { createServiceContext } from '../src/context.ts'
-import { buildSegment, storeBuild } from '../src/curation/builder/build-segment.ts'
-import { createSegmentRequest, getSegment, listSegmentUrls } from '../src/curation/segments/repository.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
 import { migrate } from '../src/platform/db/migrate.ts'
@@ -22,28 +19,18 @@ import { openPglite } from '../src/platform/db/pglite.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
 import { analyzePage } from '../src/scraping/index/analyze-page.ts'
 import { queuePages, savePage } from '../src/scraping/index/pages-repository.ts'
+import { buildPromptSegment, devHtml, fetched, usableDevPages } from './lib/prompt-segments.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const data = join(root, 'fixtures')
 
-interface Label {
-  set: 'scrapinghub' | 'readability'
-  id: string
-  url: string
-  unusable: boolean
-}
 interface Prompt {
   prompt: string
   dev_relevant_ids: string[]
 }
 
-const labels = (JSON.parse(readFileSync(join(data, 'classification/dev-labels.json'), 'utf8')) as Label[]).filter((l) => !l.unusable)
+const labels = usableDevPages()
 const prompts = JSON.parse(readFileSync(join(data, 'classification/prompts.json'), 'utf8')) as Prompt[]
-const gunzip = (p: string): string => gunzipSync(readFileSync(p)).toString('utf8')
-const htmlOf = (l: Label): string =>
-  l.set === 'scrapinghub'
-    ? gunzip(join(data, 'extraction/scrapinghub/html', `${l.id}.html.gz`))
-    : gunzip(join(data, 'extraction/readability-test-pages', l.id, 'source.html.gz'))
 
 const db = await openPglite()
 await migrate(db)
@@ -60,19 +47,7 @@ for (const l of labels) {
   const u = normalizeUrl(raw)
   if (isNormalizeError(u)) throw new Error(`${l.id}: ${u.error}`)
   const ids = await queuePages(db, [u], now)
-  const analyzed = analyzePage({
-    url: u.url,
-    finalUrl: u.url,
-    status: 200,
-    contentType: 'text/html; charset=utf-8',
-    html: htmlOf(l),
-    encoding: 'utf8',
-    headers: {},
-    truncated: false,
-    error: null,
-    fetchedAt: now.toISOString(),
-    elapsedMs: 0,
-  })
+  const analyzed = analyzePage(fetched(u.url, devHtml(l), now))
   await savePage(db, ids.get(u.url)!, analyzed)
   idOfUrl.set(u.url, l.id)
 }
@@ -95,18 +70,7 @@ interface Row {
 }
 const rows: Row[] = []
 for (const p of prompts) {
-  const seg = await db.transaction((tx) =>
-    createSegmentRequest(
-      tx,
-      key.client_id,
-      { name: null, prompt: p.prompt, exampleUrls: [], taxonomy: null, extraHops: null, blockTlds: null, blockKeywords: null },
-      now,
-    ),
-  )
-  const row = (await getSegment(db, key.client_id, seg.id))!
-  const out = await buildSegment(ctx, row, cfg)
-  await db.transaction((tx) => storeBuild(tx, row, out, now))
-  const { urls } = await listSegmentUrls(db, key.client_id, seg.id, 10_000, 0)
+  const { out, urls } = await buildPromptSegment(ctx, cfg, key.client_id, p.prompt, now, 10_000)
   const relevant = new Set(p.dev_relevant_ids)
   const isRelevant = (url: string) => relevant.has(idOfUrl.get(url) ?? '')
   const top = urls.slice(0, 20)

@@ -1,5 +1,6 @@
 import type { Feature } from '../platform/http/app.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
+import { associationsJob } from './builder/associations.ts'
 import { buildJob } from './builder/build-segment.ts'
 import { catalogJob, catalogWatchJob } from './catalog/refresh.ts'
 import { catalogRoutes } from './catalog/routes.ts'
@@ -25,7 +26,7 @@ export const curationFeature: Feature<CurationContext> = {
   },
 }
 
-/** Curation's jobs: segment builds, optimizations, segment performance reports, and the periodic catalog refresh. */
+/** Curation's jobs: segment builds, optimizations, segment performance reports, the periodic catalog refresh and term associations. */
 export function curationJobs(ctx: CurationContext): JobHandler[] {
-  return [buildJob(ctx), optimizeJob(ctx), segmentReportJob(ctx), catalogJob(ctx), catalogWatchJob(ctx)]
+  return [buildJob(ctx), optimizeJob(ctx), segmentReportJob(ctx), catalogJob(ctx), catalogWatchJob(ctx), associationsJob(ctx)]
 }

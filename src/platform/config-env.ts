@@ -48,7 +48,12 @@ export const EnvSchema = Type.Object({
   JOB_LEASE_MS: int(60_000, 100, maxInt, "a claimed job's lease; renewed while it runs, taken over when it lapses"),
 
   CURATION_MAX_SEGMENT_URLS: int(10_000, 1, 1_000_000, 'most URLs a segment holds'),
-  CURATION_MIN_SCORE: num(0.12, 0, 1, 'lowest relevance score (0–1) a URL needs to enter a segment'),
+  CURATION_MIN_SCORE: num(
+    0.02,
+    0,
+    1,
+    'lowest calibrated relevance score (0–1, the estimated probability that a page fits; the default is about the chance of a page drawn at random) a URL needs to enter a segment',
+  ),
   CURATION_CANDIDATE_LIMIT: int(12_000, 100, 1_000_000, 'most candidate pages scored per segment build'),
   CURATION_MIN_WORDS: int(120, 0, maxInt, 'thin-content floor: pages with fewer words of main text are excluded'),
   CURATION_MIN_ARTICLE_WORDS: int(

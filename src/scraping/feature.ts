@@ -1,6 +1,7 @@
 import type { Feature } from '../platform/http/app.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
 import type { ScrapingContext } from './context.ts'
+import { reclassifyJob } from './index/reclassify.ts'
 import { scrapingJobs as jobs } from './jobs/handlers.ts'
 import { jobRoutes } from './jobs/routes.ts'
 import { searchRoutes } from './search/routes.ts'
@@ -14,7 +15,7 @@ export const scrapingFeature: Feature<ScrapingContext> = {
   },
 }
 
-/** Scrape-job chunks, single-URL submissions from search, and their housekeeping. */
+/** Scrape-job chunks, single-URL submissions from search, their housekeeping, and background reclassification. */
 export function scrapingJobs(ctx: ScrapingContext): JobHandler[] {
-  return jobs(ctx)
+  return [...jobs(ctx), reclassifyJob(ctx)]
 }

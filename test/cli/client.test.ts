@@ -183,7 +183,7 @@ describe('curata client commands against a running service', () => {
     const table = ok(await cli(withTarget(['segments', 'list'])))
     expect(table.stdout).toMatch(new RegExp(`│ ${seg.id}\\s+│ Pasta`))
     const csv = ok(await cli(withTarget(['segments', 'urls', String(seg.id)])))
-    expect(csv.stdout.split('\r\n')[0]).toBe('rank,url,tld,score,taxonomy_id,level1_name,level2_name,level3_name,source')
+    expect(csv.stdout.split('\r\n')[0]).toBe('rank,url,tld,score,taxonomy_id,level1_name,level2_name,level3_name,source,reasons')
     const jsonl = ok(await cli(withTarget(['segments', 'urls', String(seg.id), '--format', 'jsonl'])))
     expect(jsonl.stdout.trim().split('\n').filter(Boolean).length).toBe(csv.stdout.split('\r\n').filter(Boolean).length - 1)
   })

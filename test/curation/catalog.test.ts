@@ -99,7 +99,9 @@ describeEachEngine('catalogs', (getDb) => {
 
     const { entries } = await listCatalog(getDb().db, a.clientId, { now: t.ctx.clock.now(), config: t.ctx.config.curation })
     const ids = entries.map((e) => e.id)
-    expect(ids).toEqual(expect.arrayContaining(['iab:483', 'iab:210', 'seasonal:thanksgiving:2026', 'seasonal:christmas:2026', `segment:${mine.id}`]))
+    // The Christmas window is open too, but its entry depends on pages fitting its prompt (gifts,
+    // decorations, toys): the everyday recipes indexed here score below the calibrated floor.
+    expect(ids).toEqual(expect.arrayContaining(['iab:483', 'iab:210', 'seasonal:thanksgiving:2026', `segment:${mine.id}`]))
     expect(ids).not.toContain('iab:52') // two finance pages: under the threshold
     const sports = entries.find((e) => e.id === 'iab:483')!
     const total = 13

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
+import type { Interpretation } from '../../src/content/topics/interpret-prompt.ts'
 
 import { buildJob } from '../../src/curation/builder/build-segment.ts'
 import { optimizeJob } from '../../src/curation/optimizations/apply.ts'
@@ -34,6 +35,7 @@ export interface SegmentRecord {
   processing_warnings: { code: string; message: string; index?: number; url?: string; reason?: string }[] | null
   url_count: number | null
   taxonomy_id: number | null
+  interpretation?: Interpretation | null
   [k: string]: unknown
 }
 export interface UrlEntry {

@@ -164,7 +164,8 @@ describeEachEngine('segment build outcomes', (getDb) => {
         { code: 'example_excluded', message: expect.stringContaining('mfa'), reason: 'mfa', url: mfaExample, index: 1 },
       ]),
     )
-    expect(seg.processing_warnings).toHaveLength(2)
+    // The test index holds a handful of cooking pages: the build also says it found few that fit.
+    expect(seg.processing_warnings?.map((w) => w.code).sort()).toEqual(['example_excluded', 'example_excluded', 'few_relevant_pages'])
     const urls = (await t.urls(a.headers, seg.id)).map((u) => u.url)
     expect(urls).toEqual(expect.arrayContaining(kitchens))
     expect(urls).not.toContain(thinExample)

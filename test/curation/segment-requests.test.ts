@@ -94,6 +94,62 @@ describeEachEngine('segment requests API', (getDb) => {
     expect(urls[0]).toMatchObject({ tld: expect.stringMatching(/example\.com$/), taxonomy_id: expect.any(Number), source: 'prompt', level1_name: 'Sports' })
   })
 
+  it('returns how the prompt was read: topics, terms, audience words', async () => {
+    expect(built.interpretation).toMatchObject({
+      categories: expect.arrayContaining([expect.objectContaining({ taxonomy_id: 483, name: 'Sports' })]),
+      audience: expect.arrayContaining(['fans', 'following']),
+      geo: [],
+    })
+    expect(built.interpretation?.terms).toEqual(expect.arrayContaining(['sports', 'games']))
+  })
+
+  it('gives every URL its reasons: matched categories with the page score, and prompt words', async () => {
+    const urls = json<{ urls: { reasons: { categories?: { name: string; score: number }[]; terms?: string[] } }[] }>(
+      await t.get(a.headers, `${path}/${built.id}/urls?limit=3`),
+    )
+    for (const u of urls.urls) {
+      expect(u.reasons.categories?.[0]?.name).toBe('Sports')
+      expect(u.reasons.categories?.[0]?.score).toBeGreaterThan(0)
+    }
+    const csv = await t.app.inject({ method: 'GET', url: `${path}/${built.id}/urls?limit=1`, headers: { ...a.headers, accept: 'text/csv' } })
+    expect(csv.body.split('\r\n')[1]).toMatch(/categories: Sports [\d.]+/)
+  })
+
+  it('reads geography and exclusions apart from the topic', async () => {
+    const res = await t.post(a.headers, path, { prompt: 'moms aged 25-54 in Germany who love cooking, not politics' })
+    expect(res.statusCode).toBe(201)
+    const read = json<SegmentRecord>(res).interpretation
+    expect(read?.geo).toEqual(['DE'])
+    expect(read?.audience).toEqual(expect.arrayContaining(['moms', 'aged 25-54']))
+    expect(read?.categories[0]?.name).toBe('Food & Drink')
+    expect(read?.blocks.terms).toEqual(['politics'])
+    expect(read?.blocks.categories.map((c) => c.name)).toEqual(['Politics'])
+    await t.waitBuilt(a.headers, json<{ id: number }>(res).id)
+  })
+
+  it.each([
+    ['only audience words', 'high income moms aged 25-54', /"moms" \(audience\)/],
+    ['only common words', 'the and of with', /"the" \(common word\)/],
+    ['only emoji', '🎉🔥', /"🎉" \(not a word\)/],
+    ['only a place', 'people in Germany', /"germany" \(geography\)/],
+  ])('a prompt with %s → 422 naming the words and why', async (_name, prompt, named) => {
+    const res = await t.post(a.headers, path, { prompt })
+    expect(res.statusCode, res.body).toBe(422)
+    const body = json<{ error: string; message: string }>(res)
+    expect(body.error).toBe('validation_failed')
+    expect(body.message).toMatch(named)
+  })
+
+  it.each([
+    ['at the maximum length', `sports ${'results and transfer news for football fans, '.repeat(44)}`.slice(0, 2000)],
+    ['in another language', 'Fußballfans in Deutschland, die Spielberichte lesen'],
+    ['made of names the model does not know', 'zorblatt quuxify'],
+  ])('a prompt %s builds: complete, with a reason when nothing fits', async (_name, prompt) => {
+    const seg = await t.build(a.headers, { prompt })
+    expect(seg.status).toBe('complete')
+    if (!seg.url_count) expect([...(seg.processing_errors ?? []), ...(seg.processing_warnings ?? [])].length).toBeGreaterThan(0)
+  })
+
   it('pages through URLs with a stable order; CSV on Accept: text/csv', async () => {
     const all = await t.urls(a.headers, built.id)
     const first = json<{ total: number; urls: { url: string }[] }>(await t.get(a.headers, `${path}/${built.id}/urls?limit=5`))
@@ -108,7 +164,7 @@ describeEachEngine('segment requests API', (getDb) => {
     expect(csv.headers['content-type']).toMatch(/^text\/csv/)
     expect(csv.headers['x-total-count']).toBe(String(all.length))
     const lines = csv.body.trim().split('\r\n')
-    expect(lines[0]).toBe('rank,url,tld,score,taxonomy_id,level1_name,level2_name,level3_name,source')
+    expect(lines[0]).toBe('rank,url,tld,score,taxonomy_id,level1_name,level2_name,level3_name,source,reasons')
     expect(lines).toHaveLength(4)
     expect(lines[1]!.startsWith(`1,${all[0]!.url},`)).toBe(true)
     const jsonWins = await t.app.inject({

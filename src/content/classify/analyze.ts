@@ -1,5 +1,6 @@
 // Turns text fields into keyword evidence per taxonomy node, plus a term-frequency profile.
-import { type KeywordModel, model } from './model.ts'
+import { topicLogits } from '../topics/topic-model.ts'
+import { type KeywordModel, model, modelLanguage } from './model.ts'
 import { contentTokens, isGeneric, urlTokens } from './text.ts'
 
 export interface TextFields {
@@ -20,6 +21,15 @@ export interface Analysis {
   nodeScores: Map<number, number>
   /** sub-linear term weights of every content token, for term similarity */
   terms: Map<string, number>
+  /** the learned topic model's raw tier-1 scores (src/content/topics), in model class order */
+  topicLogits: Float64Array
+  /** how many of the text's words and word pairs the learned model knows */
+  topicFeatures: number
+  /**
+   * false for a page read with another language's lists (vocab/european.ts): the learned model is
+   * English and sees only the words such a page shares with English, so its scores are not used
+   */
+  english: boolean
 }
 
 // A word in the title says more about the page than one more mention in the body.
@@ -83,6 +93,7 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
   eachTerm(description, m, (k) => (get(k).description = true))
   eachTerm(url, m, (k) => (get(k).url = true))
 
+  const topics = topicLogits({ title: fields.title ?? '', description: fields.description ?? '', body: fields.body })
   const strength = strengthFor(body.length)
   const nodeScores = new Map<number, number>()
   for (const [key, o] of occ) {
@@ -96,7 +107,16 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
   }
 
   const terms = new Map<string, number>()
-  if (!withTerms) return { tokenCount: body.length + title.length + description.length, matchedTerms: occ.size, nodeScores, terms }
+  const base = {
+    tokenCount: body.length + title.length + description.length,
+    matchedTerms: occ.size,
+    nodeScores,
+    terms,
+    topicLogits: topics.logits,
+    topicFeatures: topics.known,
+    english: modelLanguage(fields.language) === 'en',
+  }
+  if (!withTerms) return base
   const tf = new Map<string, Occurrence>()
   const tfGet = (t: string): Occurrence => {
     let o = tf.get(t)
@@ -108,5 +128,5 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
   for (const t of description) if (!isGeneric(t)) tfGet(t).description = true
   for (const [t, o] of tf) terms.set(t, strength(o))
 
-  return { tokenCount: body.length + title.length + description.length, matchedTerms: occ.size, nodeScores, terms }
+  return base
 }

@@ -1,5 +1,6 @@
 // Page classifier: keyword evidence → IAB Content Taxonomy 3.1 categories with scores in 0..1.
 import { children, getNode } from '../taxonomy/taxonomy.ts'
+import { softmax, topicModel } from '../topics/topic-model.ts'
 import { type Analysis, analyze } from './analyze.ts'
 import { model } from './model.ts'
 
@@ -15,7 +16,11 @@ export interface PageInput {
 export interface ScoredCategory {
   /** taxonomy node id (spec `taxonomy_id`) */
   id: number
-  /** 0..1: how much of the page's topical evidence is for this node (squared shares), damped when the evidence is thin */
+  /**
+   * 0..1: for a tier-1 node, the estimated probability that the page is about it (learned model and
+   * curated vocabulary together); a deeper node gets its tier-1's probability times its share of the
+   * branch's vocabulary evidence
+   */
   score: number
 }
 
@@ -31,10 +36,12 @@ export interface PageClassification {
 export interface ClassifyOptions {
   /** minimum score of a returned category; default 0.1 */
   threshold?: number
-  /** minimum raw evidence for the best tier-1 category; default 3 */
+  /** minimum raw vocabulary evidence for the best tier-1 category; default 3 */
   minEvidence?: number
-  /** distinct vocabulary terms that must match; default 2 (a page naming one term once is not about it) */
+  /** distinct vocabulary terms that must match with minEvidence; default 2 (a page naming one term once is not about it) */
   minTerms?: number
+  /** words and word pairs the learned model must know, when the vocabulary evidence is short of minEvidence; default 6 (a greeting and a few common words are not a topic) */
+  minFeatures?: number
 }
 
 /**
@@ -47,15 +54,58 @@ export const classifierLanguages: ReadonlySet<string> = new Set(['en', 'de', 'fr
 
 const DEFAULT_THRESHOLD = 0.1
 const DEFAULT_MIN_EVIDENCE = 3
-// Evidence at which confidence reaches 1 − 1/e: about three strong keyword hits.
-const EVIDENCE_SCALE = 6
+const DEFAULT_MIN_FEATURES = 6
+// Below this probability the best category is a guess, not a classification.
+const MIN_TOP_PROBABILITY = 0.2
+// Weight of the curated vocabulary's evidence (log1p) added to the learned model's scores; chosen on
+// the labelled dev pages (docs/taxonomy-and-classification.md, "Ablation").
+const VOCABULARY_WEIGHT = 0.5
+// Pages in the other languages the classifier reads (vocab/european.ts): the model is English, so
+// their tier-1 probabilities come from the vocabulary only.
+const OTHER_LANGUAGE_VOCABULARY_WEIGHT = 2
 const MAX_CATEGORIES = 10
 const SENSITIVE_MIN_DENSITY = 2.5
 
 export function classifyPage(input: PageInput, options: ClassifyOptions = {}): PageClassification {
-  const a = analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url, language: input.language }, false)
-  const english = !input.language || input.language.toLowerCase().startsWith('en')
-  return classifyAnalysis(a, { ...options, minEvidence: (options.minEvidence ?? DEFAULT_MIN_EVIDENCE) * (english ? 1 : 2) })
+  return classifyAnalysis(readPage(input, false), languageOptions(input, options))
+}
+
+/** The analysis of a page's fields (title, description, URL words count extra); `withTerms` as for analyze. */
+export function readPage(input: PageInput, withTerms = true): Analysis {
+  return analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url, language: input.language }, withTerms)
+}
+
+/**
+ * The learned model is English and the vocabulary of the other languages (vocab/european.ts) is
+ * shorter: a page in another language must show twice the evidence.
+ */
+export function languageOptions(input: PageInput, options: ClassifyOptions = {}): ClassifyOptions {
+  const factor = !input.language || input.language.toLowerCase().startsWith('en') ? 1 : 2
+  return {
+    ...options,
+    minEvidence: (options.minEvidence ?? DEFAULT_MIN_EVIDENCE) * factor,
+    minFeatures: (options.minFeatures ?? DEFAULT_MIN_FEATURES) * factor,
+  }
+}
+
+/**
+ * Probability per topical tier-1 category, highest first: a softmax over the learned model's scores
+ * plus the vocabulary's evidence (for a page in another language, the vocabulary's alone). Empty
+ * when neither knows a word of the text.
+ */
+export function tier1Probabilities(a: Analysis, vocabularyWeight = VOCABULARY_WEIGHT): ScoredCategory[] {
+  const m = topicModel()
+  const evidence = a.nodeScores
+  if (a.topicFeatures === 0 && a.matchedTerms === 0) return []
+  // A page read in another language: the vocabulary alone, as squared shares of its evidence
+  // ((1 + e)² normalised), the previous classifier's scale.
+  const logits = a.english
+    ? Float64Array.from(a.topicLogits, (l, i) => l + vocabularyWeight * Math.log1p(evidence.get(m.classIds[i] as number) ?? 0))
+    : Float64Array.from(m.classIds, (id) => OTHER_LANGUAGE_VOCABULARY_WEIGHT * Math.log1p(evidence.get(id) ?? 0))
+  softmax(logits)
+  const out: ScoredCategory[] = []
+  for (let i = 0; i < logits.length; i++) out.push({ id: m.classIds[i] as number, score: logits[i] as number })
+  return out.sort((x, y) => y.score - x.score)
 }
 
 /** Tier-1 topical evidence, highest first (raw, unnormalised). */
@@ -71,16 +121,25 @@ export function tier1Evidence(a: Analysis): { id: number; evidence: number }[] {
 export function classifyAnalysis(a: Analysis, options: ClassifyOptions = {}): PageClassification {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD
   const minEvidence = options.minEvidence ?? DEFAULT_MIN_EVIDENCE
+  const minFeatures = options.minFeatures ?? DEFAULT_MIN_FEATURES
   const sensitive = sensitiveTopics(a)
-  const roots = tier1Evidence(a)
+  const roots = tier1Probabilities(a)
   const best = roots[0]
-  if (!best || best.evidence < minEvidence || a.matchedTerms < (options.minTerms ?? 2)) return { categories: [], classified: false, sensitive }
+  const bestEvidence = tier1Evidence(a)[0]?.evidence ?? 0
+  const readable = (bestEvidence >= minEvidence && a.matchedTerms >= (options.minTerms ?? 2)) || (a.english && a.topicFeatures >= minFeatures)
+  if (!best || best.score < MIN_TOP_PROBABILITY || !readable) return { categories: [], classified: false, sensitive }
 
-  // Squared shares: every page collects some stray evidence for many topics; squaring lets the
-  // dominant topics stand out from that floor without changing their order.
-  const sumSquares = roots.reduce((s, r) => s + r.evidence * r.evidence, 0)
-  const confidence = 1 - Math.exp(-best.evidence / EVIDENCE_SCALE)
-  const categories: { id: number; score: number }[] = []
+  const categories = categoryScores(a, roots, threshold)
+  categories.sort((x, y) => y.score - x.score || (getNode(x.id)?.tier ?? 0) - (getNode(y.id)?.tier ?? 0))
+  return { categories: categories.slice(0, MAX_CATEGORIES), classified: categories.length > 0, sensitive }
+}
+
+/**
+ * Every category at or above the threshold: tier-1 probabilities, and below each tier-1 its
+ * descendants, scored by their share of the branch's vocabulary evidence.
+ */
+export function categoryScores(a: Analysis, roots: readonly ScoredCategory[], threshold: number): ScoredCategory[] {
+  const categories: ScoredCategory[] = []
   const descend = (id: number, rootScore: number, rootEvidence: number): void => {
     for (const c of children(id)) {
       const score = (rootScore * (a.nodeScores.get(c.id) ?? 0)) / rootEvidence
@@ -91,13 +150,12 @@ export function classifyAnalysis(a: Analysis, options: ClassifyOptions = {}): Pa
     }
   }
   for (const r of roots) {
-    const score = ((r.evidence * r.evidence) / sumSquares) * confidence
-    if (score < threshold) break
-    categories.push({ id: r.id, score: round(score) })
-    descend(r.id, score, r.evidence)
+    if (r.score < threshold) break
+    categories.push({ id: r.id, score: round(r.score) })
+    const evidence = a.nodeScores.get(r.id) ?? 0
+    if (evidence > 0) descend(r.id, r.score, evidence)
   }
-  categories.sort((x, y) => y.score - x.score || (getNode(x.id)?.tier ?? 0) - (getNode(y.id)?.tier ?? 0))
-  return { categories: categories.slice(0, MAX_CATEGORIES), classified: categories.length > 0, sensitive }
+  return categories
 }
 
 /**

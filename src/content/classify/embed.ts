@@ -4,15 +4,24 @@
 // classifier, so a prompt and a page meet in the taxonomy even when they share no word.
 import { getNode } from '../taxonomy/taxonomy.ts'
 import { type Analysis, analyze } from './analyze.ts'
-import { classifyAnalysis, type PageInput, type ScoredCategory, tier1Evidence } from './classify-page.ts'
+import {
+  categoryScores,
+  classifyAnalysis,
+  languageOptions,
+  type PageClassification,
+  type PageInput,
+  readPage,
+  type ScoredCategory,
+  tier1Probabilities,
+} from './classify-page.ts'
 import { model } from './model.ts'
 
 export interface Embedding {
-  /** [taxonomy id, share of topical evidence], sorted by id */
+  /** [taxonomy id, probability (tier-1) or probability × share of the branch (deeper)], sorted by id */
   concepts: [number, number][]
   /** [stemmed term, weight], sorted by term; only the strongest terms are kept */
   terms: [string, number][]
-  /** 0..1, grows with the amount of topical evidence; near 0 for text the vocabulary cannot read */
+  /** 0..1, grows with the amount of text the topic model can read; near 0 for text it cannot */
   confidence: number
 }
 
@@ -24,12 +33,20 @@ export interface QueryRepresentation {
 const MAX_TERMS = 96
 const MAX_CONCEPTS = 64
 const CONCEPT_WEIGHT = 0.75
-const EVIDENCE_SCALE = 6
+const CONCEPT_FLOOR = 0.01
+// Known words and word pairs at which confidence reaches 1 − 1/e: a short paragraph.
+const FEATURE_SCALE = 12
 // Deep nodes refine the match without letting a single narrow keyword dominate it.
 const TIER_FACTOR = [0, 1, 1, 0.6, 0.4] as const
 
 export function embedPage(input: PageInput): Embedding {
-  return embedAnalysis(analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url, language: input.language }))
+  return embedAnalysis(readPage(input))
+}
+
+/** classifyPage and embedPage from one reading of the page (the index needs both). */
+export function classifyAndEmbed(input: PageInput): { classification: PageClassification; embedding: Embedding } {
+  const a = readPage(input)
+  return { classification: classifyAnalysis(a, languageOptions(input)), embedding: embedAnalysis(a) }
 }
 
 export function embedQuery(text: string): Embedding {
@@ -37,24 +54,15 @@ export function embedQuery(text: string): Embedding {
 }
 
 export function embedAnalysis(a: Analysis): Embedding {
-  const roots = tier1Evidence(a)
-  const total = roots.reduce((s, r) => s + r.evidence, 0)
   const m = model()
-  const concepts: [number, number][] = []
-  if (total > 0) {
-    for (const [id, score] of a.nodeScores) {
-      const n = getNode(id)
-      if (!n || !m.topicalRoots.has(rootOf(id))) continue
-      concepts.push([id, score / total])
-    }
-  }
+  const concepts = categoryScores(a, tier1Probabilities(a), CONCEPT_FLOOR).map((c): [number, number] => [c.id, c.score])
   concepts.sort((x, y) => y[1] - x[1])
   const keptConcepts = concepts.slice(0, MAX_CONCEPTS).sort((x, y) => x[0] - y[0])
   // Words the model knows carry topic; other words only help when prompt and page share them.
   const terms = [...a.terms].map(([t, w]): [string, number] => [t, m.postings.has(t) ? w * 2 : w])
   terms.sort((x, y) => y[1] - x[1])
   const keptTerms = terms.slice(0, MAX_TERMS).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
-  const confidence = 1 - Math.exp(-(roots[0]?.evidence ?? 0) / EVIDENCE_SCALE)
+  const confidence = 1 - Math.exp(-(a.topicFeatures + a.matchedTerms) / FEATURE_SCALE)
   return { concepts: keptConcepts.map(([id, s]) => [id, round(s)]), terms: keptTerms.map(([t, w]) => [t, round(w)]), confidence: round(confidence) }
 }
 
@@ -116,12 +124,6 @@ function cosine<K extends string | number>(a: readonly [K, number][], b: readonl
 
 function tierFactor(id: number): number {
   return TIER_FACTOR[getNode(id)?.tier ?? 1] ?? 1
-}
-
-function rootOf(id: number): number {
-  let n = getNode(id)
-  while (n && n.parent_id !== null) n = getNode(n.parent_id)
-  return n?.id ?? id
 }
 
 const round = (x: number): number => Math.round(x * 10000) / 10000

@@ -8,4 +8,14 @@ export {
   primaryLeaf,
   type ScoredCategory,
 } from './classify-page.ts'
-export { categoriesForPrompt, type Embedding, embedPage, embedQuery, promptRelevance, type QueryRepresentation, representQuery, similarity } from './embed.ts'
+export {
+  categoriesForPrompt,
+  classifyAndEmbed,
+  type Embedding,
+  embedPage,
+  embedQuery,
+  promptRelevance,
+  type QueryRepresentation,
+  representQuery,
+  similarity,
+} from './embed.ts'

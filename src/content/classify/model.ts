@@ -114,13 +114,18 @@ function mustGet(uid: string): TaxonomyNode {
 }
 
 const cached = new Map<string, KeywordModel>()
+
+/** The language whose lists a page reads: its own when vocab/european.ts has it, else English. */
+export function modelLanguage(language?: string): 'en' | keyof typeof EUROPEAN {
+  return language && Object.hasOwn(EUROPEAN, language) ? (language as keyof typeof EUROPEAN) : 'en'
+}
 /**
  * The model for a page language: English pages (and pages of unknown language) read the English
  * lists only; a page in one of the languages of vocab/european.ts reads its language's words too,
  * so no English page ever gains evidence from another language's list.
  */
 export function model(language?: string): KeywordModel {
-  const lang = language && Object.hasOwn(EUROPEAN, language) ? (language as keyof typeof EUROPEAN) : 'en'
+  const lang = modelLanguage(language)
   let m = cached.get(lang)
   if (!m) {
     m = buildModel(lang === 'en' ? [] : [EUROPEAN[lang]])

@@ -10,6 +10,7 @@
  */
 
 import { getNode } from '../../content/taxonomy/taxonomy.ts'
+import { interpretPrompt, type PromptIntent } from '../../content/topics/interpret-prompt.ts'
 import { normalizeDomain } from '../../content/urls/domains.ts'
 import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
 import type { CurationConfig } from '../../platform/config.ts'
@@ -74,6 +75,7 @@ export async function buildSegment(ctx: CurationContext, seg: SegmentRow, cfg: C
 
   const ranking = await rankCandidates(ctx.db, {
     prompt: seg.prompt,
+    expansions: seg.interpretation?.expansions ?? [],
     taxonomyId: seg.taxonomy_given ? seg.taxonomy_id : null,
     seedPageIds: seedIds,
     extraCandidates: extra,
@@ -107,7 +109,10 @@ export async function buildSegment(ctx: CurationContext, seg: SegmentRow, cfg: C
     }
   }
 
-  const rules = await loadBlockRules(ctx.db, seg, ranking.taxonomyId)
+  // Words the prompt excludes ("excluding gambling") block like block_keywords.
+  const intent = seg.prompt ? interpretPrompt(seg.prompt, seg.interpretation?.expansions ?? []) : null
+  const promptBlocks = intent?.interpretation.blocks.terms ?? []
+  const rules = await loadBlockRules(ctx.db, { ...seg, block_keywords: [...(seg.block_keywords ?? []), ...promptBlocks] }, ranking.taxonomyId)
   const data = await loadQualityData(ctx.db, ranking.ranked, rules)
   const { kept, excluded } = applyFilters(ranking.ranked, rules, data, cfg, cfg.maxSegmentUrls)
   for (const e of excluded) {
@@ -121,6 +126,7 @@ export async function buildSegment(ctx: CurationContext, seg: SegmentRow, cfg: C
     })
   }
 
+  if (intent) warnings.push(...promptWarnings(intent, kept))
   const errors: Problem[] = []
   if (!ranking.hasQuery) {
     errors.push({
@@ -142,6 +148,38 @@ export async function buildSegment(ctx: CurationContext, seg: SegmentRow, cfg: C
     warnings,
     stats: { candidates_scored: ranking.candidatesScored, ranked: ranking.ranked.length, hop_pages: hopPages },
   }
+}
+
+/** A URL at or above this prompt-fit score is more likely relevant than not (the score is a probability). */
+const LIKELY_FIT = 0.5
+/** Fewer likely-relevant URLs than this: the index cannot serve the prompt well yet, and the buyer is told. */
+const FEW_LIKELY = 20
+
+/** What the buyer should know about how the prompt was served: audience words unused, few pages that fit. */
+function promptWarnings(intent: PromptIntent, kept: readonly Candidate[]): Problem[] {
+  const out: Problem[] = []
+  const read = intent.interpretation
+  if (read.audience.length || read.geo.length) {
+    const geo = read.geo.length ? `; places (${read.geo.join(', ')}) are offered to activation as geo targeting` : ''
+    out.push({
+      code: 'audience_not_targeted',
+      message: `audience words (${read.audience.join(', ') || 'none'}) describe people, not content, and did not select pages${geo}`,
+    })
+  }
+  if (intent.topical && !read.categories.length) {
+    out.push({
+      code: 'prompt_topic_unknown',
+      message: `no topic was recognised in the prompt; pages were matched on its words only (${read.terms.join(', ')})`,
+    })
+  }
+  const likely = kept.filter((c) => c.source === 'prompt' && c.score >= LIKELY_FIT).length
+  if (likely < FEW_LIKELY) {
+    out.push({
+      code: 'few_relevant_pages',
+      message: `only ${likely} indexed page${likely === 1 ? ' is' : 's are'} likely (score ≥ ${LIKELY_FIT}) to fit the prompt; the rest of the segment, if any, is uncertain. The index may not cover this topic yet.`,
+    })
+  }
+  return out
 }
 
 /** Seeds of the segment's applied expand optimizations (URLs, and domains' home pages) that are in the index. */

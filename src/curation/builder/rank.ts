@@ -5,27 +5,29 @@
  * Candidates come from three places, each bounded so a build's cost does not grow with the index:
  *  - category membership (page_categories) for the prompt's categories, the requested taxonomy node
  *    and the example pages' categories, best category evidence first (candidateLimit);
- *  - full-text search (pages.search) for prompt words the classifier's vocabulary does not know
- *    (names, brands), which category membership cannot find;
+ *  - full-text search (pages.search) for the prompt's rare words (names, brands, specific terms),
+ *    which category membership cannot find, and for all its words when its categories find few pages;
  *  - the example pages themselves and the pages reached by crawl hops.
- * Each candidate's score (0..1) is a weighted mean of the prompt relevance (classifier embedding),
- * the similarity to the example pages, and its category score for the requested taxonomy node.
+ * Each candidate's score (0..1) is a weighted mean of the prompt fit (a calibrated probability,
+ * content/topics/relevance.ts), the similarity to the example pages, and its category score for the
+ * requested taxonomy node; the parts that matched are kept as the URL's reasons.
  */
 
-import type { Embedding, QueryRepresentation, ScoredCategory } from '../../content/classify/index.ts'
-import { promptRelevance, representQuery, similarity } from '../../content/classify/index.ts'
-import { model } from '../../content/classify/model.ts'
-import { FUNCTION_WORD_SET } from '../../content/classify/stopwords.ts'
-import { isGeneric, stem, words } from '../../content/classify/text.ts'
+import type { Embedding, ScoredCategory } from '../../content/classify/index.ts'
+import { similarity } from '../../content/classify/index.ts'
 import { ancestry, children, getNode } from '../../content/taxonomy/taxonomy.ts'
+import { interpretPrompt, type PromptIntent } from '../../content/topics/interpret-prompt.ts'
+import { promptFit } from '../../content/topics/relevance.ts'
 import type { Queryable } from '../../platform/db/db.ts'
-import type { Candidate, CandidateSource } from '../quality/filters.ts'
+import type { Candidate, CandidateSource, UrlReasons } from '../quality/filters.ts'
 import { datedArticleSql } from '../quality/filters.ts'
 import { pageMfaScoreSql } from '../quality/mfa.ts'
 import type { SegmentRow } from '../segments/repository.ts'
 
 export interface RankRequest {
   prompt: string | null
+  /** Related terms learned from the index for the prompt's words (associations), searched with less weight. */
+  expansions?: string[]
   /** The requested taxonomy node: candidates must be classified under it. */
   taxonomyId: number | null
   /** Pages whose likeness is wanted (examples, expand seeds); unusable ones are reported back. */
@@ -78,20 +80,11 @@ interface PageData {
 const MAX_PROMPT_CATEGORIES = 6
 const MAX_SEED_CATEGORIES = 3
 const MAX_TEXT_MATCHES = 2000
+// Fewer category candidates than this: the prompt's words are searched as well (bounded by MAX_TEXT_MATCHES).
+const FEW_CATEGORY_CANDIDATES = 100
 const WEIGHTS = { prompt: 1, seeds: 1, taxonomy: 0.5 } as const
-
-/** Prompt words the classifier cannot place (names, brands, jargon): searched as text instead. */
-export function unplacedPromptTerms(prompt: string): string[] {
-  const m = model()
-  const out = new Set<string>()
-  for (const w of words(prompt)) {
-    if (w.length < 3 || FUNCTION_WORD_SET.has(w) || /^\d+$/.test(w)) continue
-    const s = stem(w)
-    if (isGeneric(s) || m.postings.has(s)) continue
-    out.add(s)
-  }
-  return [...out].slice(0, 16)
-}
+// A page at least this much about a category the prompt excludes ("not politics") is left out.
+const BLOCKED_CATEGORY_SHARE = 0.3
 
 /**
  * Pages like a segment's expand seeds (optimizations): no prompt, within the segment's own taxonomy
@@ -118,24 +111,25 @@ export function rankExpansion(
 }
 
 export async function rankCandidates(db: Queryable, req: RankRequest): Promise<RankResult> {
-  const rep = req.prompt ? representQuery(req.prompt) : null
+  const intent = req.prompt ? interpretPrompt(req.prompt, req.expansions ?? []) : null
   const seeds = await loadSeeds(db, req.seedPageIds)
   const usableSeeds = seeds.filter((s) => s.usable)
   const seedData = await loadPages(
     db,
     usableSeeds.map((s) => s.pageId),
   )
-  const seedEmbeddings = seedData.map((p) => p.embedding!).filter((e) => e.confidence > 0)
+  const seedPages = seedData.filter((p) => (p.embedding?.confidence ?? 0) > 0)
+  const seedEmbeddings = seedPages.map((p) => p.embedding!)
 
-  const taxonomyId = req.taxonomyId ?? derivedTaxonomy(rep, seedData)
-  const promptUsable = rep !== null && (rep.categories.length > 0 || rep.embedding.terms.length > 0)
+  const taxonomyId = req.taxonomyId ?? derivedTaxonomy(intent, seedData)
+  const promptUsable = intent !== null && intent.topical && (intent.categories.length > 0 || intent.termWeights.size > 0)
   const hasQuery = promptUsable || seedEmbeddings.length > 0 || req.taxonomyId !== null
   if (!hasQuery) return { ranked: [], seeds, taxonomyId, hasQuery, candidatesScored: 0 }
 
   // Category weights for retrieval.
   const weights = new Map<number, number>()
   const addWeight = (id: number, w: number) => weights.set(id, (weights.get(id) ?? 0) + w)
-  for (const c of rep?.categories.slice(0, MAX_PROMPT_CATEGORIES) ?? []) addWeight(c.id, c.score)
+  for (const c of intent?.categories.slice(0, MAX_PROMPT_CATEGORIES) ?? []) addWeight(c.id, c.score)
   if (req.taxonomyId !== null) addWeight(req.taxonomyId, 1)
   for (const p of seedData) {
     for (const c of (p.categories ?? []).slice(0, MAX_SEED_CATEGORIES)) addWeight(c.id, c.score / Math.max(1, seedData.length))
@@ -143,12 +137,16 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
 
   const ids = new Set<number>()
   for (const id of await categoryCandidates(db, weights, req.taxonomyId, req.candidateLimit)) ids.add(id)
-  const textTerms = req.prompt ? await rareTerms(db, unplacedPromptTerms(req.prompt)) : []
+  // Rare prompt words (names, specific terms) bring the pages that use them, whatever their category.
+  const stats = await termStats(db, intent ? [...intent.termWeights.keys()] : [])
+  // A prompt without a recognised topic has only its words, and one whose categories the index barely
+  // holds (pages filed under a neighbouring topic) needs them too: search them all, not only the rare ones.
+  const allTerms = intent !== null && (!intent.categories.length || ids.size < FEW_CATEGORY_CANDIDATES)
+  const textTerms = allTerms ? [...stats.df].filter(([, df]) => df > 0).map(([t]) => t) : rareTerms(stats)
+  const weighted = intent ? weighByRarity(intent, stats) : null
   const textMatches = await textCandidates(db, textTerms, req.taxonomyId)
-  // Prompts the classifier cannot place at all ("zorblatt") are matched on their rare words; for the
-  // others those words only bring candidates, ranked like the rest.
-  const textBoost = !rep?.categories.length
   for (const id of textMatches.keys()) ids.add(id)
+  const blocked = new Set(intent?.interpretation.blocks.categories.map((c) => c.taxonomy_id) ?? [])
   for (const s of usableSeeds) ids.add(s.pageId)
   for (const id of req.extraCandidates.keys()) ids.add(id)
   req.signal?.throwIfAborted()
@@ -162,29 +160,37 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
     if (!p.embedding) continue
     if (subtree !== null && !seedIds.has(p.id) && !inSubtree(p, subtree)) continue
     if (++scored % 2000 === 0) await new Promise((r) => setImmediate(r)) // let the event loop breathe
+    if (blocked.size && p.embedding.concepts.some(([id, share]) => blocked.has(id) && share >= BLOCKED_CATEGORY_SHARE)) continue
     let sum = 0
     let norm = 0
-    if (promptUsable && rep) {
-      let relevance = promptRelevance(rep, p.embedding)
+    const reasons: UrlReasons = {}
+    if (promptUsable && intent) {
       const matched = textMatches.get(p.id)
-      if (matched && textBoost) relevance = Math.max(relevance, (0.5 * matched) / textTerms.length)
-      sum += WEIGHTS.prompt * relevance
+      const fit = promptFit(weighted ?? intent, p.embedding, matched ? matched / Math.max(1, textTerms.length) : 0)
+      sum += WEIGHTS.prompt * fit.score
       norm += WEIGHTS.prompt
+      if (fit.reasons.categories.length) reasons.categories = fit.reasons.categories
+      if (fit.reasons.terms.length) reasons.terms = fit.reasons.terms
     }
     if (seedEmbeddings.length) {
       let max = 0
       let total = 0
-      for (const s of seedEmbeddings) {
+      let best = -1
+      for (const [i, s] of seedEmbeddings.entries()) {
         const sim = similarity(s, p.embedding)
         total += sim
-        if (sim > max) max = sim
+        if (sim > max) [max, best] = [sim, i]
       }
       sum += WEIGHTS.seeds * (0.5 * max + (0.5 * total) / seedEmbeddings.length)
       norm += WEIGHTS.seeds
+      const example = seedPages[best]?.url
+      if (example && max > 0) reasons.example = { url: example, similarity: Math.round(max * 1000) / 1000 }
     }
     if (req.taxonomyId !== null) {
-      sum += WEIGHTS.taxonomy * categoryScore(p, req.taxonomyId)
+      const own = categoryScore(p, req.taxonomyId)
+      sum += WEIGHTS.taxonomy * own
       norm += WEIGHTS.taxonomy
+      if (own > 0) reasons.taxonomy = { taxonomy_id: req.taxonomyId, score: Math.round(own * 1000) / 1000 }
     }
     const score = norm > 0 ? sum / norm : 0
     const isSeed = seedIds.has(p.id)
@@ -202,6 +208,7 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
       simhash: p.simhash,
       score: Math.round(score * 10000) / 10000,
       source: isSeed ? req.seedSource : (req.extraCandidates.get(p.id) ?? req.defaultSource),
+      reasons,
     })
   }
   ranked.sort((a, b) => b.score - a.score || a.pageId - b.pageId)
@@ -224,7 +231,7 @@ function categoryScore(p: PageData, taxonomyId: number): number {
  * tier-1 category, then down to a child only while one child clearly leads (at least half its
  * parent's score, and ahead of its siblings) — a prompt's stray keyword does not make it specific.
  */
-export function derivedTaxonomy(rep: QueryRepresentation | null, seeds: { categories: ScoredCategory[] | null }[]): number | null {
+export function derivedTaxonomy(rep: Pick<PromptIntent, 'categories'> | null, seeds: { categories: ScoredCategory[] | null }[]): number | null {
   let categories: ScoredCategory[] = rep?.categories ?? []
   if (!categories.length) {
     const sums = new Map<number, number>()
@@ -305,20 +312,48 @@ async function categoryCandidates(db: Queryable, weights: Map<number, number>, t
 
 /** Share of the index a term may appear in and still be searched as text (a name, not a common word). */
 const RARE_TERM_SHARE = 0.02
+/** Document frequencies are counted up to this share of the index; beyond it a term is common. */
+const COMMON_TERM_SHARE = 0.1
 
-/** The terms found in at most RARE_TERM_SHARE of the indexed pages (counted up to that cap, via the GIN index). */
-async function rareTerms(db: Queryable, terms: string[]): Promise<string[]> {
-  if (!terms.length) return []
+export interface TermStats {
+  /** indexed pages */
+  pages: number
+  /** term → pages containing it, counted up to COMMON_TERM_SHARE of the index (via the GIN index) */
+  df: Map<string, number>
+}
+
+async function termStats(db: Queryable, terms: string[]): Promise<TermStats> {
   const { rows: size } = await db.query<{ n: number }>(`SELECT GREATEST(reltuples, 0)::float8 AS n FROM pg_class WHERE oid = 'pages'::regclass`)
   let pages = size[0]?.n ?? 0
   if (pages < 10_000) pages = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pages`)).rows[0]?.n ?? 0
-  const cap = Math.max(3, Math.floor(pages * RARE_TERM_SHARE))
+  if (!terms.length) return { pages, df: new Map() }
+  const cap = Math.max(3, Math.floor(pages * COMMON_TERM_SHARE))
   const { rows } = await db.query<{ term: string; df: number }>(
     `SELECT t.term, (SELECT count(*)::int FROM (SELECT 1 FROM pages p WHERE p.search @@ to_tsquery('simple', t.term || ':*') LIMIT $2 + 1) x) AS df
        FROM unnest($1::text[]) AS t(term)`,
     [terms, cap],
   )
-  return rows.filter((r) => r.df > 0 && r.df <= cap).map((r) => r.term)
+  return { pages, df: new Map(rows.map((r) => [r.term, r.df])) }
+}
+
+/** The terms found in at most RARE_TERM_SHARE of the indexed pages. */
+function rareTerms(stats: TermStats): string[] {
+  const cap = Math.max(3, Math.floor(stats.pages * RARE_TERM_SHARE))
+  return [...stats.df].filter(([, df]) => df > 0 && df <= cap).map(([t]) => t)
+}
+
+/**
+ * The prompt's term weights times each term's inverse document frequency in the index, so a
+ * specific word ("mac") counts more than a common one ("computer"), as in BM25.
+ */
+export function weighByRarity(intent: PromptIntent, stats: TermStats): PromptIntent {
+  const termWeights = new Map<string, number>()
+  const n = Math.max(2, stats.pages)
+  for (const [t, w] of intent.termWeights) {
+    const df = stats.df.get(t) ?? 0
+    termWeights.set(t, w * Math.log(1 + n / (df + 1)))
+  }
+  return { ...intent, termWeights }
 }
 
 /** Pages containing the given stemmed terms (as word prefixes), with how many of the terms each contains. */

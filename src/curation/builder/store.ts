@@ -19,10 +19,10 @@ export async function replaceSegmentUrls(tx: Queryable, seg: SegmentKey, kept: C
 export async function insertUrls(tx: Queryable, seg: SegmentKey, urls: Candidate[], firstRank: number): Promise<number> {
   if (!urls.length) return 0
   const { rowCount } = await tx.query(
-    `INSERT INTO segment_urls (segment_id, client_id, page_id, rank, score, url, host, tld, taxonomy_id, source, language)
-     SELECT $1, $2, u.page_id, u.rank, u.score, u.url, u.host, u.tld, u.taxonomy_id, u.source, u.language
-       FROM unnest($3::bigint[], $4::int[], $5::real[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::text[])
-            AS u(page_id, rank, score, url, host, tld, taxonomy_id, source, language)
+    `INSERT INTO segment_urls (segment_id, client_id, page_id, rank, score, url, host, tld, taxonomy_id, source, language, reasons)
+     SELECT $1, $2, u.page_id, u.rank, u.score, u.url, u.host, u.tld, u.taxonomy_id, u.source, u.language, u.reasons::jsonb
+       FROM unnest($3::bigint[], $4::int[], $5::real[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::text[], $12::text[])
+            AS u(page_id, rank, score, url, host, tld, taxonomy_id, source, language, reasons)
      ON CONFLICT (segment_id, page_id) DO NOTHING`,
     [
       seg.id,
@@ -36,6 +36,7 @@ export async function insertUrls(tx: Queryable, seg: SegmentKey, urls: Candidate
       urls.map((c) => c.taxonomyId),
       urls.map((c) => c.source),
       urls.map((c) => c.language),
+      urls.map((c) => (c.reasons && Object.keys(c.reasons).length ? JSON.stringify(c.reasons) : null)),
     ],
   )
   return rowCount

@@ -46,6 +46,19 @@ export interface Candidate {
   simhash: string | null
   score: number
   source: CandidateSource
+  /** Why the page is in the segment (docs/curation.md "Reasons"); stored with the URL. */
+  reasons?: UrlReasons
+}
+
+export interface UrlReasons {
+  /** the prompt's categories the page is about, with the page's score for each */
+  categories?: { taxonomy_id: number; name: string; score: number }[]
+  /** the prompt's words (and learned expansions) the page uses */
+  terms?: string[]
+  /** the example URL the page is most like */
+  example?: { url: string; similarity: number }
+  /** the page's score for the requested taxonomy node */
+  taxonomy?: { taxonomy_id: number; score: number }
 }
 
 /**

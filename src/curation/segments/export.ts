@@ -4,12 +4,17 @@
  * and the server holds one page whatever the list's size.
  */
 import type { Queryable, QueryResult } from '../../platform/db/db.ts'
-import { toCsv } from './csv.ts'
+import { reasonsText, toCsv } from './csv.ts'
 import type { SegmentUrlRow } from './repository.ts'
 import { round, withLevels } from './repository.ts'
 
-export const segmentCsvColumns = ['rank', 'url', 'tld', 'score', 'taxonomy_id', 'level1_name', 'level2_name', 'level3_name', 'source'] as const
+export const segmentCsvColumns = ['rank', 'url', 'tld', 'score', 'taxonomy_id', 'level1_name', 'level2_name', 'level3_name', 'source', 'reasons'] as const
 export type ExportFormat = 'csv' | 'jsonl'
+
+/** Entries as CSV rows: a URL's reasons in one cell (csv.ts). */
+export function csvRows<T extends Pick<SegmentUrlRow, 'reasons'>>(entries: readonly T[]): (Omit<T, 'reasons'> & { reasons: string })[] {
+  return entries.map((e) => ({ ...e, reasons: reasonsText(e.reasons) }))
+}
 
 const PAGE = 5000
 const LINES_PER_WRITE = 500
@@ -23,10 +28,10 @@ export async function* segmentUrlLines(db: Queryable, clientId: number, segmentI
   for (;;) {
     const page: QueryResult<KeyedRow> = await db.query<KeyedRow>(
       after
-        ? `SELECT rank, page_id, url, tld, score::float8 AS score, taxonomy_id, source FROM segment_urls
+        ? `SELECT rank, page_id, url, tld, score::float8 AS score, taxonomy_id, source, reasons FROM segment_urls
             WHERE segment_id = $1 AND client_id = $2 AND (rank, page_id) > ($3, $4)
             ORDER BY rank, page_id LIMIT ${PAGE}`
-        : `SELECT rank, page_id, url, tld, score::float8 AS score, taxonomy_id, source FROM segment_urls
+        : `SELECT rank, page_id, url, tld, score::float8 AS score, taxonomy_id, source, reasons FROM segment_urls
             WHERE segment_id = $1 AND client_id = $2
             ORDER BY rank, page_id LIMIT ${PAGE} OFFSET $3`,
       after ? [segmentId, clientId, after.rank, after.page_id] : [segmentId, clientId, offset],
@@ -35,12 +40,12 @@ export async function* segmentUrlLines(db: Queryable, clientId: number, segmentI
     if (!rows.length) return
     const last: KeyedRow = rows[rows.length - 1]!
     after = { rank: last.rank, page_id: last.page_id }
-    const entries = rows.map(({ page_id: _p, ...r }) => withLevels({ ...r, score: round(r.score) }))
+    const entries = rows.map(({ page_id: _p, ...r }) => withLevels({ ...r, score: round(r.score), reasons: r.reasons ?? {} }))
     // Written in pieces well under V8's large-object size, which only a full GC frees.
     for (let i = 0; i < entries.length; i += LINES_PER_WRITE) {
       const piece = entries.slice(i, i + LINES_PER_WRITE)
       if (format === 'csv') {
-        const text = toCsv(segmentCsvColumns, piece)
+        const text = toCsv(segmentCsvColumns, csvRows(piece))
         yield text.slice(text.indexOf('\r\n') + 2)
       } else {
         yield `${piece.map((e) => JSON.stringify(e)).join('\n')}\n`

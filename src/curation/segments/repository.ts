@@ -1,7 +1,10 @@
 import { getNode } from '../../content/taxonomy/taxonomy.ts'
+import { type Interpretation, interpretPrompt, UNKNOWN_WORD_WEIGHT } from '../../content/topics/interpret-prompt.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
+import { expansionsFor } from '../builder/associations.ts'
 import { recordChange } from '../builder/store.ts'
+import type { UrlReasons } from '../quality/filters.ts'
 import type { SegmentInput } from './validate.ts'
 
 export const buildKind = 'curation.build'
@@ -47,11 +50,13 @@ export interface SegmentRow {
   processing_errors: Problem[] | null
   processing_warnings: Problem[] | null
   last_updated_date: Date | null
+  /** how the prompt was read (docs/curation.md "Interpretation"); null without a prompt */
+  interpretation: Interpretation | null
 }
 
 const columns = `id, client_id, name, prompt, taxonomy_id, level1_name, level2_name, level3_name, taxonomy_given,
   example_urls, extra_hops_count, block_tlds, block_keywords, status, url_count, deleted, created_date,
-  processed_date, processing_errors, processing_warnings, last_updated_date`
+  processed_date, processing_errors, processing_warnings, last_updated_date, interpretation`
 
 /** The API record: the row without internal columns. */
 export function toRecord(row: SegmentRow) {
@@ -60,12 +65,21 @@ export function toRecord(row: SegmentRow) {
 }
 
 /** Creates the request and enqueues its build in the same transaction. */
+/** How the prompt reads, with the index's associations for the words the model does not know. */
+export async function readPrompt(db: Queryable, prompt: string): Promise<Interpretation> {
+  const first = interpretPrompt(prompt)
+  const unknown = [...first.termWeights].filter(([, w]) => w >= UNKNOWN_WORD_WEIGHT).map(([t]) => t)
+  const expansions = await expansionsFor(db, unknown)
+  return expansions.length ? interpretPrompt(prompt, expansions).interpretation : first.interpretation
+}
+
 export async function createSegmentRequest(tx: Queryable, clientId: number, input: SegmentInput, now: Date): Promise<SegmentRow> {
   const t = input.taxonomy
+  const interpretation = input.prompt ? await readPrompt(tx, input.prompt) : null
   const { rows } = await tx.query<SegmentRow>(
     `INSERT INTO segment_requests (client_id, name, prompt, taxonomy_id, level1_name, level2_name, level3_name, taxonomy_given,
-        example_urls, extra_hops_count, block_tlds, block_keywords, created_date, last_updated_date)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)
+        example_urls, extra_hops_count, block_tlds, block_keywords, created_date, last_updated_date, interpretation)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14::jsonb)
      RETURNING ${columns}`,
     [
       clientId,
@@ -81,6 +95,7 @@ export async function createSegmentRequest(tx: Queryable, clientId: number, inpu
       input.blockTlds,
       input.blockKeywords,
       now,
+      interpretation === null ? null : JSON.stringify(interpretation),
     ],
   )
   const row = rows[0]!
@@ -157,6 +172,7 @@ export interface SegmentUrlRow {
   score: number
   taxonomy_id: number | null
   source: string
+  reasons: UrlReasons | null
 }
 
 export function withLevels<T extends { taxonomy_id: number | null }>(row: T) {
@@ -168,14 +184,14 @@ export function withLevels<T extends { taxonomy_id: number | null }>(row: T) {
 export async function listSegmentUrls(db: Queryable, clientId: number, segmentId: number, limit: number, offset: number) {
   const [{ rows }, count] = await Promise.all([
     db.query<SegmentUrlRow>(
-      `SELECT rank, url, tld, score::float8 AS score, taxonomy_id, source
+      `SELECT rank, url, tld, score::float8 AS score, taxonomy_id, source, reasons
          FROM segment_urls WHERE segment_id = $1 AND client_id = $2
         ORDER BY rank, page_id LIMIT $3 OFFSET $4`,
       [segmentId, clientId, limit, offset],
     ),
     db.query<{ total: number }>(`SELECT count(*)::int AS total FROM segment_urls WHERE segment_id = $1 AND client_id = $2`, [segmentId, clientId]),
   ])
-  return { total: count.rows[0]?.total ?? 0, urls: rows.map((r) => withLevels({ ...r, score: round(r.score) })) }
+  return { total: count.rows[0]?.total ?? 0, urls: rows.map((r) => withLevels({ ...r, score: round(r.score), reasons: r.reasons ?? {} })) }
 }
 
 export async function listExclusions(db: Queryable, clientId: number, segmentId: number, reason: string | null, limit: number, offset: number) {

@@ -7,7 +7,7 @@ import { ApiError, notFound } from '../../platform/http/errors.ts'
 import { errorResponses, IdempotencyHeaders, IdParams, StringEnum } from '../../platform/http/schemas.ts'
 import type { CurationContext } from '../context.ts'
 import { toCsv, wantsCsv } from './csv.ts'
-import { segmentCsvColumns, segmentUrlLines } from './export.ts'
+import { csvRows, segmentCsvColumns, segmentUrlLines } from './export.ts'
 import type { SegmentRow } from './repository.ts'
 import {
   createSegmentRequest,
@@ -175,7 +175,7 @@ export function segmentRoutes(app: App, ctx: CurationContext): void {
       const page = await listSegmentUrls(ctx.db, clientId, seg.id, limit, offset)
       if (wantsCsv(req.headers.accept)) {
         reply.header('x-total-count', String(page.total)).type('text/csv; charset=utf-8')
-        return toCsv(segmentCsvColumns, page.urls)
+        return toCsv(segmentCsvColumns, csvRows(page.urls))
       }
       reply.type('application/json; charset=utf-8')
       return { segment_id: seg.id, status: seg.status, total: page.total, limit, offset, urls: page.urls }

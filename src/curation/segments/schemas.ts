@@ -28,6 +28,21 @@ const Problem = Type.Object(
   { title: 'BuildProblem' },
 )
 
+const NamedCategory = Type.Object({ taxonomy_id: Type.Integer(), name: Type.String(), weight: Type.Number() })
+
+export const Interpretation = Type.Object(
+  {
+    categories: Type.Array(NamedCategory, { description: "the prompt's topics, with their share of its topical intent (0..1), best first" }),
+    terms: Type.Array(Type.String(), { description: 'content words searched in pages' }),
+    expansions: Type.Array(Type.String(), { description: 'related terms learned from the index, searched with less weight' }),
+    audience: Type.Array(Type.String(), { description: 'audience and demographic words: content cannot target them' }),
+    geo: Type.Array(Type.String(), { description: 'ISO 3166 country codes named as the audience place, for activation' }),
+    blocks: Type.Object({ categories: Type.Array(NamedCategory), terms: Type.Array(Type.String()) }, { description: 'what the prompt excludes' }),
+    ignored: Type.Array(Type.Object({ word: Type.String(), why: Type.String() }), { description: 'words that did not target content, and why' }),
+  },
+  { title: 'PromptInterpretation', description: 'extra to the spec record: how the prompt was read (docs/curation.md)' },
+)
+
 export const SegmentRequest = Type.Object(
   {
     id: Id,
@@ -52,6 +67,7 @@ export const SegmentRequest = Type.Object(
     processing_errors: nullable(Type.Array(Problem)),
     processing_warnings: nullable(Type.Array(Problem)),
     last_updated_date: NullableTimestamp,
+    interpretation: nullable(Interpretation),
   },
   { title: 'SegmentRequest' },
 )
@@ -112,6 +128,18 @@ export const SegmentUrl = Type.Object(
     level2_name: nullable(Type.String()),
     level3_name: nullable(Type.String()),
     source: Type.String({ description: 'prompt (found in the index), example, hop (crawled from an example) or expand (optimization)' }),
+    reasons: Type.Object(
+      {
+        categories: Type.Optional(Type.Array(Type.Object({ taxonomy_id: Type.Integer(), name: Type.String(), score: Type.Number() }))),
+        terms: Type.Optional(Type.Array(Type.String())),
+        example: Type.Optional(Type.Object({ url: Type.String(), similarity: Type.Number() })),
+        taxonomy: Type.Optional(Type.Object({ taxonomy_id: Type.Integer(), score: Type.Number() })),
+      },
+      {
+        description:
+          "why the URL is in the segment: the prompt's categories it is about (with the page's score), the prompt words it uses, the example URL it is most like",
+      },
+    ),
   },
   { title: 'SegmentUrl' },
 )

@@ -6,6 +6,7 @@
 
 import type { TaxonomyNode } from '../../content/taxonomy/taxonomy.ts'
 import { findByNames, getNode } from '../../content/taxonomy/taxonomy.ts'
+import { interpretPrompt } from '../../content/topics/interpret-prompt.ts'
 import { normalizeDomain } from '../../content/urls/domains.ts'
 import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
 import type { ErrorDetail } from '../../platform/http/errors.ts'
@@ -111,19 +112,36 @@ export function resolveTaxonomy(body: Pick<CreateSegmentRequestBody, 'taxonomy_i
 
 const pathOf = (n: TaxonomyNode): string => [n.level1_name, n.level2_name, n.level3_name].filter(Boolean).join(' > ')
 
+/**
+ * A prompt alone must say what content to find: one made only of audience words ("moms 25-54"),
+ * places, common words or symbols is a 422 naming each word and why it cannot target content.
+ */
+export function checkTopical(prompt: string): void {
+  const intent = interpretPrompt(prompt)
+  if (intent.topical) return
+  const read = intent.interpretation
+  const named = [
+    ...read.audience.map((w) => `"${w}" (audience)`),
+    ...read.ignored.map((i) => `"${i.word}" (${i.why})`),
+    ...read.blocks.terms.map((w) => `"${w}" (exclusion)`),
+  ]
+  const found = named.length ? `found ${[...new Set(named)].slice(0, 20).join(', ')}` : 'found no word'
+  throw unprocessable(
+    `body.prompt names no content topic: ${found}. Audience, place and common words cannot target pages; name what they read (e.g. "moms interested in cooking"), or send example_urls or a taxonomy category`,
+    [{ path: 'body.prompt', message: 'no topical words' }],
+  )
+}
+
 export function validateSegmentRequest(body: CreateSegmentRequestBody): SegmentInput {
   const prompt = text(body.prompt)
   const rawUrls = body.example_urls ?? []
   if (!prompt && rawUrls.length === 0) {
     throw badRequest('send a prompt, example_urls, or both', [{ path: 'body.prompt', message: 'a prompt or example_urls is required' }])
   }
-  return {
-    name: text(body.name),
-    prompt,
-    exampleUrls: checkUrls(rawUrls, 'body.example_urls'),
-    taxonomy: resolveTaxonomy(body),
-    extraHops: body.extra_hops_count ?? null,
-    blockTlds: body.block_tlds ? checkDomains(body.block_tlds, 'body.block_tlds') : null,
-    blockKeywords: body.block_keywords ? checkKeywords(body.block_keywords, 'body.block_keywords') : null,
-  }
+  const exampleUrls = checkUrls(rawUrls, 'body.example_urls')
+  const taxonomy = resolveTaxonomy(body)
+  const blockTlds = body.block_tlds ? checkDomains(body.block_tlds, 'body.block_tlds') : null
+  const blockKeywords = body.block_keywords ? checkKeywords(body.block_keywords, 'body.block_keywords') : null
+  if (prompt && !exampleUrls.length && !taxonomy) checkTopical(prompt)
+  return { name: text(body.name), prompt, exampleUrls, taxonomy, extraHops: body.extra_hops_count ?? null, blockTlds, blockKeywords }
 }

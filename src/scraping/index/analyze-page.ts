@@ -1,5 +1,5 @@
-import type { Embedding, ScoredCategory } from '../../content/classify/index.ts'
-import { classifierLanguages, classifyPage, embedPage, primaryLeaf } from '../../content/classify/index.ts'
+import type { Embedding, PageInput, ScoredCategory } from '../../content/classify/index.ts'
+import { classifierLanguages, classifyAndEmbed, embedPage, primaryLeaf } from '../../content/classify/index.ts'
 import type { PageMetadata, PageSignals } from '../extract/extract-page.ts'
 import { emptyMetadata, extractPage } from '../extract/extract-page.ts'
 import type { FetchOutcome } from '../fetch/fetcher.ts'
@@ -91,9 +91,9 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
     ...(metadata.meta_description ? { metaDescription: metadata.meta_description } : {}),
     ...(language ? { language } : {}),
   }
+  const topics = classifyForIndex(input)
   // A language the classifier does not read is E006, not a classification failure: no categories.
-  const classification = errors.includes('E006') ? null : classifyPage(input)
-  if (classification && !classification.classified) errors.push('E007')
+  if (!topics.classified && !errors.includes('E006')) errors.push('E007')
   if (f.truncated) errors.push('E008')
   return {
     ...common,
@@ -102,9 +102,20 @@ export function analyzePage(f: FetchOutcome): AnalyzedPage {
     full_text,
     language,
     word_count,
-    categories: classification?.categories ?? [],
-    primary_category: classification ? primaryLeaf(classification) : null,
-    embedding: embedPage(input),
+    categories: topics.categories,
+    primary_category: topics.primary_category,
+    embedding: topics.embedding,
     simhash: simhash(full_text),
   }
+}
+
+/**
+ * What the index keeps of a page's topics: every category with its score, the leaf, the embedding.
+ * A page in a language the classifier does not read (E006) gets no categories, only the embedding.
+ */
+export function classifyForIndex(input: PageInput): Pick<AnalyzedPage, 'categories' | 'primary_category' | 'embedding'> & { classified: boolean } {
+  if (input.language && !classifierLanguages.has(input.language))
+    return { classified: false, categories: [], primary_category: null, embedding: embedPage(input) }
+  const { classification, embedding } = classifyAndEmbed(input)
+  return { classified: classification.classified, categories: classification.categories, primary_category: primaryLeaf(classification), embedding }
 }

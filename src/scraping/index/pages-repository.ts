@@ -1,3 +1,4 @@
+import { CLASSIFIER_VERSION } from '../../content/topics/topic-model.ts'
 import type { NormalizedUrl } from '../../content/urls/normalize-url.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { ScrapeErrorCode } from '../schemas.ts'
@@ -111,7 +112,7 @@ export async function savePages(q: Queryable, entries: readonly { id: number; pa
            title = i.title, full_text = i.full_text, language = i.language, word_count = i.word_count,
            metadata = i.metadata, published_date = i.published_date, last_updated_date = i.last_updated_date,
            categories = i.categories, primary_category = i.primary_category, embedding = i.embedding,
-           signals = i.signals, simhash = i.simhash, links = i.links,
+           signals = i.signals, simhash = i.simhash, links = i.links, classifier_version = $2,
            failed_fetches = CASE WHEN i.errors ? 'E002' THEN p.failed_fetches + 1 ELSE 0 END
          FROM input i WHERE p.id = i.id RETURNING p.id),
      wanted AS (
@@ -124,7 +125,7 @@ export async function savePages(q: Queryable, entries: readonly { id: number; pa
      INSERT INTO page_categories (taxonomy_id, page_id, score)
      SELECT w.taxonomy_id, w.page_id, w.score FROM wanted w WHERE w.page_id IN (SELECT id FROM saved)
      ON CONFLICT (taxonomy_id, page_id) DO UPDATE SET score = EXCLUDED.score`,
-    [JSON.stringify(rows, textSafe)],
+    [JSON.stringify(rows, textSafe), CLASSIFIER_VERSION],
   )
 }
 

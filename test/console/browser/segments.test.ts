@@ -123,7 +123,7 @@ describeBrowser('console: segments and activation', () => {
     expect(download.suggestedFilename()).toMatch(/^segment-\d+\.csv$/)
     const text = readFileSync((await download.path())!, 'utf8')
     const lines = text.trim().split(/\r?\n/)
-    expect(lines[0]).toBe('rank,url,tld,score,taxonomy_id,level1_name,level2_name,level3_name,source')
+    expect(lines[0]).toBe('rank,url,tld,score,taxonomy_id,level1_name,level2_name,level3_name,source,reasons')
     expect(lines).toHaveLength(25)
   })
 

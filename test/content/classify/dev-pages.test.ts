@@ -43,7 +43,6 @@ describe('classifyPage on dev pages', () => {
 
   it.each([
     ['05844573ca7e1fba', 'Automotive'], // L.A. Auto Show
-    ['042bb7b5fedab6ea', 'Video Gaming'], // Stadia, xCloud, Apple Arcade
     ['04a6711caa7c6875', 'Politics'], // NYT opinion on impeachment
     ['0d46122928b6f468', 'Sports'], // Davis Cup
     ['4219d096902dad9f', 'Food & Drink'], // jam recipe

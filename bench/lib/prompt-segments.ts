@@ -1,0 +1,66 @@
+// Shared by the relevance benchmarks: the usable labelled dev pages (fixtures/classification) and
+// their HTML, a fetched page as the crawler hands it to analyzePage, and a prompt-only segment built
+// and stored by the real builder (as the curation.build job does).
+import { readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gunzipSync } from 'node:zlib'
+import { type BuildOutcome, buildSegment, storeBuild } from '../../src/curation/builder/build-segment.ts'
+import type { CurationContext } from '../../src/curation/context.ts'
+import { createSegmentRequest, getSegment, listSegmentUrls } from '../../src/curation/segments/repository.ts'
+import type { CurationConfig } from '../../src/platform/config.ts'
+import type { FetchOutcome } from '../../src/scraping/fetch/fetcher.ts'
+
+const data = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'fixtures')
+
+export interface DevLabel {
+  set: 'scrapinghub' | 'readability'
+  id: string
+  url: string
+  unusable: boolean
+}
+
+/** The dev pages not marked unusable. */
+export function usableDevPages(): DevLabel[] {
+  return (JSON.parse(readFileSync(join(data, 'classification/dev-labels.json'), 'utf8')) as DevLabel[]).filter((l) => !l.unusable)
+}
+
+const gunzip = (p: string): string => gunzipSync(readFileSync(p)).toString('utf8')
+export const devHtml = (l: DevLabel): string =>
+  l.set === 'scrapinghub'
+    ? gunzip(join(data, 'extraction/scrapinghub/html', `${l.id}.html.gz`))
+    : gunzip(join(data, 'extraction/readability-test-pages', l.id, 'source.html.gz'))
+
+export function fetched(url: string, html: string, at: Date): FetchOutcome {
+  return {
+    url,
+    finalUrl: url,
+    status: 200,
+    contentType: 'text/html; charset=utf-8',
+    html,
+    encoding: 'utf8',
+    headers: {},
+    truncated: false,
+    error: null,
+    fetchedAt: at.toISOString(),
+    elapsedMs: 0,
+  }
+}
+
+export async function buildPromptSegment(
+  ctx: CurationContext,
+  cfg: CurationConfig,
+  clientId: number,
+  prompt: string,
+  now: Date,
+  limit: number,
+): Promise<{ out: BuildOutcome; urls: Awaited<ReturnType<typeof listSegmentUrls>>['urls'] }> {
+  const seg = await ctx.db.transaction((tx) =>
+    createSegmentRequest(tx, clientId, { name: null, prompt, exampleUrls: [], taxonomy: null, extraHops: null, blockTlds: null, blockKeywords: null }, now),
+  )
+  const row = (await getSegment(ctx.db, clientId, seg.id))!
+  const out = await buildSegment(ctx, row, cfg)
+  await ctx.db.transaction((tx) => storeBuild(tx, row, out, now))
+  const { urls } = await listSegmentUrls(ctx.db, clientId, seg.id, limit, 0)
+  return { out, urls }
+}

@@ -1,0 +1,310 @@
+// Relevance benchmark (docs/curation.md "Evaluation"): ≥ 30 prompts (fixtures/topics/relevance-prompts.json)
+// against one index built from the labelled dev pages (fixtures/classification, through the real
+// extractor and classifier) and the check split of the topic corpora (fixtures/topics, as small
+// article pages). Each prompt is built into a prompt-only segment by the real builder; its top 20
+// URLs are judged (strict P@20: missing places count as misses; condensed P@20: the same with the
+// pages left unjudged for the prompt dropped first — the dev pages, for the 34 corpus prompts). A BM25 ranking over the same
+// extracted text is computed in the same run as the baseline. Prompts are split once into a tuning
+// half and a check half: relevance coefficients are fitted on tuning only (`-- --fit` prints them).
+// Also printed: tier-1 accuracy on each corpus's check split.
+// Run: npm run bench -- relevance   → bench/results/relevance.json
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { loadCorpora } from '../scripts/lib/topic-corpora.ts'
+import type { Embedding } from '../src/content/classify/embed.ts'
+import { contentTokens } from '../src/content/classify/text.ts'
+import { interpretPrompt } from '../src/content/topics/interpret-prompt.ts'
+import { FIT_COEFFICIENTS, promptFit } from '../src/content/topics/relevance.ts'
+import { isNormalizeError, normalizeUrl } from '../src/content/urls/normalize-url.ts'
+import { createServiceContext } from '../src/context.ts'
+import { weighByRarity } from '../src/curation/builder/rank.ts'
+import { systemClock } from '../src/platform/clock.ts'
+import { loadConfig } from '../src/platform/config.ts'
+import { migrate } from '../src/platform/db/migrate.ts'
+import { openPglite } from '../src/platform/db/pglite.ts'
+import { createKey } from '../src/platform/keys/keys.ts'
+import { analyzePage } from '../src/scraping/index/analyze-page.ts'
+import { queuePages, savePage } from '../src/scraping/index/pages-repository.ts'
+import { buildPromptSegment, devHtml, fetched, usableDevPages } from './lib/prompt-segments.ts'
+import { corpusAccuracy } from './lib/topic-accuracy.ts'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const data = join(root, 'fixtures')
+const fit = process.argv.includes('--fit') || process.env.RELEVANCE_FIT === '1'
+// Corpus items per class in the index: enough for P@20 on a one-class prompt, small enough to build fast.
+const PER_CLASS = 25
+
+interface Prompt {
+  prompt: string
+  split: 'tuning' | 'check'
+  dev_relevant_ids: string[]
+  classes: string[]
+}
+interface IndexedPage {
+  /** dev page id, or "corpus:class" */
+  label: string
+  text: string
+  embedding: Embedding | null
+}
+
+const prompts = (JSON.parse(readFileSync(join(data, 'topics/relevance-prompts.json'), 'utf8')) as { prompts: Prompt[] }).prompts
+const labels = usableDevPages()
+const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+const articleHtml = (title: string, body: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><article><h1>${escape(title)}</h1>` +
+  body
+    .split(/\n\s*\n/)
+    .map((p) => `<p>${escape(p.trim())}</p>`)
+    .join('') +
+  '</article></body></html>'
+
+const db = await openPglite()
+await migrate(db)
+const now = new Date()
+const byUrl = new Map<string, IndexedPage>()
+const pages: IndexedPage[] = []
+let n = 0
+async function index(rawUrl: string, html: string, label: string): Promise<void> {
+  const u = normalizeUrl(rawUrl)
+  if (isNormalizeError(u)) throw new Error(`${label}: ${u.error}`)
+  const ids = await queuePages(db, [u], now)
+  const analyzed = analyzePage(fetched(u.url, html, now))
+  await savePage(db, ids.get(u.url)!, analyzed)
+  const page = { label, text: `${analyzed.title ?? ''}\n${analyzed.full_text ?? ''}`, embedding: analyzed.embedding }
+  byUrl.set(u.url, page)
+  pages.push(page)
+}
+
+const seen = new Set<string>()
+for (const l of labels) {
+  n++
+  let raw = l.url || `https://devpage${n}.example/`
+  if (seen.has(raw)) raw = `${raw}${raw.includes('?') ? '&' : '?'}dev=${n}`
+  seen.add(raw)
+  await index(raw, devHtml(l), l.id)
+}
+// Neutral URLs: a class name in the path would give the label away to the classifier.
+const perClass = new Map<string, number>()
+for (const d of loadCorpora(true)) {
+  if (d.split !== 'check') continue
+  const key = `${d.corpus}:${d.cls}`
+  const k = perClass.get(key) ?? 0
+  if (k >= PER_CLASS) continue
+  perClass.set(key, k + 1)
+  n++
+  await index(`https://site${n}.example/article/${n}`, articleHtml(d.title || d.body.slice(0, 80), d.body || d.title), key)
+}
+console.log(`indexed ${labels.length} dev pages and ${n - labels.length} corpus pages (${perClass.size} classes × ≤ ${PER_CLASS})`)
+
+// Corpus items are headlines and abstracts: the thin-content floor would drop most of them.
+const ctx = await createServiceContext(db, systemClock, loadConfig({ CURATION_MIN_WORDS: '0' }))
+const cfg = ctx.config.curation
+const key = await createKey(db, { name: 'relevance', now })
+
+const isRelevant = (p: Prompt, page: IndexedPage | undefined): boolean => !!page && (p.dev_relevant_ids.includes(page.label) || p.classes.includes(page.label))
+// The dev pages were judged for the 6 dev prompts only; for a prompt written from the corpora's
+// classes they are unjudged (a space.com NASA article is not marked relevant to the space prompt).
+// The condensed figure drops unjudged pages from a ranking before taking its top 20 (Sakai's
+// condensed lists); the strict figure counts them as misses.
+const DEV_PROMPTS = new Set((JSON.parse(readFileSync(join(data, 'classification/prompts.json'), 'utf8')) as { prompt: string }[]).map((x) => x.prompt))
+const isJudged = (p: Prompt, page: IndexedPage | undefined): boolean => !!page && (DEV_PROMPTS.has(p.prompt) || page.label.includes(':'))
+
+// BM25 over the same extracted text (k1 1.2, b 0.75).
+const docs = pages.map((p) => {
+  const tf = new Map<string, number>()
+  const toks = contentTokens(p.text)
+  for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + 1)
+  return { page: p, tf, len: toks.length }
+})
+const avgLen = docs.reduce((s, d) => s + d.len, 0) / docs.length
+const df = new Map<string, number>()
+for (const d of docs) for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1)
+function bm25Top(prompt: string, k: number, keep: (page: IndexedPage) => boolean = () => true): IndexedPage[] {
+  const q = [...new Set(contentTokens(prompt))]
+  const scored = docs
+    .filter((d) => keep(d.page))
+    .map((d) => {
+      let s = 0
+      for (const t of q) {
+        const f = d.tf.get(t) ?? 0
+        if (!f) continue
+        const idf = Math.log(1 + (docs.length - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5))
+        s += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.len) / avgLen))
+      }
+      return { page: d.page, s }
+    })
+  return scored
+    .filter((x) => x.s > 0)
+    .sort((a, b) => b.s - a.s)
+    .slice(0, k)
+    .map((x) => x.page)
+}
+
+interface Row {
+  prompt: string
+  split: string
+  relevant: number
+  segment_urls: number
+  p_at_20_strict: number
+  bm25_p_at_20: number
+  max_p_at_20: number
+  p_at_20_condensed: number
+  bm25_p_at_20_condensed: number
+  warnings: string[]
+}
+const rows: Row[] = []
+for (const p of prompts) {
+  const { out, urls: all } = await buildPromptSegment(ctx, cfg, key.client_id, p.prompt, now, 10_000)
+  const urls = all.slice(0, 20)
+  const relevant = pages.filter((x) => isRelevant(p, x)).length
+  const hits = urls.filter((u) => isRelevant(p, byUrl.get(u.url))).length
+  const bm = bm25Top(p.prompt, 20).filter((x) => isRelevant(p, x)).length
+  const judged = (page: IndexedPage | undefined): boolean => isJudged(p, page)
+  const condensed = all.filter((u) => judged(byUrl.get(u.url))).slice(0, 20)
+  const hitsCondensed = condensed.filter((u) => isRelevant(p, byUrl.get(u.url))).length
+  const bmCondensed = bm25Top(p.prompt, 20, judged).filter((x) => isRelevant(p, x)).length
+  const r: Row = {
+    prompt: p.prompt,
+    split: p.split,
+    relevant,
+    segment_urls: out.kept.length,
+    p_at_20_strict: hits / 20,
+    bm25_p_at_20: bm / 20,
+    max_p_at_20: Math.min(20, relevant) / 20,
+    p_at_20_condensed: hitsCondensed / 20,
+    bm25_p_at_20_condensed: bmCondensed / 20,
+    warnings: out.warnings.map((w) => w.code),
+  }
+  rows.push(r)
+  if (process.env.RELEVANCE_DEBUG && p.prompt.includes(process.env.RELEVANCE_DEBUG)) {
+    console.log(JSON.stringify(interpretPrompt(p.prompt).interpretation))
+    for (const u of urls.slice(0, 12))
+      console.log(
+        `   ${isRelevant(p, byUrl.get(u.url)) ? '+' : '-'} ${u.score.toFixed(3)} ${byUrl.get(u.url)?.label.slice(0, 30)} ${JSON.stringify(u.reasons)}`,
+      )
+  }
+  console.log(
+    `${p.split.padEnd(6)} P@20 ${r.p_at_20_strict.toFixed(2)}  BM25 ${r.bm25_p_at_20.toFixed(2)}  condensed ${r.p_at_20_condensed.toFixed(2)} / BM25 ${r.bm25_p_at_20_condensed.toFixed(2)}  max ${r.max_p_at_20.toFixed(2)}  n=${String(relevant).padEnd(3)} urls=${String(r.segment_urls).padEnd(5)} ${p.prompt}` +
+      (r.warnings.length ? `  [${r.warnings.join(', ')}]` : ''),
+  )
+}
+const mean = (split: string, k: 'p_at_20_strict' | 'bm25_p_at_20' | 'max_p_at_20' | 'p_at_20_condensed' | 'bm25_p_at_20_condensed'): number => {
+  const xs = rows.filter((r) => r.split === split)
+  return xs.reduce((s, r) => s + r[k], 0) / xs.length
+}
+const summary = Object.fromEntries(
+  ['tuning', 'check'].map((s) => [
+    s,
+    {
+      prompts: rows.filter((r) => r.split === s).length,
+      p_at_20_strict: mean(s, 'p_at_20_strict'),
+      bm25_p_at_20: mean(s, 'bm25_p_at_20'),
+      max_p_at_20: mean(s, 'max_p_at_20'),
+      p_at_20_condensed: mean(s, 'p_at_20_condensed'),
+      bm25_p_at_20_condensed: mean(s, 'bm25_p_at_20_condensed'),
+    },
+  ]),
+)
+for (const [s, v] of Object.entries(summary)) {
+  console.log(
+    `${s} half (${v.prompts} prompts): mean strict P@20 ${v.p_at_20_strict.toFixed(3)}  BM25 ${v.bm25_p_at_20.toFixed(3)}  (+${(v.p_at_20_strict - v.bm25_p_at_20).toFixed(3)})  ceiling ${v.max_p_at_20.toFixed(3)};  condensed (unjudged dev pages dropped) ${v.p_at_20_condensed.toFixed(3)}  BM25 ${v.bm25_p_at_20_condensed.toFixed(3)}  (+${(v.p_at_20_condensed - v.bm25_p_at_20_condensed).toFixed(3)})`,
+  )
+}
+
+if (fit) fitCoefficients()
+
+const accuracy = corpusAccuracy()
+console.log('tier-1 top-1 on check splits (shipped / model only / vocabulary only):')
+for (const a of accuracy)
+  console.log(
+    `  ${a.corpus.padEnd(9)} n=${a.items}  ${a.top1.shipped.toFixed(3)} / ${a.top1['model only'].toFixed(3)} / ${a.top1['vocabulary only'].toFixed(3)}  classified ${a.classified.toFixed(3)}`,
+  )
+
+await db.close()
+const outFile = join(root, 'bench/results/relevance.json')
+mkdirSync(dirname(outFile), { recursive: true })
+writeFileSync(
+  outFile,
+  `${JSON.stringify({ generated_at: new Date().toISOString(), pages: pages.length, coefficients: FIT_COEFFICIENTS, summary, prompts: rows, tier1: accuracy }, null, 2)}\n`,
+)
+console.log(`wrote ${outFile}`)
+
+/** Logistic regression by gradient descent: weights [intercept, ...one per feature]. */
+function logistic(xs: readonly number[][], ys: readonly number[]): number[] {
+  const w = new Array<number>((xs[0]?.length ?? 0) + 1).fill(0)
+  for (let it = 0; it < 20000; it++) {
+    const g = new Array<number>(w.length).fill(0)
+    for (let i = 0; i < xs.length; i++) {
+      const x = xs[i]!
+      let z = w[0]!
+      for (let j = 0; j < x.length; j++) z += w[j + 1]! * x[j]!
+      const e = 1 / (1 + Math.exp(-z)) - ys[i]!
+      g[0]! += e
+      for (let j = 0; j < x.length; j++) g[j + 1]! += e * x[j]!
+    }
+    for (let j = 0; j < w.length; j++) w[j] = w[j]! - (8 * g[j]!) / xs.length
+  }
+  return w
+}
+
+/**
+ * Fits the prompt-fit coefficients on the tuning half, two ways: (1) a logistic regression of
+ * relevance on the four measurements over every page × tuning prompt;
+ * (2) the mix that ranks best in memory (mean P@20 over every page, a grid), then calibrated by a
+ * logistic regression on that mix. With the similarity measurement (2) also ranks better through
+ * the builder on the tuning half (strict P@20 0.535 against 0.528), so (2) ships; both are printed.
+ */
+function fitCoefficients(): void {
+  const perPrompt: { xs: [number, number, number, number][]; ys: number[] }[] = []
+  for (const p of prompts.filter((x) => x.split === 'tuning')) {
+    const base = interpretPrompt(p.prompt)
+    const intent = weighByRarity(base, { pages: docs.length, df: new Map([...base.termWeights.keys()].map((t) => [t, df.get(t) ?? 0])) })
+    const xs: [number, number, number, number][] = []
+    const ys: number[] = []
+    for (const page of pages) {
+      if (!page.embedding) continue
+      const f = promptFit(intent, page.embedding)
+      xs.push([f.topic, f.detail, f.terms, f.similarity])
+      ys.push(isRelevant(p, page) ? 1 : 0)
+    }
+    perPrompt.push({ xs, ys })
+  }
+  const allX = perPrompt.flatMap((p) => p.xs)
+  const allY = perPrompt.flatMap((p) => p.ys)
+  const r = (x: number): string => x.toFixed(2)
+  const [i0, t0, d0, w0, s0] = logistic(allX, allY) as [number, number, number, number, number]
+  console.log(
+    `(1) logistic fit on ${allX.length} (page, tuning prompt) pairs: { intercept: ${r(i0)}, topic: ${r(t0)}, detail: ${r(d0)}, terms: ${r(w0)}, similarity: ${r(s0)} }`,
+  )
+  let best = { detail: 0, terms: 0, similarity: 0, p20: -1 }
+  for (const detail of [0, 0.25, 0.5, 1, 1.5, 2, 3]) {
+    for (const terms of [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4]) {
+      for (const similarity of [0, 0.5, 1, 2, 3, 4]) {
+        let sum = 0
+        for (const { xs, ys } of perPrompt) {
+          const order = xs.map((x, i) => ({ z: x[0] + detail * x[1] + terms * x[2] + similarity * x[3], y: ys[i]! })).sort((a, b) => b.z - a.z)
+          sum += order.slice(0, 20).filter((o) => o.y).length / 20
+        }
+        if (sum / perPrompt.length > best.p20) best = { detail, terms, similarity, p20: sum / perPrompt.length }
+      }
+    }
+  }
+  // Gradient descent needs the mix on a unit scale (a mix in the tens diverges); the slope is scaled back.
+  const mixOf = (x: readonly number[]): number => x[0]! + best.detail * x[1]! + best.terms * x[2]! + best.similarity * x[3]!
+  const mixScale = Math.max(...allX.map((x) => Math.abs(mixOf(x)))) || 1
+  const [a, b0] = logistic(
+    allX.map((x) => [mixOf(x) / mixScale]),
+    allY,
+  ) as [number, number]
+  const b = b0 / mixScale
+  console.log(
+    `(2) best-ranking mix (in-memory P@20 ${best.p20.toFixed(3)}), calibrated: { intercept: ${r(a)}, topic: ${r(b)}, detail: ${r(b * best.detail)}, terms: ${r(b * best.terms)}, similarity: ${r(b * best.similarity)} }`,
+  )
+  const inMemory = (k: readonly number[]): number =>
+    perPrompt.reduce((sum, { xs, ys }) => {
+      const order = xs.map((x, i) => ({ z: k[0]! * x[0] + k[1]! * x[1] + k[2]! * x[2] + k[3]! * x[3], y: ys[i]! })).sort((p, q) => q.z - p.z)
+      return sum + order.slice(0, 20).filter((o) => o.y).length / 20
+    }, 0) / perPrompt.length
+  console.log(`(1) in-memory P@20 on the tuning half: ${inMemory([t0, d0, w0, s0]).toFixed(3)}`)
+}

@@ -1,0 +1,34 @@
+// Tier-1 accuracy of the topic classifier on the check split of each labelled corpus (fixtures/topics),
+// with the ablation: shipped (learned model + vocabulary), learned model only, vocabulary only.
+// Run: npm run bench -- topics   → bench/results/topics.json
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { model } from '../src/content/classify/model.ts'
+import { topicModel } from '../src/content/topics/topic-model.ts'
+import { corpusAccuracy } from './lib/topic-accuracy.ts'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+// What the learned model adds to a process (the keyword model is loaded first, as in the service).
+model()
+const rssBefore = process.memoryUsage().rss
+topicModel()
+const modelRssMb = (process.memoryUsage().rss - rssBefore) / 1e6
+console.log(`learned topic model: +${modelRssMb.toFixed(1)} MB RSS when loaded (limit 150 MB)`)
+const rows = corpusAccuracy()
+const pct = (x: number): string => `${(x * 100).toFixed(1)}%`
+console.log('tier-1 top-1 on check splits   shipped   model only   vocabulary only   (classified: share classifyPage accepts)')
+for (const r of rows) {
+  console.log(
+    `  ${r.corpus.padEnd(10)} n=${String(r.items).padEnd(6)}  ${pct(r.top1.shipped).padEnd(8)}  ${pct(r.top1['model only']).padEnd(11)}  ${pct(r.top1['vocabulary only']).padEnd(16)}  classified ${pct(r.classified)}`,
+  )
+  console.log(
+    `      ${Object.entries(r.perClass)
+      .map(([k, v]) => `${k} ${pct(v)}`)
+      .join(', ')}`,
+  )
+}
+const out = join(root, 'bench/results/topics.json')
+mkdirSync(dirname(out), { recursive: true })
+writeFileSync(out, `${JSON.stringify({ generated_at: new Date().toISOString(), model_rss_mb: modelRssMb, corpora: rows }, null, 2)}\n`)
+console.log(`wrote ${out}`)

@@ -1,0 +1,145 @@
+// The labelled topic corpora of fixtures/topics (README there), read with each class mapped onto an
+// IAB 3.1 node by src/content/topics/class-map.json, and split once, deterministically, into a
+// training part and a check part. Shared by the training script and the benchmarks, so both see the
+// same split.
+import { readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gunzipSync } from 'node:zlib'
+import classMap from '../../src/content/topics/class-map.json' with { type: 'json' }
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const topics = join(root, 'fixtures/topics')
+
+export type CorpusName = 'huffpost' | '20news' | 'dbpedia'
+
+export interface LabelledText {
+  corpus: CorpusName
+  /** the corpus's own class name */
+  cls: string
+  /** IAB unique id the class maps to; null for a class that is no content topic (class-map.json) */
+  uid: string | null
+  title: string
+  body: string
+  split: 'train' | 'check'
+}
+
+/** FNV-1a of the text: a split that does not depend on file order. One item in five is held out. */
+function heldOut(text: string): boolean {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  return (h >>> 0) % 5 === 0
+}
+
+const mapOf = (corpus: CorpusName): Record<string, string | null> => classMap[corpus] as Record<string, string | null>
+
+function huffpost(all: boolean): LabelledText[] {
+  const map = mapOf('huffpost')
+  const out: LabelledText[] = []
+  const seen = new Set<string>()
+  const csv = gunzipSync(readFileSync(join(topics, 'huffpost-fewshot.csv.gz')))
+    .toString('utf8')
+    .split(/\r?\n/)
+    .slice(1)
+  for (const line of csv) {
+    const m = /^(\d+),([^,]*),(.*)$/.exec(line)
+    if (!m) continue
+    const cls = m[2] ?? ''
+    const text = (m[3] ?? '').replace(/^"|"$/g, '').replace(/""/g, '"')
+    const uid = map[cls] ?? null
+    if (uid === null && !all) continue
+    if (seen.has(text)) continue
+    seen.add(text)
+    out.push({ corpus: 'huffpost', cls, uid, title: text, body: '', split: heldOut(text) ? 'check' : 'train' })
+  }
+  const v3 = gunzipSync(readFileSync(join(topics, 'huffpost-v3-partial/News_Category_Dataset_v3.first10k.json.gz')))
+    .toString('utf8')
+    .split('\n')
+  for (const line of v3) {
+    if (!line.trim()) continue
+    const r = JSON.parse(line) as { category: string; headline: string; short_description: string }
+    const uid = map[r.category] ?? null
+    const key = r.headline.toLowerCase()
+    if ((uid === null && !all) || seen.has(key)) continue
+    seen.add(key)
+    out.push({ corpus: 'huffpost', cls: r.category, uid, title: r.headline, body: r.short_description, split: heldOut(key) ? 'check' : 'train' })
+  }
+  return out
+}
+
+/** Minimal ustar reader: 512-byte headers, contents padded to 512. */
+function* tarEntries(buf: Buffer): Generator<{ name: string; data: Buffer }> {
+  let off = 0
+  while (off + 512 <= buf.length) {
+    const name = buf.toString('latin1', off, off + 100).replace(/\0.*$/s, '')
+    if (!name) return
+    const prefix = buf.toString('latin1', off + 345, off + 500).replace(/\0.*$/s, '')
+    const size = parseInt(
+      buf
+        .toString('latin1', off + 124, off + 136)
+        .replace(/\0.*$/s, '')
+        .trim() || '0',
+      8,
+    )
+    const type = buf.toString('latin1', off + 156, off + 157)
+    off += 512
+    if (type === '0' || type === '\0' || type === '') yield { name: prefix ? `${prefix}/${name}` : name, data: buf.subarray(off, off + size) }
+    off += Math.ceil(size / 512) * 512
+  }
+}
+
+/** A newsgroup post without its headers (but its subject), quoted lines and signature. */
+function cleanPost(raw: string): { title: string; body: string } {
+  const split = raw.indexOf('\n\n')
+  const head = split < 0 ? raw : raw.slice(0, split)
+  const subject = /^Subject:\s*(?:re:\s*)*(.*)$/im.exec(head)?.[1] ?? ''
+  let body = split < 0 ? '' : raw.slice(split + 2)
+  const sig = body.lastIndexOf('\n--')
+  if (sig > body.length * 0.5) body = body.slice(0, sig)
+  body = body
+    .split('\n')
+    .filter((l) => !/^\s*(>|\|)/.test(l) && !/(writes|wrote):\s*$/.test(l) && !/^In article/.test(l))
+    .join('\n')
+  return { title: subject, body }
+}
+
+function newsgroups(all: boolean): LabelledText[] {
+  const map = mapOf('20news')
+  const out: LabelledText[] = []
+  for (const e of tarEntries(gunzipSync(readFileSync(join(topics, '20news-bydate.tar.gz'))))) {
+    const m = /^20news-bydate-(train|test)\/([^/]+)\/[^/]+$/.exec(e.name)
+    if (!m) continue
+    const cls = m[2] ?? ''
+    const uid = map[cls] ?? null
+    if (uid === null && !all) continue
+    const { title, body } = cleanPost(e.data.toString('latin1'))
+    if (body.trim().length < 20) continue
+    out.push({ corpus: '20news', cls, uid, title, body, split: m[1] === 'test' ? 'check' : 'train' })
+  }
+  return out
+}
+
+function dbpedia(all: boolean): LabelledText[] {
+  const map = mapOf('dbpedia')
+  const classes = readFileSync(join(topics, 'dbpedia14-partial/classes.txt'), 'utf8')
+    .split('\n')
+    .map((s) => s.trim())
+  const out: LabelledText[] = []
+  for (const line of gunzipSync(readFileSync(join(topics, 'dbpedia14-partial/train.csv.gz')))
+    .toString('utf8')
+    .split(/\r?\n/)) {
+    const m = /^(\d+),(.*)$/.exec(line)
+    if (!m) continue
+    const cls = classes[Number(m[1])] ?? ''
+    const uid = map[cls] ?? null
+    if (uid === null && !all) continue
+    const text = (m[2] ?? '').replace(/^"|"$/g, '').replace(/\t/g, ' ')
+    out.push({ corpus: 'dbpedia', cls, uid, title: '', body: text, split: heldOut(text) ? 'check' : 'train' })
+  }
+  return out
+}
+
+/** The labelled items; `all` keeps the classes mapped to no topic too (distractor pages for benchmarks). */
+export function loadCorpora(all = false): LabelledText[] {
+  return [...huffpost(all), ...newsgroups(all), ...dbpedia(all)]
+}

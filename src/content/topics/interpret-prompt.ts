@@ -1,0 +1,317 @@
+// Reads a buyer prompt the way a contextual vendor's relevance engine does: what content it asks for
+// (topics with weights, terms), and what content cannot express — the audience ("moms", "age 25-54"),
+// the geography ("in Germany", "US") — and what it excludes ("not politics"). The result is returned
+// to the buyer as the segment's `interpretation` (docs/curation.md).
+import { type Analysis, analyze } from '../classify/analyze.ts'
+import { classifyAnalysis, type ScoredCategory, tier1Probabilities } from '../classify/classify-page.ts'
+import { type Embedding, embedAnalysis } from '../classify/embed.ts'
+import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from '../classify/stopwords.ts'
+import { stem, words } from '../classify/text.ts'
+import { getNode } from '../taxonomy/taxonomy.ts'
+import { nearestWords } from './word-vectors.ts'
+
+export interface InterpretedCategory {
+  taxonomy_id: number
+  name: string
+  /** share of the prompt's topical intent, 0..1 */
+  weight: number
+}
+
+export interface IgnoredWord {
+  word: string
+  why: 'common word' | 'audience' | 'geography' | 'not a word'
+}
+
+export interface Interpretation {
+  /** topics the prompt asks for, best first */
+  categories: InterpretedCategory[]
+  /** content words searched in pages (as written, lower-cased) */
+  terms: string[]
+  /** related terms for the prompt's unknown words, searched with less weight: learned from the index (stemmed), or nearest in the word vectors */
+  expansions: string[]
+  /** audience and demographic words: content cannot target them (activation can) */
+  audience: string[]
+  /** ISO 3166 country codes named as the audience's place (offered to activation as geo) */
+  geo: string[]
+  /** what the prompt excludes: pages of these categories or with these words are left out */
+  blocks: { categories: InterpretedCategory[]; terms: string[] }
+  ignored: IgnoredWord[]
+}
+
+/** The interpretation plus what ranking needs. */
+export interface PromptIntent {
+  interpretation: Interpretation
+  /** tier-1 distribution of the topical words (model order irrelevant), and deeper nodes */
+  categories: ScoredCategory[]
+  /** stem → weight (names and words the model does not know weigh more: they are specific) */
+  termWeights: Map<string, number>
+  /** stem → the word as written, for reasons */
+  surface: Map<string, string>
+  /** true when the prompt holds at least one content word */
+  topical: boolean
+  /** the content words as a page embedding (embed.ts), for the similarity measurement of promptFit */
+  embedding: Embedding
+}
+
+// Words that describe who the buyer wants, not what they read.
+const AUDIENCE = new Set(
+  `reader readers fan fans people person persons user users audience audiences viewer viewers buyer buyers shopper shoppers consumer consumers
+   customer customers enthusiast enthusiasts lover lovers follower followers visitor visitors adult adults men women man woman male males
+   female females mom moms mum mums mother mothers dad dads father fathers teen teens teenager teenagers millennial millennials boomer boomers
+   genz gen senior seniors retiree retirees professional professionals decision makers maker executive executives income affluent wealthy
+   rich earner earners household households demographic demographics aged age ages year years old young older younger interested interest
+   interests following follow follows looking researching research engaged savvy avid keen passionate curious reading read watching watch
+   target targeting targeted segment segments prospect prospects intender intenders likes like love loves want wants planning plan
+   middle class high low upper lower parents-to-be singles single married`.split(/\s+/),
+)
+
+// Countries buyers name most, by name and common code (lower-cased surface forms).
+const COUNTRIES: Record<string, string> = {
+  us: 'US',
+  usa: 'US',
+  america: 'US',
+  'united states': 'US',
+  uk: 'GB',
+  britain: 'GB',
+  'great britain': 'GB',
+  'united kingdom': 'GB',
+  england: 'GB',
+  scotland: 'GB',
+  wales: 'GB',
+  ireland: 'IE',
+  germany: 'DE',
+  deutschland: 'DE',
+  france: 'FR',
+  spain: 'ES',
+  italy: 'IT',
+  portugal: 'PT',
+  netherlands: 'NL',
+  belgium: 'BE',
+  austria: 'AT',
+  switzerland: 'CH',
+  sweden: 'SE',
+  norway: 'NO',
+  denmark: 'DK',
+  finland: 'FI',
+  poland: 'PL',
+  greece: 'GR',
+  turkey: 'TR',
+  russia: 'RU',
+  ukraine: 'UA',
+  canada: 'CA',
+  mexico: 'MX',
+  brazil: 'BR',
+  argentina: 'AR',
+  chile: 'CL',
+  colombia: 'CO',
+  australia: 'AU',
+  'new zealand': 'NZ',
+  japan: 'JP',
+  china: 'CN',
+  india: 'IN',
+  korea: 'KR',
+  'south korea': 'KR',
+  singapore: 'SG',
+  indonesia: 'ID',
+  philippines: 'PH',
+  vietnam: 'VN',
+  thailand: 'TH',
+  malaysia: 'MY',
+  'south africa': 'ZA',
+  nigeria: 'NG',
+  kenya: 'KE',
+  egypt: 'EG',
+  israel: 'IL',
+  'saudi arabia': 'SA',
+  uae: 'AE',
+  'united arab emirates': 'AE',
+}
+const GEO_PREPOSITION = /^(?:in|from|across|throughout|within|based)$/
+const NEGATION = /\b(?:not|no|excluding|exclude|excludes|except|without|avoid|avoiding|minus|never)\b\s+(?:about\s+|any\s+|on\s+)?([^,.;:!?()]+)/giu
+const AGE_RANGE = /\b(?:ages?d?\s*)?(\d{2})\s*(?:-|–|to)\s*(\d{2})\b|\b(\d{2})\s*\+|\b(?:over|under)\s+(\d{2})\b/giu
+
+const MAX_TERMS = 16
+// A negated phrase blocks a category only when it clearly names one ("not politics"), not any word.
+const BLOCK_MIN_PROBABILITY = 0.3
+// A word shared by many sibling names ("sports" in Extreme Sports, Olympic Sports…) names none of them.
+const MAX_TIED_SIBLINGS = 2
+const CATEGORY_FLOOR = 0.1
+
+/** Words the index associates with a prompt word count for less than the prompt's own words. */
+const EXPANSION_WEIGHT = 0.5
+/** Neighbours a prompt word takes from the word vectors, and how close they must be (cosine). */
+const NEIGHBOURS = 4
+const NEIGHBOUR_COSINE = 0.6
+/** Unknown words looked up (each lookup scans the vectors: about 10 ms). */
+const NEIGHBOUR_WORDS = 4
+/** A neighbour's term weight, times its cosine: less than the prompt's own words. */
+const NEIGHBOUR_WEIGHT = 0.5
+/** Share of the prompt's topics read from its neighbours when its own words give the model evidence. */
+const NEIGHBOUR_TOPIC_SHARE = 0.3
+/** Term weight of a word neither the model nor the vocabulary knows: likely a name, so specific. */
+export const UNKNOWN_WORD_WEIGHT = 1.5
+
+/**
+ * What the prompt asks for; pure, so the same prompt always reads the same way. `expansions`:
+ * stemmed terms the index associates with the prompt's unknown words (curation/builder/associations.ts).
+ */
+export function interpretPrompt(prompt: string, expansions: readonly string[] = []): PromptIntent {
+  const ignored: IgnoredWord[] = []
+  const audience: string[] = []
+  let text = prompt.normalize('NFKC')
+
+  // Age ranges first: their digits would otherwise be dropped silently.
+  text = text.replace(AGE_RANGE, (m) => {
+    audience.push(m.trim().toLowerCase())
+    return ' '
+  })
+
+  // Negated phrases become blocks, up to the next "and"/"or"/"but" (a list of exclusions stays one block).
+  const blockTerms: string[] = []
+  const blockCategories = new Map<number, number>()
+  text = text.replace(NEGATION, (_m, phrase: string) => {
+    const kept = phrase.split(/\b(?:but|while|yet)\b/i)[0] ?? ''
+    for (const part of kept.split(/\s*\b(?:and|or|nor)\b\s*|\s*[/&]\s*/i)) {
+      const ws = words(part).filter((w) => !FUNCTION_WORD_SET.has(w))
+      if (!ws.length) continue
+      blockTerms.push(ws.join(' '))
+      const a = analyze({ body: ws.join(' ') }, false)
+      const best = tier1Probabilities(a)[0]
+      if (best && best.score >= BLOCK_MIN_PROBABILITY && a.topicFeatures + a.matchedTerms > 0)
+        blockCategories.set(best.id, Math.max(blockCategories.get(best.id) ?? 0, best.score))
+    }
+    return ' '
+  })
+
+  // Geography: country names and codes, as a place of the audience.
+  const geo = new Set<string>()
+  const tokens = words(text)
+  const original = text.match(/[\p{L}\p{N}]+/gu) ?? []
+  const keep: string[] = []
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i] as string
+    const two = i + 1 < tokens.length ? `${w} ${tokens[i + 1] as string}` : ''
+    const prev = tokens[i - 1] ?? ''
+    const isCode = w.length <= 3 && original[i] === original[i]?.toUpperCase() && /\p{L}/u.test(original[i] ?? '')
+    if (two && COUNTRIES[two]) {
+      geo.add(COUNTRIES[two])
+      ignored.push({ word: two, why: 'geography' })
+      i++
+      continue
+    }
+    const code = COUNTRIES[w]
+    if (code && (w.length > 3 ? GEO_PREPOSITION.test(prev) || tokens.length <= 2 : isCode)) {
+      geo.add(code)
+      ignored.push({ word: w, why: 'geography' })
+      continue
+    }
+    keep.push(w)
+  }
+
+  const termWeights = new Map<string, number>()
+  const surface = new Map<string, string>()
+  const content: string[] = []
+  for (const w of keep) {
+    if (!/\p{L}/u.test(w)) {
+      ignored.push({ word: w, why: 'not a word' })
+      continue
+    }
+    if (AUDIENCE.has(w)) {
+      if (!audience.includes(w)) audience.push(w)
+      continue
+    }
+    if (w.length < 2 || FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w)) {
+      if (!ignored.some((x) => x.word === w)) ignored.push({ word: w, why: 'common word' })
+      continue
+    }
+    content.push(w)
+    const s = stem(w)
+    if (!termWeights.has(s) && termWeights.size < MAX_TERMS) {
+      termWeights.set(s, 1)
+      surface.set(s, w)
+    }
+  }
+  // Symbols and emoji are not words at all: name them so the buyer sees they were read.
+  for (const sym of prompt.match(/\p{Extended_Pictographic}/gu) ?? []) ignored.push({ word: sym, why: 'not a word' })
+
+  const a = analyze({ body: content.join(' ') })
+  // A word neither the model nor the vocabulary knows is likely a name (a team, a product): specific.
+  const unknown: string[] = []
+  for (const s of termWeights.keys()) {
+    const known = analyze({ body: surface.get(s) ?? s }, false)
+    if (known.topicFeatures === 0 && known.matchedTerms === 0) {
+      termWeights.set(s, UNKNOWN_WORD_WEIGHT)
+      unknown.push(surface.get(s) ?? s)
+    }
+  }
+  for (const e of expansions) {
+    if (!termWeights.has(e)) {
+      termWeights.set(e, EXPANSION_WEIGHT)
+      surface.set(e, e)
+    }
+  }
+
+  // Word-vector neighbours of the words the model does not know: a word no corpus labelled reaches
+  // words that were. They add to the prompt's topics, and are searched with less weight. (Neighbours
+  // of known words add more noise than topic: measured in the relevance benchmark, docs/curation.md.)
+  const near = neighbours(unknown, content)
+  for (const [w, cosine] of near) {
+    const s = stem(w)
+    if (!termWeights.has(s)) {
+      termWeights.set(s, NEIGHBOUR_WEIGHT * cosine)
+      surface.set(s, w)
+    }
+  }
+  const tier1 = content.length ? withNeighbours(tier1Probabilities(a), a, near) : []
+  const deeper = content.length ? specific(classifyAnalysis(a, { minEvidence: 0, minFeatures: 0, threshold: 0.08 }).categories) : []
+  const categories = [...tier1.filter((c) => c.score >= CATEGORY_FLOOR), ...deeper]
+  const named = (c: ScoredCategory): InterpretedCategory => ({ taxonomy_id: c.id, name: getNode(c.id)?.name ?? String(c.id), weight: round(c.score) })
+  const interpretation: Interpretation = {
+    categories: categories.map(named),
+    terms: [...termWeights].filter(([, w]) => w >= 1).map(([s]) => surface.get(s) ?? s),
+    expansions: [...termWeights].filter(([, w]) => w < 1).map(([s]) => surface.get(s) ?? s),
+    audience,
+    geo: [...geo],
+    blocks: { categories: [...blockCategories].map(([id, score]) => named({ id, score })), terms: blockTerms },
+    ignored,
+  }
+  return { interpretation, categories, termWeights, surface, topical: content.length > 0, embedding: embedAnalysis(a) }
+}
+
+/** Deeper categories, without groups of siblings tied at the same score (a shared name word, not a choice). */
+function specific(categories: readonly ScoredCategory[]): ScoredCategory[] {
+  const deeper = categories.filter((c) => (getNode(c.id)?.tier ?? 1) > 1)
+  const ties = new Map<string, number>()
+  const key = (c: ScoredCategory): string => `${getNode(c.id)?.parent_id ?? ''}:${c.score}`
+  for (const c of deeper) ties.set(key(c), (ties.get(key(c)) ?? 0) + 1)
+  return deeper.filter((c) => (ties.get(key(c)) ?? 0) <= MAX_TIED_SIBLINGS)
+}
+
+const round = (x: number): number => Math.round(x * 1000) / 1000
+
+/** The closest words to the given words, with their best cosine; the prompt's own words excluded. */
+function neighbours(of: readonly string[], content: readonly string[]): Map<string, number> {
+  const own = new Set(content)
+  const out = new Map<string, number>()
+  const accept = (w: string): boolean => w.length > 2 && !own.has(w) && !FUNCTION_WORD_SET.has(w) && !GENERIC_WORD_SET.has(w) && !AUDIENCE.has(w)
+  for (const w of [...new Set(of)].slice(0, NEIGHBOUR_WORDS)) {
+    for (const n of nearestWords(w, NEIGHBOURS, NEIGHBOUR_COSINE, accept)) out.set(n.word, Math.max(out.get(n.word) ?? 0, n.cosine))
+  }
+  return out
+}
+
+/**
+ * The prompt's tier-1 topics with its neighbours' mixed in: a share of NEIGHBOUR_TOPIC_SHARE when its
+ * own words give the model evidence, all of it when they give none ("nba").
+ */
+function withNeighbours(own: ScoredCategory[], a: Analysis, near: Map<string, number>): ScoredCategory[] {
+  if (!near.size) return own
+  const b = analyze({ body: [...near.keys()].join(' ') })
+  const theirs = tier1Probabilities(b)
+  if (!theirs.length) return own
+  const share = own.length && a.topicFeatures + a.matchedTerms > 0 ? NEIGHBOUR_TOPIC_SHARE : 1
+  const mixed = new Map<number, number>()
+  for (const c of own) mixed.set(c.id, (1 - share) * c.score)
+  for (const c of theirs) mixed.set(c.id, (mixed.get(c.id) ?? 0) + share * c.score)
+  return [...mixed].map(([id, score]) => ({ id, score })).sort((x, y) => y.score - x.score)
+}

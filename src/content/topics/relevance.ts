@@ -1,0 +1,111 @@
+// How well a page fits a prompt, as a calibrated score: the estimated probability that a reader of
+// the prompt's topic would judge the page relevant. A logistic model over four measurements, fitted
+// on the tuning half of the relevance benchmark (bench/relevance.bench.ts, docs/curation.md):
+//  - topic: the chance that the page is about the prompt's tier-1 topics (Σ q·p / Σ q over topics);
+//  - detail: the page's score for the prompt's deeper categories (Basketball, Elections…);
+//  - terms: how strongly the page uses the prompt's own words (and learned expansions);
+//  - similarity: the embedding similarity of prompt and page (concepts and terms, embed.ts), times
+//    the square root of the page's confidence, as the classifier's prompt ranking measures it.
+// Because the scale is the same for every prompt, a prompt the index cannot serve gets low scores.
+import { type Embedding, similarity as embeddingSimilarity } from '../classify/embed.ts'
+import { getNode } from '../taxonomy/taxonomy.ts'
+import type { PromptIntent } from './interpret-prompt.ts'
+
+export interface FitReasons {
+  categories: { taxonomy_id: number; name: string; score: number }[]
+  terms: string[]
+}
+
+export interface PromptFit {
+  score: number
+  topic: number
+  detail: number
+  terms: number
+  similarity: number
+  reasons: FitReasons
+}
+
+/**
+ * Logistic coefficients: intercept, topic, detail, terms, similarity. The best-ranking mix on the
+ * tuning half, calibrated (fit (2) of `RELEVANCE_FIT=1 npm run bench -- relevance`; docs/curation.md).
+ */
+export interface FitCoefficients {
+  intercept: number
+  topic: number
+  detail: number
+  terms: number
+  similarity: number
+}
+export const FIT_COEFFICIENTS: FitCoefficients = { intercept: -5.05, topic: 1.08, detail: 0.54, terms: 4.33, similarity: 4.33 }
+
+// A term weight (saturated page term strength) of 1 is about two mentions in the body.
+const TERM_SATURATION = 1
+// A word found by full-text search but not among the page's strongest words: a passing mention.
+const TEXT_MATCH_WEIGHT = 0.3
+
+/**
+ * `textShare`: share of the prompt's rare words a full-text search found in the page; it floors the
+ * terms measurement, since a page keeps only its strongest words in its embedding.
+ */
+export function promptFit(intent: PromptIntent, page: Embedding, textShare = 0, coefficients: FitCoefficients = FIT_COEFFICIENTS): PromptFit {
+  const shares = new Map(page.concepts)
+  let topic = 0
+  let topicNorm = 0
+  let detail = 0
+  let detailNorm = 0
+  const matched: { id: number; contribution: number; score: number }[] = []
+  for (const c of intent.categories) {
+    const p = shares.get(c.id) ?? 0
+    if ((getNode(c.id)?.tier ?? 1) === 1) {
+      topic += c.score * p
+      topicNorm += c.score
+    } else {
+      detail += c.score * Math.min(1, p * 2)
+      detailNorm += c.score
+    }
+    if (p > 0.05) matched.push({ id: c.id, contribution: c.score * p, score: p })
+  }
+  // The page's probability of the prompt's topic mixture: normalised by the prompt's tier-1 weights,
+  // so a prompt whose words also touch other topics ("sports fans following … transfer news") does
+  // not cap every page's fit; how sure the prompt itself is shows in the terms and detail parts.
+  topic = topicNorm > 0 ? topic / topicNorm : 0
+  detail = detailNorm > 0 ? detail / detailNorm : 0
+
+  let terms = 0
+  let termNorm = 0
+  const found: string[] = []
+  const pageTerms = new Map(page.terms)
+  for (const [t, w] of intent.termWeights) {
+    const s = pageTerms.get(t) ?? 0
+    terms += (w * s) / (s + TERM_SATURATION)
+    termNorm += w
+    if (s > 0) found.push(intent.surface.get(t) ?? t)
+  }
+  terms = Math.max(termNorm > 0 ? terms / termNorm : 0, TEXT_MATCH_WEIGHT * textShare)
+
+  const k = coefficients
+  // Without a recognised topic the prompt has only its words: a page using them is taken to be on
+  // its topic, else no page could ever score as likely.
+  // The prompt's own certainty about its topics (the tier-1 probability it keeps) decides how far
+  // the topic part counts: "trains, ships and aircraft" reads as Business and Finance at 0.19, and
+  // its pages are better found by its words.
+  const certainty = Math.min(1, topicNorm)
+  const onTopic = certainty * topic + (1 - certainty) * terms
+  const similarity = embeddingSimilarity(intent.embedding, page) * Math.sqrt(page.confidence)
+  const z = k.intercept + k.topic * onTopic + k.detail * detail + k.terms * terms + k.similarity * similarity
+  const score = 1 / (1 + Math.exp(-z))
+  matched.sort((a, b) => b.contribution - a.contribution)
+  return {
+    score,
+    topic,
+    detail,
+    terms,
+    similarity,
+    reasons: {
+      categories: matched.slice(0, 3).map((m) => ({ taxonomy_id: m.id, name: getNode(m.id)?.name ?? String(m.id), score: round(m.score) })),
+      terms: found.slice(0, 8),
+    },
+  }
+}
+
+const round = (x: number): number => Math.round(x * 1000) / 1000

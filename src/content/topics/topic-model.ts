@@ -1,0 +1,85 @@
+// The learned tier-1 topic model (scripts/train-topics.ts; provenance in PROVENANCE.md): turns text
+// into a probability for every topical tier-1 IAB category. Loaded once, on first use.
+import { readFileSync } from 'node:fs'
+import { getNodeByUniqueId } from '../taxonomy/taxonomy.ts'
+import { featureCounts, featureVector, type TopicText } from './features.ts'
+
+interface ModelFile {
+  classes: string[]
+  weight_scale: number
+  bias: number[]
+  /** feature → [idf × weight_scale, class, weight × weight_scale, class, weight × weight_scale…] */
+  features: Record<string, number[]>
+}
+
+export interface TopicModel {
+  /** taxonomy id of each class, in model order */
+  classIds: number[]
+  bias: Float64Array
+  /** feature → [idf, class, weight, class, weight…] */
+  weights: Map<string, Float64Array>
+}
+
+/**
+ * Version of the page classifier (learned model + vocabulary). Pages classified by an older one are
+ * reclassified in the background (src/scraping/index/reclassify.ts); bump it when the model changes.
+ * 1: the keyword vocabulary alone; 2: the learned model; 3: the learned model over tf-idf features.
+ */
+export const CLASSIFIER_VERSION = 3
+
+let cached: TopicModel | undefined
+
+export function topicModel(): TopicModel {
+  if (cached) return cached
+  const file = JSON.parse(readFileSync(new URL('./topic-model.json', import.meta.url), 'utf8')) as ModelFile
+  const scale = 1 / file.weight_scale
+  const classIds = file.classes.map((uid) => {
+    const n = getNodeByUniqueId(uid)
+    if (!n) throw new Error(`topic model names unknown IAB Unique ID ${uid}`)
+    return n.id
+  })
+  const weights = new Map<string, Float64Array>()
+  for (const [k, row] of Object.entries(file.features)) {
+    const a = new Float64Array(row.length)
+    a[0] = (row[0] as number) * scale
+    for (let i = 1; i < row.length; i += 2) {
+      a[i] = row[i] as number
+      a[i + 1] = (row[i + 1] as number) * scale
+    }
+    weights.set(k, a)
+  }
+  cached = { classIds, bias: Float64Array.from(file.bias, (b) => b * scale), weights }
+  return cached
+}
+
+export interface TopicScores {
+  /** raw scores per class (model order) before the softmax */
+  logits: Float64Array
+  /** how many of the text's features the model knows */
+  known: number
+}
+
+/** Linear scores of a text for every class. */
+export function topicLogits(text: TopicText, m: TopicModel = topicModel()): TopicScores {
+  const v = featureVector(featureCounts(text), (k) => m.weights.get(k)?.[0])
+  const logits = Float64Array.from(m.bias)
+  for (let i = 0; i < v.keys.length; i++) {
+    const row = m.weights.get(v.keys[i] as string) as Float64Array
+    const x = v.values[i] as number
+    for (let j = 1; j < row.length; j += 2) {
+      const c = row[j] as number
+      logits[c] = (logits[c] as number) + x * (row[j + 1] as number)
+    }
+  }
+  return { logits, known: v.keys.length }
+}
+
+/** Softmax with a temperature, in place. */
+export function softmax(logits: Float64Array, temperature = 1): Float64Array {
+  let max = -Infinity
+  for (const l of logits) max = Math.max(max, l)
+  let z = 0
+  for (let i = 0; i < logits.length; i++) z += logits[i] = Math.exp(((logits[i] as number) - max) / temperature)
+  for (let i = 0; i < logits.length; i++) logits[i] = (logits[i] as number) / z
+  return logits
+}

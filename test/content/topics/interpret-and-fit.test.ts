@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import { embedPage } from '../../../src/content/classify/index.ts'
+import { interpretPrompt } from '../../../src/content/topics/interpret-prompt.ts'
+import { promptFit } from '../../../src/content/topics/relevance.ts'
+
+const nba = {
+  title: 'Lakers beat the Celtics as LeBron James scores 40',
+  text: 'The NBA game went to overtime. LeBron James scored 40 points and the Lakers basketball team won on the road. The coach praised the point guard and the bench in the playoff race.',
+}
+const recipe = {
+  title: 'Weeknight lemon chicken',
+  text: 'Season the chicken, then roast it in the oven with garlic, butter and lemon. Serve with a green salad; the recipe takes 40 minutes and two tablespoons of olive oil.',
+}
+
+describe('interpretPrompt', () => {
+  it.each([
+    ['NBA', 'Sports'],
+    ['tennis', 'Sports'],
+    ['people researching an illness, its treatment or vaccines', 'Medical Health'],
+    ['moms who love cooking', 'Food & Drink'],
+  ])('reads %j as about %s', (prompt, topic) => {
+    const r = interpretPrompt(prompt)
+    expect(r.topical).toBe(true)
+    expect(r.interpretation.categories[0]?.name).toBe(topic)
+  })
+
+  it('separates audience, geography and exclusions from the topic', () => {
+    const r = interpretPrompt('high income moms aged 25-54 in the UK reading about travel, excluding gambling and politics')
+    expect(r.interpretation.audience).toEqual(expect.arrayContaining(['high', 'income', 'moms', 'aged 25-54']))
+    expect(r.interpretation.geo).toEqual(['GB'])
+    expect(r.interpretation.blocks.terms).toEqual(['gambling', 'politics'])
+    expect(r.interpretation.categories[0]?.name).toBe('Travel')
+    expect(r.interpretation.terms).toEqual(['travel'])
+  })
+
+  it.each([['the and of'], ['🎉🔥'], ['high income moms'], ['   '], ['12345 678']])('finds no content in %j', (prompt) => {
+    expect(interpretPrompt(prompt).topical).toBe(false)
+  })
+
+  it('never throws on hostile input', () => {
+    for (const p of ['\u0000\uFFFF', 'x'.repeat(2000), 'not not not', 'excluding', '25-54 25-54', 'in in in Germany Germany']) {
+      expect(() => interpretPrompt(p)).not.toThrow()
+    }
+  })
+})
+
+describe('promptFit', () => {
+  it('scores a page that fits as likely, and one that does not as unlikely, on the same scale for short and long prompts', () => {
+    const page = embedPage(nba)
+    const other = embedPage(recipe)
+    for (const prompt of ['NBA', 'basketball fans following the NBA season and playoff games']) {
+      const intent = interpretPrompt(prompt)
+      const fits = promptFit(intent, page)
+      expect(fits.score).toBeGreaterThan(0.5)
+      expect(fits.reasons.categories[0]?.name).toBe('Sports')
+      expect(promptFit(intent, other).score).toBeLessThan(0.1)
+    }
+    expect(promptFit(interpretPrompt('NBA'), page).reasons.terms).toEqual(['nba'])
+  })
+
+  it('gives low scores when no page fits: confident-looking scores need evidence', () => {
+    const intent = interpretPrompt('cryptocurrency traders following bitcoin prices')
+    expect(promptFit(intent, embedPage(recipe)).score).toBeLessThan(0.1)
+    expect(promptFit(intent, embedPage(nba)).score).toBeLessThan(0.1)
+  })
+})
