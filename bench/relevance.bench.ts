@@ -3,7 +3,7 @@
 // extractor and classifier) and the check split of the topic corpora (fixtures/topics, as small
 // article pages). Each prompt is built into a prompt-only segment by the real builder; its top 20
 // URLs are judged (strict P@20: missing places count as misses; condensed P@20: the same with the
-// pages left unjudged for the prompt dropped first — the dev pages, for the 34 corpus prompts). A BM25 ranking over the same
+// pages left unjudged for the prompt dropped first: dev pages outside the pooled judgments, for the 34 corpus prompts). A BM25 ranking over the same
 // extracted text is computed in the same run as the baseline. Prompts are split once into a tuning
 // half and a check half: relevance coefficients are fitted on tuning only (`-- --fit` prints them).
 // Also printed: tier-1 accuracy on each corpus's check split.
@@ -102,13 +102,24 @@ const ctx = await createServiceContext(db, systemClock, loadConfig({ CURATION_MI
 const cfg = ctx.config.curation
 const key = await createKey(db, { name: 'relevance', now })
 
-const isRelevant = (p: Prompt, page: IndexedPage | undefined): boolean => !!page && (p.dev_relevant_ids.includes(page.label) || p.classes.includes(page.label))
-// The dev pages were judged for the 6 dev prompts only; for a prompt written from the corpora's
-// classes they are unjudged (a space.com NASA article is not marked relevant to the space prompt).
-// The condensed figure drops unjudged pages from a ranking before taking its top 20 (Sakai's
-// condensed lists); the strict figure counts them as misses.
+// The dev pages were labelled for the 6 dev prompts. For the prompts written from the corpora's
+// classes, the dev pages that reached the builder's or BM25's top 20 were judged afterwards
+// (pooling, as TREC does: relevance-judgments.json); any other dev page is unjudged for them. The
+// strict figure counts an unjudged page as a miss; the condensed figure drops unjudged pages from a
+// ranking before taking its top 20 (Sakai's condensed lists).
+interface Judgment {
+  prompt: string
+  page: string
+  relevant: boolean
+}
+const judgments = (JSON.parse(readFileSync(join(data, 'topics/relevance-judgments.json'), 'utf8')) as { judgments: Judgment[] }).judgments
+const judgedKey = (prompt: string, page: string): string => `${prompt}\u0000${page}`
+const pooled = new Map(judgments.map((j) => [judgedKey(j.prompt, j.page), j.relevant]))
+const isRelevant = (p: Prompt, page: IndexedPage | undefined): boolean =>
+  !!page && (p.dev_relevant_ids.includes(page.label) || p.classes.includes(page.label) || pooled.get(judgedKey(p.prompt, page.label)) === true)
 const DEV_PROMPTS = new Set((JSON.parse(readFileSync(join(data, 'classification/prompts.json'), 'utf8')) as { prompt: string }[]).map((x) => x.prompt))
-const isJudged = (p: Prompt, page: IndexedPage | undefined): boolean => !!page && (DEV_PROMPTS.has(p.prompt) || page.label.includes(':'))
+const isJudged = (p: Prompt, page: IndexedPage | undefined): boolean =>
+  !!page && (DEV_PROMPTS.has(p.prompt) || page.label.includes(':') || pooled.has(judgedKey(p.prompt, page.label)))
 
 // BM25 over the same extracted text (k1 1.2, b 0.75).
 const docs = pages.map((p) => {
@@ -141,6 +152,10 @@ function bm25Top(prompt: string, k: number, keep: (page: IndexedPage) => boolean
     .map((x) => x.page)
 }
 
+// RELEVANCE_POOL=file: writes the unjudged pages of every corpus prompt's top 20 (the builder's and
+// BM25's alike) for judging (pooling, as TREC does); the judgments go to relevance-prompts.json.
+const poolFile = process.env.RELEVANCE_POOL
+const pool: { prompt: string; page: string; text: string }[] = []
 interface Row {
   prompt: string
   split: string
@@ -160,6 +175,15 @@ for (const p of prompts) {
   const relevant = pages.filter((x) => isRelevant(p, x)).length
   const hits = urls.filter((u) => isRelevant(p, byUrl.get(u.url))).length
   const bm = bm25Top(p.prompt, 20).filter((x) => isRelevant(p, x)).length
+  if (poolFile && !DEV_PROMPTS.has(p.prompt)) {
+    const unjudged = new Set<IndexedPage>()
+    for (const u of urls) {
+      const page = byUrl.get(u.url)
+      if (page && !isJudged(p, page)) unjudged.add(page)
+    }
+    for (const page of bm25Top(p.prompt, 20)) if (!isJudged(p, page)) unjudged.add(page)
+    for (const page of unjudged) pool.push({ prompt: p.prompt, page: page.label, text: page.text.slice(0, 1200) })
+  }
   const judged = (page: IndexedPage | undefined): boolean => isJudged(p, page)
   const condensed = all.filter((u) => judged(byUrl.get(u.url))).slice(0, 20)
   const hitsCondensed = condensed.filter((u) => isRelevant(p, byUrl.get(u.url))).length
@@ -221,6 +245,10 @@ for (const a of accuracy)
     `  ${a.corpus.padEnd(9)} n=${a.items}  ${a.top1.shipped.toFixed(3)} / ${a.top1['model only'].toFixed(3)} / ${a.top1['vocabulary only'].toFixed(3)}  classified ${a.classified.toFixed(3)}`,
   )
 
+if (poolFile) {
+  writeFileSync(poolFile, `${JSON.stringify(pool, null, 1)}\n`)
+  console.log(`wrote ${pool.length} unjudged (prompt, page) pairs to ${poolFile}`)
+}
 await db.close()
 const outFile = join(root, 'bench/results/relevance.json')
 mkdirSync(dirname(outFile), { recursive: true })
