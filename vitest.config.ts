@@ -15,7 +15,11 @@ export const processTests = [
 export default defineConfig({
   test: {
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // One module cache per fork instead of one per test file: the app (and the topic model) is
+    // imported once per fork rather than once per file, which cuts the collect time from about 90 s
+    // to 20 s. Safe because no test mocks or stubs a module, a global or the environment (the AdCP
+    // compliance harness sets one variable and restores it). Vitest reads this per pool, not per project.
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     globalSetup: ['test/global-setup.ts'],
