@@ -142,7 +142,7 @@ const EXPANSION_WEIGHT = 0.5
 /** Neighbours a prompt word takes from the word vectors, and how close they must be (cosine). */
 const NEIGHBOURS = 4
 const NEIGHBOUR_COSINE = 0.6
-/** Unknown words looked up (each lookup scans the vectors: about 10 ms). */
+/** Unknown words looked up (each lookup scans all the vectors: 10–30 ms). */
 const NEIGHBOUR_WORDS = 4
 /** A neighbour's term weight, times its cosine: less than the prompt's own words. */
 const NEIGHBOUR_WEIGHT = 0.5
@@ -302,7 +302,7 @@ function neighbours(of: readonly string[], content: readonly string[]): Map<stri
 
 /**
  * The prompt's tier-1 topics with its neighbours' mixed in: a share of NEIGHBOUR_TOPIC_SHARE when its
- * own words give the model evidence, all of it when they give none ("nba").
+ * own words give the model evidence, all of it when they give none ("espresso").
  */
 function withNeighbours(own: ScoredCategory[], a: Analysis, near: Map<string, number>): ScoredCategory[] {
   if (!near.size) return own

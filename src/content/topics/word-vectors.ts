@@ -44,7 +44,7 @@ export interface Neighbour {
 
 /**
  * The k words nearest to a word (cosine ≥ minCosine) that `accept` takes, best first; none for a
- * word without a vector. A scan of every vector: about 10 ms.
+ * word without a vector. A scan of every vector: 10–30 ms.
  */
 export function nearestWords(word: string, k: number, minCosine: number, accept: (w: string) => boolean = () => true): Neighbour[] {
   const v = vectors()
