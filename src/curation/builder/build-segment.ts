@@ -73,9 +73,10 @@ export async function buildSegment(ctx: CurationContext, seg: SegmentRow, cfg: C
   const expandSeeds = await expandSeedPages(ctx.db, seg)
   signal?.throwIfAborted()
 
+  // The prompt is read once per build: ranking, its exclusions and the warnings share it.
+  const intent = seg.prompt ? interpretPrompt(seg.prompt, seg.interpretation?.expansions ?? []) : null
   const ranking = await rankCandidates(ctx.db, {
-    prompt: seg.prompt,
-    expansions: seg.interpretation?.expansions ?? [],
+    intent,
     taxonomyId: seg.taxonomy_given ? seg.taxonomy_id : null,
     seedPageIds: seedIds,
     extraCandidates: extra,
@@ -110,7 +111,6 @@ export async function buildSegment(ctx: CurationContext, seg: SegmentRow, cfg: C
   }
 
   // Words the prompt excludes ("excluding gambling") block like block_keywords.
-  const intent = seg.prompt ? interpretPrompt(seg.prompt, seg.interpretation?.expansions ?? []) : null
   const promptBlocks = intent?.interpretation.blocks.terms ?? []
   const rules = await loadBlockRules(ctx.db, { ...seg, block_keywords: [...(seg.block_keywords ?? []), ...promptBlocks] }, ranking.taxonomyId)
   const data = await loadQualityData(ctx.db, ranking.ranked, rules)

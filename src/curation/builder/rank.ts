@@ -16,7 +16,7 @@
 import type { Embedding, ScoredCategory } from '../../content/classify/index.ts'
 import { similarity } from '../../content/classify/index.ts'
 import { ancestry, children, getNode } from '../../content/taxonomy/taxonomy.ts'
-import { interpretPrompt, type PromptIntent } from '../../content/topics/interpret-prompt.ts'
+import type { PromptIntent } from '../../content/topics/interpret-prompt.ts'
 import { promptFit } from '../../content/topics/relevance.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { Candidate, CandidateSource, UrlReasons } from '../quality/filters.ts'
@@ -25,9 +25,8 @@ import { pageMfaScoreSql } from '../quality/mfa.ts'
 import type { SegmentRow } from '../segments/repository.ts'
 
 export interface RankRequest {
-  prompt: string | null
-  /** Related terms learned from the index for the prompt's words (associations), searched with less weight. */
-  expansions?: string[]
+  /** The prompt as read (interpretPrompt, with the segment's expansions); null without a prompt. */
+  intent: PromptIntent | null
   /** The requested taxonomy node: candidates must be classified under it. */
   taxonomyId: number | null
   /** Pages whose likeness is wanted (examples, expand seeds); unusable ones are reported back. */
@@ -98,7 +97,7 @@ export function rankExpansion(
   signal?: AbortSignal,
 ): Promise<RankResult> {
   return rankCandidates(db, {
-    prompt: null,
+    intent: null,
     taxonomyId: seg.taxonomy_given ? seg.taxonomy_id : null,
     seedPageIds,
     extraCandidates: new Map(),
@@ -111,7 +110,7 @@ export function rankExpansion(
 }
 
 export async function rankCandidates(db: Queryable, req: RankRequest): Promise<RankResult> {
-  const intent = req.prompt ? interpretPrompt(req.prompt, req.expansions ?? []) : null
+  const { intent } = req
   const seeds = await loadSeeds(db, req.seedPageIds)
   const usableSeeds = seeds.filter((s) => s.usable)
   const seedData = await loadPages(

@@ -5,6 +5,7 @@
  */
 
 import { allNodes, getNode } from '../../content/taxonomy/taxonomy.ts'
+import { interpretPrompt } from '../../content/topics/interpret-prompt.ts'
 import type { CurationConfig } from '../../platform/config.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
@@ -132,7 +133,7 @@ async function refreshSeasonal(
   for (const w of windows) {
     signal?.throwIfAborted()
     const ranking = await rankCandidates(ctx.db, {
-      prompt: w.moment.prompt,
+      intent: interpretPrompt(w.moment.prompt),
       taxonomyId: null,
       seedPageIds: [],
       extraCandidates: new Map(),
