@@ -16,7 +16,6 @@ import type { Embedding } from '../src/content/classify/embed.ts'
 import { contentTokens } from '../src/content/classify/text.ts'
 import { interpretPrompt } from '../src/content/topics/interpret-prompt.ts'
 import { FIT_COEFFICIENTS, promptFit } from '../src/content/topics/relevance.ts'
-import { isNormalizeError, normalizeUrl } from '../src/content/urls/normalize-url.ts'
 import { createServiceContext } from '../src/context.ts'
 import { weighByRarity } from '../src/curation/builder/rank.ts'
 import { systemClock } from '../src/platform/clock.ts'
@@ -24,9 +23,7 @@ import { loadConfig } from '../src/platform/config.ts'
 import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
-import { analyzePage } from '../src/scraping/index/analyze-page.ts'
-import { queuePages, savePage } from '../src/scraping/index/pages-repository.ts'
-import { buildPromptSegment, devHtml, fetched, usableDevPages } from './lib/prompt-segments.ts'
+import { buildPromptSegment, devHtml, devPageUrls, indexPage, usableDevPages } from './lib/prompt-segments.ts'
 import { corpusAccuracy } from './lib/topic-accuracy.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -64,26 +61,15 @@ await migrate(db)
 const now = new Date()
 const byUrl = new Map<string, IndexedPage>()
 const pages: IndexedPage[] = []
-let n = 0
 async function index(rawUrl: string, html: string, label: string): Promise<void> {
-  const u = normalizeUrl(rawUrl)
-  if (isNormalizeError(u)) throw new Error(`${label}: ${u.error}`)
-  const ids = await queuePages(db, [u], now)
-  const analyzed = analyzePage(fetched(u.url, html, now))
-  await savePage(db, ids.get(u.url)!, analyzed)
+  const { url, analyzed } = await indexPage(db, rawUrl, html, now, label)
   const page = { label, text: `${analyzed.title ?? ''}\n${analyzed.full_text ?? ''}`, embedding: analyzed.embedding }
-  byUrl.set(u.url, page)
+  byUrl.set(url, page)
   pages.push(page)
 }
 
-const seen = new Set<string>()
-for (const l of labels) {
-  n++
-  let raw = l.url || `https://devpage${n}.example/`
-  if (seen.has(raw)) raw = `${raw}${raw.includes('?') ? '&' : '?'}dev=${n}`
-  seen.add(raw)
-  await index(raw, devHtml(l), l.id)
-}
+for (const [i, url] of devPageUrls(labels).entries()) await index(url, devHtml(labels[i]!), labels[i]!.id)
+let n = labels.length
 // Neutral URLs: a class name in the path would give the label away to the classifier.
 const perClass = new Map<string, number>()
 for (const d of loadCorpora(true)) {

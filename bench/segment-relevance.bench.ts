@@ -10,16 +10,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { isNormalizeError, normalizeUrl } from '../src/content/urls/normalize-url.ts'
 import { createServiceContext } from '../src/context.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
 import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
-import { analyzePage } from '../src/scraping/index/analyze-page.ts'
-import { queuePages, savePage } from '../src/scraping/index/pages-repository.ts'
-import { buildPromptSegment, devHtml, fetched, usableDevPages } from './lib/prompt-segments.ts'
+import { buildPromptSegment, devHtml, devPageUrls, indexPage, usableDevPages } from './lib/prompt-segments.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const data = join(root, 'fixtures')
@@ -36,20 +33,9 @@ const db = await openPglite()
 await migrate(db)
 const now = new Date()
 const idOfUrl = new Map<string, string>()
-const seen = new Set<string>()
-let n = 0
-for (const l of labels) {
-  n++
-  // Pages without a URL get a host of their own (no words in it for the classifier to read).
-  let raw = l.url || `https://devpage${n}.example/`
-  if (seen.has(raw)) raw = `${raw}${raw.includes('?') ? '&' : '?'}dev=${n}`
-  seen.add(raw)
-  const u = normalizeUrl(raw)
-  if (isNormalizeError(u)) throw new Error(`${l.id}: ${u.error}`)
-  const ids = await queuePages(db, [u], now)
-  const analyzed = analyzePage(fetched(u.url, devHtml(l), now))
-  await savePage(db, ids.get(u.url)!, analyzed)
-  idOfUrl.set(u.url, l.id)
+for (const [i, raw] of devPageUrls(labels).entries()) {
+  const { url } = await indexPage(db, raw, devHtml(labels[i]!), now, labels[i]!.id)
+  idOfUrl.set(url, labels[i]!.id)
 }
 console.log(`indexed ${labels.length} usable dev pages`)
 

@@ -5,11 +5,15 @@ import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import { isNormalizeError, normalizeUrl } from '../../src/content/urls/normalize-url.ts'
 import { type BuildOutcome, buildSegment, storeBuild } from '../../src/curation/builder/build-segment.ts'
 import type { CurationContext } from '../../src/curation/context.ts'
 import { createSegmentRequest, getSegment, listSegmentUrls } from '../../src/curation/segments/repository.ts'
 import type { CurationConfig } from '../../src/platform/config.ts'
+import type { Queryable } from '../../src/platform/db/db.ts'
 import type { FetchOutcome } from '../../src/scraping/fetch/fetcher.ts'
+import { type AnalyzedPage, analyzePage } from '../../src/scraping/index/analyze-page.ts'
+import { queuePages, savePage } from '../../src/scraping/index/pages-repository.ts'
 
 const data = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'fixtures')
 
@@ -30,6 +34,31 @@ export const devHtml = (l: DevLabel): string =>
   l.set === 'scrapinghub'
     ? gunzip(join(data, 'extraction/scrapinghub/html', `${l.id}.html.gz`))
     : gunzip(join(data, 'extraction/readability-test-pages', l.id, 'source.html.gz'))
+
+/**
+ * The URL each dev page is indexed under: its own, or (without one) a host of its own with no words
+ * in it for the classifier to read; a URL seen before gets a `dev=` parameter to stay distinct.
+ */
+export function devPageUrls(labels: readonly DevLabel[]): string[] {
+  const seen = new Set<string>()
+  return labels.map((l, i) => {
+    const n = i + 1
+    let raw = l.url || `https://devpage${n}.example/`
+    if (seen.has(raw)) raw = `${raw}${raw.includes('?') ? '&' : '?'}dev=${n}`
+    seen.add(raw)
+    return raw
+  })
+}
+
+/** Puts the HTML through analyzePage into the index under the URL, as a crawl would; `label` names it in errors. */
+export async function indexPage(db: Queryable, rawUrl: string, html: string, at: Date, label: string): Promise<{ url: string; analyzed: AnalyzedPage }> {
+  const u = normalizeUrl(rawUrl)
+  if (isNormalizeError(u)) throw new Error(`${label}: ${u.error}`)
+  const ids = await queuePages(db, [u], at)
+  const analyzed = analyzePage(fetched(u.url, html, at))
+  await savePage(db, ids.get(u.url)!, analyzed)
+  return { url: u.url, analyzed }
+}
 
 export function fetched(url: string, html: string, at: Date): FetchOutcome {
   return {
