@@ -13,7 +13,7 @@ import { parseEntries, VOCABULARY_PARTS } from '../src/content/classify/vocab/in
 import { SENSITIVE } from '../src/content/classify/vocab/sensitive.ts'
 import { allNodes, ancestry, getNodeByUniqueId } from '../src/content/taxonomy/taxonomy.ts'
 import { TOPIC_ROOT_EXCLUDED } from '../src/content/topics/classes.ts'
-import { featureCounts, featureVector, type TopicText } from '../src/content/topics/features.ts'
+import { featureCounts, featureVector, type TopicText, topicTokens } from '../src/content/topics/features.ts'
 import { loadCorpora } from './lib/topic-corpora.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -89,7 +89,7 @@ for (const s of samples) perClass[s.label] = (perClass[s.label] ?? 0) + 1
 const meanCount = samples.length / K
 for (const s of samples) s.weight *= Math.min(BALANCE_CAP, (meanCount / (perClass[s.label] ?? 1)) ** BALANCE_POWER)
 
-const counts = samples.map((s) => featureCounts(s.text))
+const counts = samples.map((s) => featureCounts(topicTokens(s.text)))
 const df = new Map<string, number>()
 for (const c of counts) for (const k of c.keys()) df.set(k, (df.get(k) ?? 0) + 1)
 const featureIndex = new Map<string, number>()
@@ -203,7 +203,7 @@ for (const [k, f] of featureIndex) {
   for (const d of check) {
     const label = d.uid === null ? undefined : tier1Index(d.uid)
     if (label === undefined) continue
-    const v = featureVector(featureCounts({ title: d.title, body: d.body }), (k) => (featureIndex.has(k) ? idfOf.get(k) : undefined))
+    const v = featureVector(featureCounts(topicTokens({ title: d.title, body: d.body })), (k) => (featureIndex.has(k) ? idfOf.get(k) : undefined))
     const a = new Float64Array(K)
     const b = new Float64Array(K)
     for (let j = 0; j < v.keys.length; j++) {

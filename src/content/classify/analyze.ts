@@ -93,7 +93,7 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
   eachTerm(description, m, (k) => (get(k).description = true))
   eachTerm(url, m, (k) => (get(k).url = true))
 
-  const topics = topicLogits({ title: fields.title ?? '', description: fields.description ?? '', body: fields.body })
+  const topics = topicLogits({ title, description, body })
   const strength = strengthFor(body.length)
   const nodeScores = new Map<number, number>()
   for (const [key, o] of occ) {

@@ -15,8 +15,19 @@ const MAX_BODY_TOKENS = 2500
 // A title word says more about the page than one more mention in the body.
 const TITLE_COUNT = 2
 
-/** Feature → count (title words count double). */
-export function featureCounts(t: TopicText): Map<string, number> {
+/** A text as the model reads it: each field's content tokens (classify/text.ts). */
+export interface TopicTokens {
+  title: readonly string[]
+  description: readonly string[]
+  body: readonly string[]
+}
+
+export function topicTokens(t: TopicText): TopicTokens {
+  return { title: contentTokens(t.title ?? ''), description: contentTokens(t.description ?? ''), body: contentTokens(t.body ?? '') }
+}
+
+/** Feature → count (title words count double). Takes tokens, so a caller that has them does not tokenise twice. */
+export function featureCounts(t: TopicTokens): Map<string, number> {
   const counts = new Map<string, number>()
   const addRun = (tokens: readonly string[], weight: number): void => {
     for (let i = 0; i < tokens.length; i++) {
@@ -28,10 +39,9 @@ export function featureCounts(t: TopicText): Map<string, number> {
       }
     }
   }
-  addRun(contentTokens(t.title ?? ''), TITLE_COUNT)
-  addRun(contentTokens(t.description ?? ''), 1)
-  const body = contentTokens(t.body ?? '')
-  addRun(body.length > MAX_BODY_TOKENS ? body.slice(0, MAX_BODY_TOKENS) : body, 1)
+  addRun(t.title, TITLE_COUNT)
+  addRun(t.description, 1)
+  addRun(t.body.length > MAX_BODY_TOKENS ? t.body.slice(0, MAX_BODY_TOKENS) : t.body, 1)
   return counts
 }
 

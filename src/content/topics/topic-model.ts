@@ -2,7 +2,7 @@
 // into a probability for every topical tier-1 IAB category. Loaded once, on first use.
 import { readFileSync } from 'node:fs'
 import { getNodeByUniqueId } from '../taxonomy/taxonomy.ts'
-import { featureCounts, featureVector, type TopicText } from './features.ts'
+import { featureCounts, featureVector, type TopicTokens } from './features.ts'
 
 interface ModelFile {
   classes: string[]
@@ -60,8 +60,8 @@ export interface TopicScores {
 }
 
 /** Linear scores of a text for every class. */
-export function topicLogits(text: TopicText, m: TopicModel = topicModel()): TopicScores {
-  const v = featureVector(featureCounts(text), (k) => m.weights.get(k)?.[0])
+export function topicLogits(tokens: TopicTokens, m: TopicModel = topicModel()): TopicScores {
+  const v = featureVector(featureCounts(tokens), (k) => m.weights.get(k)?.[0])
   const logits = Float64Array.from(m.bias)
   for (let i = 0; i < v.keys.length; i++) {
     const row = m.weights.get(v.keys[i] as string) as Float64Array
