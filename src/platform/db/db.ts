@@ -40,12 +40,23 @@ export interface Db extends Session {
    * whole output of a statement at once (in 256 kB pieces): keep each select to a bounded batch.
    */
   copyOut(select: string): AsyncIterable<Uint8Array>
-  /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
+  /** Subscribes to NOTIFY on a channel (sent with notifyChannelSql); resolves to an unsubscribe function. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
 /** Type parsers shared by both adapters, keyed by PostgreSQL type OID. */
+/**
+ * The channel a NOTIFY goes to, as SQL over the parameter holding the channel's name. Channels are
+ * database-wide, but Curata instances on different schemas of one database (the tests run so) must
+ * not hear each other: pixel campaign ids, say, repeat across schemas. So every channel carries a
+ * short hash of the schema: a lowercase identifier (it starts with a letter, so PGlite's unquoted LISTEN
+ * takes it) of at most 37 characters, under PostgreSQL's 63.
+ */
+export function notifyChannelSql(param: string): string {
+  return `'n' || left(md5(current_schema()), 12) || '_' || ${param}`
+}
+
 export const typeParsers: Record<number, (value: string) => unknown> = {
   20: (v) => Number(v), // int8: ids and counts stay far below 2^53
   1700: (v) => Number(v), // numeric: money amounts and ratios; precision beyond a double is not needed

@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import type { Transaction } from '@electric-sql/pglite'
 import { PGlite } from '@electric-sql/pglite'
 
-import { copyOutSql, typeParsers } from './db.ts'
+import { copyOutSql, notifyChannelSql, typeParsers } from './db.ts'
 import { CopyOutReader, queryMessage } from './pglite-copy-out.ts'
 import type { Reply, Request, SerializedError, ThreadInit } from './pglite-protocol.ts'
 
@@ -89,7 +89,8 @@ async function handle(m: Request): Promise<unknown> {
     }
     case 'listen': {
       if (!listeners.has(m.channel)) {
-        listeners.set(m.channel, await pg.listen(m.channel, (payload) => port.postMessage({ notify: m.channel, payload } satisfies Reply)))
+        const { rows } = await pg.query<{ c: string }>(`SELECT ${notifyChannelSql('$1::text')} AS c`, [m.channel])
+        listeners.set(m.channel, await pg.listen(rows[0]!.c, (payload) => port.postMessage({ notify: m.channel, payload } satisfies Reply)))
       }
       return null
     }

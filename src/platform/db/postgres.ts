@@ -5,7 +5,7 @@ import pg from 'pg'
 import { from as copyFromStdin, to as copyToStdout } from 'pg-copy-streams'
 
 import type { Db, QueryResult, Session } from './db.ts'
-import { copyOutSql, copySql, typeParsers } from './db.ts'
+import { copyOutSql, copySql, notifyChannelSql, typeParsers } from './db.ts'
 
 export interface PostgresOptions {
   connectionString: string
@@ -90,14 +90,16 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     },
     async listen(channel, onNotify) {
       const client = await pool.connect()
+      const { rows } = await client.query<{ c: string }>(`SELECT ${notifyChannelSql('$1::text')} AS c`, [channel])
+      const scoped = rows[0]!.c
       const handler = (m: pg.Notification) => {
-        if (m.channel === channel) onNotify(m.payload ?? '')
+        if (m.channel === scoped) onNotify(m.payload ?? '')
       }
       client.on('notification', handler)
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+      await client.query(`LISTEN ${pg.escapeIdentifier(scoped)}`)
       return async () => {
         client.off('notification', handler)
-        await client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {})
+        await client.query(`UNLISTEN ${pg.escapeIdentifier(scoped)}`).catch(() => {})
         client.release()
       }
     },

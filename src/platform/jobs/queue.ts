@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts'
+import { notifyChannelSql, type Queryable } from '../db/db.ts'
 import type { JobKind, JobPayloads } from './kinds.ts'
 
 export const jobsChannel = 'curata_jobs'
@@ -37,7 +37,7 @@ export async function enqueue<K extends JobKind>(q: Queryable, kind: K, payload:
                 VALUES ($1, $2, $3, $4, $5, $6)
                 ON CONFLICT (singleton_key) WHERE singleton_key IS NOT NULL AND status IN ('queued', 'running') DO NOTHING
                 RETURNING id)
-     SELECT (SELECT id FROM j) AS id, pg_notify($7, $1)`,
+     SELECT (SELECT id FROM j) AS id, pg_notify(${notifyChannelSql('$7::text')}, $1)`,
     [kind, JSON.stringify(payload), opts.runAt ?? opts.now, opts.maxAttempts ?? 5, opts.singletonKey ?? null, opts.now, jobsChannel],
   )
   return rows[0]?.id ?? null
@@ -53,7 +53,7 @@ export const periodicKey = (kind: JobKind): string => `every:${kind}`
  */
 export async function runPeriodicNow(q: Queryable, kind: JobKind, now: Date): Promise<boolean> {
   const { rowCount } = await q.query(`UPDATE jobs SET run_at = $2 WHERE singleton_key = $1 AND status = 'queued' AND run_at > $2`, [periodicKey(kind), now])
-  if (rowCount) await q.query('SELECT pg_notify($1, $2)', [jobsChannel, kind])
+  if (rowCount) await q.query(`SELECT pg_notify(${notifyChannelSql('$1::text')}, $2)`, [jobsChannel, kind])
   return rowCount > 0
 }
 
@@ -80,7 +80,7 @@ export async function enqueueMany<K extends JobKind>(
   const { rows } = await q.query<{ n: number }>(
     `WITH j AS (INSERT INTO jobs (kind, payload, run_at, max_attempts, created_at)
                 SELECT $1, p, $3, $4, $5 FROM jsonb_array_elements($2::jsonb) AS p RETURNING 1)
-     SELECT count(*)::int AS n, pg_notify($6, $1) FROM j`,
+     SELECT count(*)::int AS n, pg_notify(${notifyChannelSql('$6::text')}, $1) FROM j`,
     [kind, JSON.stringify(payloads), opts.runAt ?? opts.now, opts.maxAttempts ?? 5, opts.now, jobsChannel],
   )
   return rows[0]?.n ?? 0
@@ -108,7 +108,7 @@ export async function insertWithJobs<R extends { id: number }, K extends JobKind
     `WITH r AS (${insert}),
           j AS (INSERT INTO jobs (kind, payload, run_at, max_attempts, created_at)
                 SELECT $${n + 1}, jsonb_build_object($${n + 2}::text, r.id), $${n + 3}, $${n + 4}, $${n + 5} FROM r RETURNING 1)
-     SELECT r.* FROM r LEFT JOIN (SELECT pg_notify($${n + 6}, $${n + 1}) FROM (SELECT 1 FROM j LIMIT 1) AS one) AS notified ON true`,
+     SELECT r.* FROM r LEFT JOIN (SELECT pg_notify(${notifyChannelSql(`$${n + 6}::text`)}, $${n + 1}) FROM (SELECT 1 FROM j LIMIT 1) AS one) AS notified ON true`,
     [...params, kind, field, opts.runAt ?? opts.now, opts.maxAttempts ?? 5, opts.now, jobsChannel],
   )
   return rows
