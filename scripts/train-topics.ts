@@ -53,13 +53,18 @@ interface Sample {
   text: TopicText
   label: number
   weight: number
+  /** the item's share in this sample (1 but for an item of a class spanning several topics) */
+  share: number
 }
 
 const corpora = loadCorpora()
 const samples: Sample[] = []
+// An item of a class that spans several topics is one sample per topic, sharing the item's weight:
+// for the loss that is a soft target.
+const labelsOf = (uids: readonly string[]): number[] => [...new Set(uids.map(tier1Index).filter((l) => l !== undefined))]
 for (const d of corpora.filter((x) => x.split === 'train')) {
-  const label = d.uid === null ? undefined : tier1Index(d.uid)
-  if (label !== undefined) samples.push({ text: { title: d.title, body: d.body }, label, weight: 1 })
+  const labels = labelsOf(d.uids)
+  for (const label of labels) samples.push({ text: { title: d.title, body: d.body }, label, weight: 1 / labels.length, share: 1 / labels.length })
 }
 let priorCount = 0
 if (withPrior) {
@@ -69,7 +74,7 @@ if (withPrior) {
       const label = tier1Index(uid)
       if (label === undefined) continue
       for (const e of parseEntries(list)) {
-        samples.push({ text: { title: e.term }, label, weight: PRIOR_WEIGHT * Math.min(1.5, e.weight / 2) })
+        samples.push({ text: { title: e.term }, label, weight: PRIOR_WEIGHT * Math.min(1.5, e.weight / 2), share: 1 })
         priorCount++
       }
     }
@@ -77,7 +82,7 @@ if (withPrior) {
   for (const n of allNodes()) {
     const label = tier1Index(n.unique_id)
     if (label === undefined) continue
-    samples.push({ text: { title: n.name }, label, weight: PRIOR_WEIGHT })
+    samples.push({ text: { title: n.name }, label, weight: PRIOR_WEIGHT, share: 1 })
     priorCount++
   }
 }
@@ -85,24 +90,26 @@ if (withPrior) {
 // Classes are very unequal (Politics has thousands of items, Pets only its vocabulary): weigh each
 // item by the square root of its class's rarity, capped, so small classes are heard but not inflated.
 const perClass = new Array<number>(K).fill(0)
-for (const s of samples) perClass[s.label] = (perClass[s.label] ?? 0) + 1
-const meanCount = samples.length / K
+for (const s of samples) perClass[s.label] = (perClass[s.label] ?? 0) + s.share
+const meanCount = perClass.reduce((a, b) => a + b, 0) / K
 for (const s of samples) s.weight *= Math.min(BALANCE_CAP, (meanCount / (perClass[s.label] ?? 1)) ** BALANCE_POWER)
 
 const counts = samples.map((s) => featureCounts(topicTokens(s.text)))
+// Document frequencies count an item once, however many topics its class spans.
 const df = new Map<string, number>()
-for (const c of counts) for (const k of c.keys()) df.set(k, (df.get(k) ?? 0) + 1)
+for (const [i, c] of counts.entries()) for (const k of c.keys()) df.set(k, (df.get(k) ?? 0) + (samples[i] as Sample).share)
+const items = samples.reduce((n, s) => n + s.share, 0)
 const featureIndex = new Map<string, number>()
 for (const [k, n] of df) if (n >= (k.includes(' ') ? MIN_DF_PAIR : MIN_DF)) featureIndex.set(k, featureIndex.size)
 const F = featureIndex.size
 // Inverse document frequency over the training items (smoothed), shipped with each feature.
 const idfOf = new Map<string, number>()
-for (const k of featureIndex.keys()) idfOf.set(k, Math.log((samples.length + 1) / ((df.get(k) ?? 0) + 1)) + 1)
+for (const k of featureIndex.keys()) idfOf.set(k, Math.log((items + 1) / ((df.get(k) ?? 0) + 1)) + 1)
 const vectors = counts.map((c) => {
   const v = featureVector(c, (k) => idfOf.get(k))
   return { idx: Int32Array.from(v.keys.map((k) => featureIndex.get(k) as number)), val: Float64Array.from(v.values) }
 })
-console.log(`${samples.length} items (${priorCount} prior pseudo-documents), ${F} features, ${K} classes`)
+console.log(`${Math.round(items)} items (${priorCount} prior pseudo-documents), ${F} features, ${K} classes`)
 
 const W = new Float64Array(F * K)
 const G = new Float64Array(F * K).fill(1e-8)
@@ -201,8 +208,8 @@ for (const [k, f] of featureIndex) {
   const full = new Map<string, [number, number]>()
   const pruned = new Map<string, [number, number]>()
   for (const d of check) {
-    const label = d.uid === null ? undefined : tier1Index(d.uid)
-    if (label === undefined) continue
+    const labels = labelsOf(d.uids)
+    if (!labels.length) continue
     const v = featureVector(featureCounts(topicTokens({ title: d.title, body: d.body })), (k) => (featureIndex.has(k) ? idfOf.get(k) : undefined))
     const a = new Float64Array(K)
     const b = new Float64Array(K)
@@ -217,7 +224,7 @@ for (const [k, f] of featureIndex) {
     const argmax = (z: Float64Array): number => z.indexOf(Math.max(...z))
     for (const [m, z] of [[full, a] as const, [pruned, b] as const]) {
       const e = m.get(d.corpus) ?? [0, 0]
-      m.set(d.corpus, [e[0] + (argmax(z) === label ? 1 : 0), e[1] + 1])
+      m.set(d.corpus, [e[0] + (labels.includes(argmax(z)) ? 1 : 0), e[1] + 1])
     }
   }
   for (const [corpus, [ok, n]] of full)
@@ -229,7 +236,7 @@ const model = {
     'Tier-1 IAB 3.1 topic model: multinomial logistic regression over tf-idf weighted stemmed words and word pairs (src/content/topics/features.ts); each feature row is [idf, class, weight, class, weight…] × weight_scale. Built by `npm run train:topics` (scripts/train-topics.ts); provenance and licences in src/content/topics/PROVENANCE.md.',
   trained_on: {
     corpora: [...new Set(corpora.map((c) => c.corpus))],
-    items: samples.length - priorCount,
+    items: Math.round(items) - priorCount,
     prior_pseudo_documents: priorCount,
     epochs: EPOCHS,
     min_weight: MIN_WEIGHT,

@@ -17,8 +17,11 @@ export interface LabelledText {
   corpus: CorpusName
   /** the corpus's own class name */
   cls: string
-  /** IAB unique id the class maps to; null for a class that is no content topic (class-map.json) */
-  uid: string | null
+  /**
+   * IAB unique ids the class maps to (class-map.json): one, or several when the corpus's class spans
+   * IAB topics (its items count for each, in equal shares); empty for a class that is no content topic
+   */
+  uids: string[]
   title: string
   body: string
   split: 'train' | 'check'
@@ -31,7 +34,8 @@ function heldOut(text: string): boolean {
   return (h >>> 0) % 5 === 0
 }
 
-const mapOf = (corpus: CorpusName): Record<string, string | null> => classMap[corpus] as Record<string, string | null>
+const mapOf = (corpus: CorpusName): Record<string, string[]> =>
+  Object.fromEntries(Object.entries(classMap[corpus] as Record<string, string | string[] | null>).map(([cls, v]) => [cls, v === null ? [] : [v].flat()]))
 
 function huffpost(all: boolean): LabelledText[] {
   const map = mapOf('huffpost')
@@ -46,11 +50,11 @@ function huffpost(all: boolean): LabelledText[] {
     if (!m) continue
     const cls = m[2] ?? ''
     const text = (m[3] ?? '').replace(/^"|"$/g, '').replace(/""/g, '"')
-    const uid = map[cls] ?? null
-    if (uid === null && !all) continue
+    const uids = map[cls] ?? []
+    if (!uids.length && !all) continue
     if (seen.has(text)) continue
     seen.add(text)
-    out.push({ corpus: 'huffpost', cls, uid, title: text, body: '', split: heldOut(text) ? 'check' : 'train' })
+    out.push({ corpus: 'huffpost', cls, uids, title: text, body: '', split: heldOut(text) ? 'check' : 'train' })
   }
   const v3 = gunzipSync(readFileSync(join(topics, 'huffpost-v3-partial/News_Category_Dataset_v3.first10k.json.gz')))
     .toString('utf8')
@@ -58,11 +62,11 @@ function huffpost(all: boolean): LabelledText[] {
   for (const line of v3) {
     if (!line.trim()) continue
     const r = JSON.parse(line) as { category: string; headline: string; short_description: string }
-    const uid = map[r.category] ?? null
+    const uids = map[r.category] ?? []
     const key = r.headline.toLowerCase()
-    if ((uid === null && !all) || seen.has(key)) continue
+    if ((!uids.length && !all) || seen.has(key)) continue
     seen.add(key)
-    out.push({ corpus: 'huffpost', cls: r.category, uid, title: r.headline, body: r.short_description, split: heldOut(key) ? 'check' : 'train' })
+    out.push({ corpus: 'huffpost', cls: r.category, uids, title: r.headline, body: r.short_description, split: heldOut(key) ? 'check' : 'train' })
   }
   return out
 }
@@ -110,11 +114,11 @@ function newsgroups(all: boolean): LabelledText[] {
     const m = /^20news-bydate-(train|test)\/([^/]+)\/[^/]+$/.exec(e.name)
     if (!m) continue
     const cls = m[2] ?? ''
-    const uid = map[cls] ?? null
-    if (uid === null && !all) continue
+    const uids = map[cls] ?? []
+    if (!uids.length && !all) continue
     const { title, body } = cleanPost(e.data.toString('latin1'))
     if (body.trim().length < 20) continue
-    out.push({ corpus: '20news', cls, uid, title, body, split: m[1] === 'test' ? 'check' : 'train' })
+    out.push({ corpus: '20news', cls, uids, title, body, split: m[1] === 'test' ? 'check' : 'train' })
   }
   return out
 }
@@ -131,10 +135,10 @@ function dbpedia(all: boolean): LabelledText[] {
     const m = /^(\d+),(.*)$/.exec(line)
     if (!m) continue
     const cls = classes[Number(m[1])] ?? ''
-    const uid = map[cls] ?? null
-    if (uid === null && !all) continue
+    const uids = map[cls] ?? []
+    if (!uids.length && !all) continue
     const text = (m[2] ?? '').replace(/^"|"$/g, '').replace(/\t/g, ' ')
-    out.push({ corpus: 'dbpedia', cls, uid, title: '', body: text, split: heldOut(text) ? 'check' : 'train' })
+    out.push({ corpus: 'dbpedia', cls, uids, title: '', body: text, split: heldOut(text) ? 'check' : 'train' })
   }
   return out
 }

@@ -63,4 +63,20 @@ describe('promptFit', () => {
     expect(promptFit(intent, embedPage(recipe)).score).toBeLessThan(0.1)
     expect(promptFit(intent, embedPage(nba)).score).toBeLessThan(0.1)
   })
+
+  // Celebrity news is Pop Culture to IAB and to a buyer's prompt; the model learned it from HuffPost's
+  // Entertainment section, which is mapped to both topics (class-map.json). Mapped to Entertainment
+  // alone, such a page carried no Pop Culture at all and the prompt's topic matched nothing.
+  it('gives a celebrity news page the Pop Culture topic a celebrity prompt asks for', () => {
+    const gossip = embedPage({
+      title: 'Kim Kardashian and Pete Davidson split after nine months of dating',
+      text: 'The reality star and the comedian broke up this week, a source close to the couple said. Fans of the Keeping Up With the Kardashians star had followed the romance since their date in Los Angeles; the pair were photographed together at the Met Gala in May.',
+    })
+    const intent = interpretPrompt('celebrity news')
+    expect(intent.interpretation.categories[0]?.name).toBe('Pop Culture')
+    const fit = promptFit(intent, gossip)
+    expect(fit.topic).toBeGreaterThan(0.3)
+    expect(fit.reasons.categories.map((c) => c.name)).toContain('Pop Culture')
+    expect(fit.score).toBeGreaterThan(promptFit(intent, embedPage(nba)).score)
+  })
 })

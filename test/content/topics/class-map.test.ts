@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest'
+import { ancestry, getNodeByUniqueId } from '../../../src/content/taxonomy/taxonomy.ts'
+import classMap from '../../../src/content/topics/class-map.json' with { type: 'json' }
+import { TOPIC_ROOT_EXCLUDED } from '../../../src/content/topics/classes.ts'
+
+// The reviewed mapping the topic model is trained from (scripts/train-topics.ts): a typo here would
+// silently drop a corpus class from training.
+describe('class-map.json', () => {
+  const entries = (['huffpost', '20news', 'dbpedia'] as const).flatMap((corpus) =>
+    Object.entries(classMap[corpus] as Record<string, string | string[] | null>).map(([cls, v]) => [`${corpus}:${cls}`, v] as const),
+  )
+
+  it.each(entries)('%s maps to nothing, or to topical IAB 3.1 nodes', (_cls, value) => {
+    const uids = value === null ? [] : [value].flat()
+    if (Array.isArray(value)) expect(new Set(value).size).toBe(value.length)
+    for (const uid of uids) {
+      const node = getNodeByUniqueId(uid)
+      expect(node, uid).toBeDefined()
+      expect(TOPIC_ROOT_EXCLUDED.has(ancestry(node!.id)[0]!.unique_id)).toBe(false)
+    }
+  })
+})
