@@ -25,12 +25,11 @@ export async function setSegmentUrls(db: Queryable, clientId: number, segmentId:
   const normalized = urls.map((u) => normalizeUrl(u) as NormalizedUrl)
   const ids = await queuePages(db, normalized, new Date('2026-11-22T09:00:00Z'))
   await db.query('DELETE FROM segment_urls WHERE segment_id = $1', [segmentId])
-  let rank = 0
-  for (const u of normalized) {
-    await db.query(
-      `INSERT INTO segment_urls (segment_id, client_id, page_id, rank, score, url, host, tld, taxonomy_id, source)
-       VALUES ($1, $2, $3, $4, 0.9, $5, $6, $7, NULL, 'prompt')`,
-      [segmentId, clientId, ids.get(u.url), rank++, u.url, u.host, u.tld],
-    )
-  }
+  // One statement for the whole list: a row at a time, a 12,000-URL segment took seconds per engine.
+  await db.query(
+    `INSERT INTO segment_urls (segment_id, client_id, page_id, rank, score, url, host, tld, taxonomy_id, source)
+     SELECT $1, $2, u.page_id, u.rank - 1, 0.9, u.url, u.host, u.tld, NULL, 'prompt'
+       FROM unnest($3::bigint[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS u(page_id, url, host, tld, rank)`,
+    [segmentId, clientId, normalized.map((u) => ids.get(u.url)), normalized.map((u) => u.url), normalized.map((u) => u.host), normalized.map((u) => u.tld)],
+  )
 }
