@@ -44,6 +44,16 @@ const TERM_SATURATION = 1
 const TEXT_MATCH_WEIGHT = 0.3
 
 /**
+ * How sure the prompt is of its tier-1 topics: the tier-1 probability its words keep (0..1). "trains,
+ * ships and aircraft" reads as Business and Finance at 0.19: its pages are better found by its words.
+ */
+export function topicCertainty(intent: Pick<PromptIntent, 'categories'>): number {
+  let sum = 0
+  for (const c of intent.categories) if ((getNode(c.id)?.tier ?? 1) === 1) sum += c.score
+  return Math.min(1, sum)
+}
+
+/**
  * `textShare`: share of the prompt's rare words a full-text search found in the page; it floors the
  * terms measurement, since a page keeps only its strongest words in its embedding.
  */
@@ -86,9 +96,7 @@ export function promptFit(intent: PromptIntent, page: Embedding, textShare = 0, 
   const k = coefficients
   // Without a recognised topic the prompt has only its words: a page using them is taken to be on
   // its topic, else no page could ever score as likely.
-  // The prompt's own certainty about its topics (the tier-1 probability it keeps) decides how far
-  // the topic part counts: "trains, ships and aircraft" reads as Business and Finance at 0.19, and
-  // its pages are better found by its words.
+  // The prompt's own certainty about its topics (topicCertainty) decides how far the topic part counts.
   const certainty = Math.min(1, topicNorm)
   const onTopic = certainty * topic + (1 - certainty) * terms
   const similarity = embeddingSimilarity(intent.embedding, page) * Math.sqrt(page.confidence)

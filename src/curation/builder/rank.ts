@@ -17,7 +17,7 @@ import type { Embedding, ScoredCategory } from '../../content/classify/index.ts'
 import { similarity } from '../../content/classify/index.ts'
 import { ancestry, children, getNode } from '../../content/taxonomy/taxonomy.ts'
 import type { PromptIntent } from '../../content/topics/interpret-prompt.ts'
-import { promptFit } from '../../content/topics/relevance.ts'
+import { promptFit, topicCertainty } from '../../content/topics/relevance.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { Candidate, CandidateSource, UrlReasons } from '../quality/filters.ts'
 import { datedArticleSql } from '../quality/filters.ts'
@@ -81,6 +81,8 @@ const MAX_SEED_CATEGORIES = 3
 const MAX_TEXT_MATCHES = 2000
 // Fewer category candidates than this: the prompt's words are searched as well (bounded by MAX_TEXT_MATCHES).
 const FEW_CATEGORY_CANDIDATES = 100
+// A prompt less sure of its topics than this (topicCertainty) is searched by all its words too.
+const UNSURE_TOPIC = 0.5
 const WEIGHTS = { prompt: 1, seeds: 1, taxonomy: 0.5 } as const
 // A page at least this much about a category the prompt excludes ("not politics") is left out.
 const BLOCKED_CATEGORY_SHARE = 0.3
@@ -138,9 +140,7 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
   for (const id of await categoryCandidates(db, weights, req.taxonomyId, req.candidateLimit)) ids.add(id)
   // Rare prompt words (names, specific terms) bring the pages that use them, whatever their category.
   const stats = await termStats(db, intent ? [...intent.termWeights.keys()] : [])
-  // A prompt without a recognised topic has only its words, and one whose categories the index barely
-  // holds (pages filed under a neighbouring topic) needs them too: search them all, not only the rare ones.
-  const allTerms = intent !== null && (!intent.categories.length || ids.size < FEW_CATEGORY_CANDIDATES)
+  const allTerms = searchesAllWords(intent, ids.size)
   const textTerms = allTerms ? [...stats.df].filter(([, df]) => df > 0).map(([t]) => t) : rareTerms(stats)
   const weighted = intent ? weighByRarity(intent, stats) : null
   const textMatches = await textCandidates(db, textTerms, req.taxonomyId)
@@ -212,6 +212,17 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
   }
   ranked.sort((a, b) => b.score - a.score || a.pageId - b.pageId)
   return { ranked, seeds, taxonomyId, hasQuery, candidatesScored: scored }
+}
+
+/**
+ * Whether all the prompt's words are searched as text, not only the rare ones: a prompt without a
+ * recognised topic has only its words; one whose categories the index barely holds (pages filed under
+ * a neighbouring topic), or whose words name no topic with even odds ("trains, ships and aircraft"),
+ * needs them too.
+ */
+export function searchesAllWords(intent: Pick<PromptIntent, 'categories'> | null, categoryCandidates: number): boolean {
+  if (intent === null) return false
+  return !intent.categories.length || categoryCandidates < FEW_CATEGORY_CANDIDATES || topicCertainty(intent) < UNSURE_TOPIC
 }
 
 function inSubtree(p: PageData, taxonomyId: number): boolean {
