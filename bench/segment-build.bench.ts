@@ -147,6 +147,8 @@ const builds: { label: string; over: Partial<SegmentInput> }[] = [
     label: 'prompt + keyword + tld blocks',
     over: { prompt: 'healthy living, fitness, diet and wellness', blockKeywords: ['sugar', 'weight loss'], blockTlds: ['com'] },
   },
+  // Its words name no topic with even odds, so all of them are searched as text (rank.ts, searchesAllWords).
+  { label: 'prompt unsure of its topic', over: { prompt: 'trains, ships and aircraft' } },
   { label: '3 example URLs (indexed)', over: { exampleUrls } },
 ]
 

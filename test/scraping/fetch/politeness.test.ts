@@ -96,9 +96,11 @@ describe('fetchPage politeness against a real server', () => {
     await fetcher.close()
     const at = s.hits.map((h) => h.at)
     expect(at).toHaveLength(4)
-    // Arrival times at the server carry connection jitter: the exact spacing of starts is pinned
-    // by the gate test above; here the span proves the delay is applied end to end.
-    expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(280)
+    // Arrival times at the server carry connection jitter (on a loaded machine, one CI run saw the
+    // four arrive over 264 ms for 300 ms of delays; the first request also opens the connection): the exact
+    // spacing of starts is pinned by the gate test above; here the span proves the delay is applied
+    // end to end (without it the four arrive within a few milliseconds).
+    expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(250)
     for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(50)
   })
 
