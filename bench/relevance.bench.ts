@@ -139,7 +139,7 @@ function bm25Top(prompt: string, k: number, keep: (page: IndexedPage) => boolean
 }
 
 // RELEVANCE_POOL=file: writes the unjudged pages of every corpus prompt's top 20 (the builder's and
-// BM25's alike) for judging (pooling, as TREC does); the judgments go to relevance-prompts.json.
+// BM25's alike) for judging (pooling, as TREC does); the judgments go to relevance-judgments.json.
 const poolFile = process.env.RELEVANCE_POOL
 const pool: { prompt: string; page: string; text: string }[] = []
 interface Row {

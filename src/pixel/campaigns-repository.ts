@@ -1,4 +1,4 @@
-import { notifyChannelSql, type Queryable } from '../platform/db/db.ts'
+import { notify, type Queryable } from '../platform/db/db.ts'
 import type { CreatePixelCampaignBody, UpdatePixelCampaignBody, UseCase } from './schemas.ts'
 
 export interface PixelCampaignRow {
@@ -25,7 +25,7 @@ export async function createPixelCampaign(tx: Queryable, clientId: number, body:
     [clientId, body.name, body.use_case, body.description ?? null, now],
   )
   const row = rows[0]!
-  await tx.query(`SELECT pg_notify(${notifyChannelSql('$1::text')}, $2)`, [campaignsChannel, String(row.id)])
+  await notify(tx, campaignsChannel, String(row.id))
   return row
 }
 
@@ -85,7 +85,7 @@ export async function deletePixelCampaign(tx: Queryable, clientId: number, id: n
       WHERE id = $1 AND client_id = $2 AND deleted_at IS NULL RETURNING ${columns}`,
     [id, clientId, now],
   )
-  if (rows[0]) await tx.query(`SELECT pg_notify(${notifyChannelSql('$1::text')}, $2)`, [campaignsChannel, `-${id}`])
+  if (rows[0]) await notify(tx, campaignsChannel, `-${id}`)
   return rows[0] ?? null
 }
 

@@ -45,7 +45,6 @@ export interface Db extends Session {
   close(): Promise<void>
 }
 
-/** Type parsers shared by both adapters, keyed by PostgreSQL type OID. */
 /**
  * The channel a NOTIFY goes to, as SQL over the parameter holding the channel's name. Channels are
  * database-wide, but Curata instances on different schemas of one database (the tests run so) must
@@ -57,6 +56,12 @@ export function notifyChannelSql(param: string): string {
   return `'n' || left(md5(current_schema()), 12) || '_' || ${param}`
 }
 
+/** Sends a NOTIFY on the channel (scoped by notifyChannelSql); inside a transaction, it goes out at commit. */
+export async function notify(q: Queryable, channel: string, payload: string): Promise<void> {
+  await q.query(`SELECT pg_notify(${notifyChannelSql('$1::text')}, $2)`, [channel, payload])
+}
+
+/** Type parsers shared by both adapters, keyed by PostgreSQL type OID. */
 export const typeParsers: Record<number, (value: string) => unknown> = {
   20: (v) => Number(v), // int8: ids and counts stay far below 2^53
   1700: (v) => Number(v), // numeric: money amounts and ratios; precision beyond a double is not needed

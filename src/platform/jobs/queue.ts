@@ -1,4 +1,4 @@
-import { notifyChannelSql, type Queryable } from '../db/db.ts'
+import { notify, notifyChannelSql, type Queryable } from '../db/db.ts'
 import type { JobKind, JobPayloads } from './kinds.ts'
 
 export const jobsChannel = 'curata_jobs'
@@ -53,7 +53,7 @@ export const periodicKey = (kind: JobKind): string => `every:${kind}`
  */
 export async function runPeriodicNow(q: Queryable, kind: JobKind, now: Date): Promise<boolean> {
   const { rowCount } = await q.query(`UPDATE jobs SET run_at = $2 WHERE singleton_key = $1 AND status = 'queued' AND run_at > $2`, [periodicKey(kind), now])
-  if (rowCount) await q.query(`SELECT pg_notify(${notifyChannelSql('$1::text')}, $2)`, [jobsChannel, kind])
+  if (rowCount) await notify(q, jobsChannel, kind)
   return rowCount > 0
 }
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 
-import { notifyChannelSql, type Queryable } from '../db/db.ts'
+import { notify, type Queryable } from '../db/db.ts'
 
 /**
  * API keys: `cur_` + 43 base64url characters (256 random bits). Only the SHA-256 hash is stored; the
@@ -74,7 +74,7 @@ export async function listKeys(db: Queryable): Promise<KeyRow[]> {
 /** Returns false when no such key exists; revoking twice keeps the first revocation time. */
 export async function revokeKey(db: Queryable, keyId: number, now: Date): Promise<boolean> {
   const { rows } = await db.query(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING id`, [keyId, now])
-  await db.query(`SELECT pg_notify(${notifyChannelSql('$1::text')}, $2)`, [keysChannel, String(keyId)])
+  await notify(db, keysChannel, String(keyId))
   return rows.length > 0
 }
 

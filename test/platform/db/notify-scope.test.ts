@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { notifyChannelSql } from '../../../src/platform/db/db.ts'
+import { notify } from '../../../src/platform/db/db.ts'
 import { openTestDb, postgresAvailable, type TestDb } from '../../helpers/db.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
@@ -21,8 +21,8 @@ describe.skipIf(!postgresAvailable())('NOTIFY channels are scoped to the schema 
   it('delivers a schema its own notifications and none of another schema', async () => {
     const heard: string[] = []
     const unlisten = await a.db.listen('curata_test', (payload) => heard.push(payload))
-    await b.db.query(`SELECT pg_notify(${notifyChannelSql('$1::text')}, $2)`, ['curata_test', 'from b'])
-    await a.db.query(`SELECT pg_notify(${notifyChannelSql('$1::text')}, $2)`, ['curata_test', 'from a'])
+    await notify(b.db, 'curata_test', 'from b')
+    await notify(a.db, 'curata_test', 'from a')
     await waitFor(async () => heard.includes('from a'))
     // b's notification was sent first, so it would have arrived first on a shared channel.
     expect(heard).toEqual(['from a'])
