@@ -221,6 +221,58 @@ describeEachEngine('pixel collector', (getDb) => {
     )
   })
 
+  it('resolves a hit against a campaign read asked for after the hit arrived, not one already running', async () => {
+    // The collector's campaign read runs at once, but its rows are held until `release`: the read
+    // began before the campaign below committed, as a read in flight can on a busy database.
+    let hold: Promise<void> | null = null
+    let release = () => {}
+    const real = db()
+    const gated = new Proxy(real, {
+      get(target, prop, receiver) {
+        if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown
+        return async (sql: string, params?: unknown[]) => {
+          const result = await target.query(sql, params)
+          if (hold && sql.includes('FROM pixel_campaigns WHERE id >')) {
+            const wait = hold
+            hold = null
+            await wait
+          }
+          return result
+        }
+      },
+    })
+    const q = await startPixelApp(gated, { clock, pixel: { campaignRefreshMs: 3_600_000 } })
+    try {
+      clock.set('2026-11-22T11:07:00Z')
+      hold = new Promise((r) => (release = r))
+      // An id above every known one starts a read, which is held.
+      await send(`${q.url}/px/999999999.gif`, { headers: browser })
+      await waitFor(() => hold === null)
+      const { clientId } = await q.client('late')
+      const { rows } = await real.query<{ id: number }>(
+        `INSERT INTO pixel_campaigns (client_id, name, use_case, created_date, last_updated_date)
+         VALUES ($1, 'late', 'other', now(), now()) RETURNING id`,
+        [clientId],
+      )
+      const late = rows[0]!.id
+      await send(`${q.url}/px/${late}.gif`, { headers: browser })
+      // Let the collector capture the hit while the read is still held.
+      await new Promise((r) => setTimeout(r, 50))
+      release()
+      await waitFor(async () => (await count('received_at = $1', ['2026-11-22T11:07:00Z'])) === 2)
+      const stored = await events(real, 'received_at = $1', ['2026-11-22T11:07:00Z'])
+      expect(stored.find((e) => e.campaign_id === late || e.campaign_ref === String(late))).toMatchObject({
+        campaign_id: late,
+        client_id: clientId,
+        invalid_reason: null,
+      })
+      expect(stored.find((e) => e.campaign_ref === '999999999')).toMatchObject({ invalid_reason: 'unknown_campaign' })
+    } finally {
+      release()
+      await q.close()
+    }
+  })
+
   describe('classification of real user agents', () => {
     const cases: [string, string, string | null][] = [
       ...HUMAN_UAS.map((ua): [string, string, null] => [ua, 'human', null]),

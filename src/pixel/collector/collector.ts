@@ -146,15 +146,18 @@ export function createCollector(opts: { db: Db; clock: Clock; config: PixelConfi
   /** Re-reads the campaign ids once, then classifies the hits that waited for it. */
   async function resolveNewIds(): Promise<void> {
     if (unresolved.length === 0) return
+    // Only the hits that arrived before the read was asked for: a hit captured while it runs may
+    // name a campaign the read began too early to see, so it waits for the next write's read.
+    const hits = unresolved
+    unresolved = []
     try {
       await owners.refresh()
     } catch (err) {
       // Written as unknown campaigns would be wrong if the campaign exists: they wait for the next write.
+      unresolved = hits.concat(unresolved)
       log.warn({ err: (err as Error).message }, 'pixel: reading campaign ids failed')
       return
     }
-    const hits = unresolved
-    unresolved = []
     for (const h of hits) store(h)
   }
 
