@@ -58,12 +58,19 @@ const AUDIENCE = new Set(
   `reader readers fan fans people person persons user users audience audiences viewer viewers buyer buyers shopper shoppers consumer consumers
    customer customers enthusiast enthusiasts lover lovers follower followers visitor visitors adult adults men women man woman male males
    female females mom moms mum mums mother mothers dad dads father fathers teen teens teenager teenagers millennial millennials boomer boomers
-   genz gen senior seniors retiree retirees professional professionals decision makers maker executive executives income affluent wealthy
-   rich earner earners household households demographic demographics aged age ages year years old young older younger interested interest
-   interests following follow follows looking researching research engaged savvy avid keen passionate curious reading read watching watch
-   target targeting targeted segment segments prospect prospects intender intenders likes like love loves want wants planning plan
-   middle class high low upper lower parents-to-be singles single married`.split(/\s+/),
+   genz gen senior seniors retiree retirees professionals decision makers maker executive executives affluent wealthy
+   earner earners household households demographic demographics aged age ages year years interested interests
+   following follow follows looking researching engaged savvy avid keen passionate curious reading read watching watch
+   target targeting targeted segment segments prospect prospects intender intenders likes loves want wants planning
+   parents-to-be singles`.split(/\s+/),
 )
+// Words that are audience only beside an audience word ("young moms", "people who love cooking"), and
+// content elsewhere: "Middle East", "interest rates", "income tax", "lower back pain", "cancer research".
+const AUDIENCE_BESIDE = new Set(
+  'high higher low lower upper middle young younger old older income interest rich single married professional research love plan'.split(' '),
+)
+// Demographic pairs made of such words: "high income", "middle class", "upper-income earners".
+const DEMOGRAPHIC_PAIR = /\b(?:high|higher|low|lower|upper|middle|mid)[\s-]+(?:income|class|earning|earners?)\b/giu
 
 // Countries buyers name most, by name and common code (lower-cased surface forms).
 const COUNTRIES: Record<string, string> = {
@@ -166,6 +173,11 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     return ' '
   })
 
+  text = text.replace(DEMOGRAPHIC_PAIR, (m) => {
+    audience.push(m.trim().toLowerCase().replace(/[\s-]+/gu, ' '))
+    return ' '
+  })
+
   // Negated phrases become blocks, up to the next "and"/"or"/"but" (a list of exclusions stays one block).
   const blockTerms: string[] = []
   const blockCategories = new Map<number, number>()
@@ -211,12 +223,13 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   const termWeights = new Map<string, number>()
   const surface = new Map<string, string>()
   const content: string[] = []
-  for (const w of keep) {
+  const isAudience = audienceWords(keep)
+  for (const [i, w] of keep.entries()) {
     if (!/\p{L}/u.test(w)) {
       ignored.push({ word: w, why: 'not a word' })
       continue
     }
-    if (AUDIENCE.has(w)) {
+    if (isAudience[i]) {
       if (!audience.includes(w)) audience.push(w)
       continue
     }
@@ -276,6 +289,23 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     ignored,
   }
   return { interpretation, categories, termWeights, surface, topical: content.length > 0, embedding: embedAnalysis(a) }
+}
+
+/**
+ * Which words describe the audience: those of AUDIENCE, and those of AUDIENCE_BESIDE next to one of
+ * them (function words between do not count: "people who love cooking").
+ */
+function audienceWords(ws: readonly string[]): boolean[] {
+  const marked = ws.map((w) => AUDIENCE.has(w))
+  const beside = (i: number, step: number): boolean => {
+    for (let j = i + step; j >= 0 && j < ws.length; j += step) {
+      if (FUNCTION_WORD_SET.has(ws[j]!) && !AUDIENCE.has(ws[j]!)) continue
+      return AUDIENCE.has(ws[j]!)
+    }
+    return false
+  }
+  for (const [i, w] of ws.entries()) if (!marked[i] && AUDIENCE_BESIDE.has(w) && (beside(i, -1) || beside(i, 1))) marked[i] = true
+  return marked
 }
 
 /** Deeper categories, without groups of siblings tied at the same score (a shared name word, not a choice). */

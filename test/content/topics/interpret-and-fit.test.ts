@@ -26,11 +26,35 @@ describe('interpretPrompt', () => {
 
   it('separates audience, geography and exclusions from the topic', () => {
     const r = interpretPrompt('high income moms aged 25-54 in the UK reading about travel, excluding gambling and politics')
-    expect(r.interpretation.audience).toEqual(expect.arrayContaining(['high', 'income', 'moms', 'aged 25-54']))
+    expect(r.interpretation.audience).toEqual(expect.arrayContaining(['high income', 'moms', 'aged 25-54']))
     expect(r.interpretation.geo).toEqual(['GB'])
     expect(r.interpretation.blocks.terms).toEqual(['gambling', 'politics'])
     expect(r.interpretation.categories[0]?.name).toBe('Travel')
     expect(r.interpretation.terms).toEqual(['travel'])
+  })
+
+  it.each([
+    ['Middle East politics', 'middle'],
+    ['mortgage interest rates', 'interest'],
+    ['income tax filing', 'income'],
+    ['cancer research', 'research'],
+    ['professional sports', 'professional'],
+    ['love songs', 'love'],
+  ])('keeps a word that describes people only beside an audience word as content in %j', (prompt, word) => {
+    const r = interpretPrompt(prompt).interpretation
+    expect(r.terms).toContain(word)
+    expect(r.audience).toEqual([])
+  })
+
+  it.each([
+    ['young moms who love yoga', ['young', 'moms', 'love'], ['yoga']],
+    ['older adults interested in retirement', ['older', 'adults', 'interested'], ['retirement']],
+    ['middle class families', ['middle class'], ['families']],
+    ['upper-income earners buying cars', ['upper income', 'earners'], ['buying', 'cars']],
+  ])('reads the audience words of %j beside an audience word or in a demographic pair', (prompt, audience, terms) => {
+    const r = interpretPrompt(prompt).interpretation
+    expect(r.audience).toEqual(audience)
+    expect(r.terms).toEqual(terms)
   })
 
   it.each([['the and of'], ['🎉🔥'], ['high income moms'], ['   '], ['12345 678']])('finds no content in %j', (prompt) => {
