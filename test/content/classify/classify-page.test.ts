@@ -102,6 +102,21 @@ describe('classifyPage on words that change topic in a phrase', () => {
   })
 })
 
+describe('classifyPage on computer hardware', () => {
+  it('reads a PC build as Desktops and a printer review as Computer Peripherals', () => {
+    const build = classifyPage({
+      title: 'How to build a gaming PC',
+      text: 'Pick a motherboard that fits your processor, then add RAM, a fast SSD and a graphics card. The power supply must carry the GPU, and a good case keeps the CPU cool when overclocking.',
+    })
+    expect(build.categories.map((c) => c.id)).toContain(617) // Desktops
+    const printer = classifyPage({
+      title: 'The best laser printer for a home office',
+      text: 'This printer connects over USB or wifi, scans to PDF with its flatbed scanner and prints 30 pages a minute. Its toner lasts; pair it with a wireless keyboard and a second monitor for a tidy desk.',
+    })
+    expect(printer.categories.map((c) => c.id)).toContain(601) // Computer Peripherals
+  })
+})
+
 describe('classifyPage output', () => {
   const page = {
     title: 'Champions League: Real Madrid beat Bayern in the semifinal',

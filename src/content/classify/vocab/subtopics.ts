@@ -25,6 +25,10 @@ export const SUBTOPICS: Vocabulary = {
   '616': `database^3, data center^3, storage^2.5, backup^2.5, cloud storage^3, sql^3, data warehouse^3, server^2`,
   '635': `smartphone^3, iphone^3, android^2.5, pixel^1.5, galaxy^1, phone^2.5, mobile phone^3, cellphone^3`,
   '630': `laptop^3, macbook^3, chromebook^3, notebook^1, ultrabook^3`,
+  '617': `desktop^2.5, desktop pc^3, gaming pc^3, motherboard^3, cpu^2, processor^2, ram^1.5, hard drive^2.5, hard disk^2.5,
+    ssd^2.5, power supply^2, overclocking^3, bios^3, pc build^3, imac^3, mac pro^3, mac mini^3`,
+  '601': `peripheral^3, printer^3, keyboard^2, mouse^1, monitor^1.5, graphics card^3, video card^3, sound card^3,
+    scanner^2.5, webcam^3, usb^1.5, external drive^3, headset^2`,
   // Medical Health and Healthy Living
   '301': `mental health^3, depression^3, anxiety^3, therapist^3, psychiatrist^3, psychologist^3, suicide^2, ptsd^3,
     bipolar^3, schizophrenia^3, counseling^2.5`,
