@@ -174,7 +174,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   })
 
   text = text.replace(DEMOGRAPHIC_PAIR, (m) => {
-    audience.push(m.trim().toLowerCase().replace(/[\s-]+/gu, ' '))
+    audience.push(words(m).join(' '))
     return ' '
   })
 
