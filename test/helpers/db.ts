@@ -61,23 +61,81 @@ async function reset(db: Db): Promise<boolean> {
   return outcome
 }
 
+/**
+ * The engine as one suite sees it: a handle of its own (caches keyed by the handle start empty) that
+ * refuses work once the suite has closed it, and then drops the suite's LISTEN subscriptions. So
+ * nothing a suite leaves running (a worker, an app it did not close) can touch the next suite's data.
+ * Closing the handle is what a suite that takes its database away (errors.test.ts) sees as closing.
+ */
+function lease(engine: Db): { db: Db; end(): Promise<void> } {
+  let ended = false
+  const unlistens = new Set<() => Promise<void>>()
+  const end = async (): Promise<void> => {
+    ended = true
+    await Promise.all([...unlistens].map((u) => u().catch(() => {})))
+    unlistens.clear()
+  }
+  const refuse = () => new Error('test database closed')
+  const db = new Proxy(engine, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown
+      if (typeof value !== 'function') return value
+      if (prop === 'close') return end
+      if (prop === 'listen') {
+        return async (channel: string, onNotify: (payload: string) => void) => {
+          if (ended) throw refuse()
+          const unlisten = await target.listen(channel, onNotify)
+          unlistens.add(unlisten)
+          return async () => {
+            unlistens.delete(unlisten)
+            await unlisten()
+          }
+        }
+      }
+      if (prop === 'copyOut') {
+        return (select: string) => {
+          if (ended) throw refuse()
+          return target.copyOut(select)
+        }
+      }
+      return (...args: unknown[]) => (ended ? Promise.reject(refuse()) : (value as (...a: unknown[]) => unknown).apply(target, args))
+    },
+  })
+  return { db, end }
+}
+
+/** Closes an engine, giving up after a while: one left inside a transaction never closes. */
+const closeEngine = (db: Db): Promise<unknown> => Promise.race([db.close().catch(() => {}), new Promise((r) => setTimeout(r, RESET_TIMEOUT_MS).unref())])
+
 /** A fresh, migrated database on the given engine: an emptied or cloned PGlite, or a new PostgreSQL schema. */
 export async function openTestDb(engine: Engine): Promise<TestDb> {
   if (engine === 'pglite') {
-    let db = idle
+    let pglite = idle
     idle = null
-    if (!db) {
-      db = await cloneTemplate()
-      templateShape ??= shapeOf(db)
-      await templateShape
+    if (!pglite) {
+      pglite = await cloneTemplate()
+      templateShape ??= shapeOf(pglite)
+      try {
+        await templateShape
+      } catch (err) {
+        templateShape = null
+        await closeEngine(pglite)
+        throw err
+      }
     }
+    const engineDb = pglite
+    const handle = lease(engineDb)
+    let closed = false
     return {
-      db,
+      db: handle.db,
       url: null,
       schema: null,
       async close() {
-        if (idle === null && (await reset(db))) idle = db
-        else await db.close().catch(() => {})
+        if (closed) return
+        closed = true
+        await handle.end()
+        if (idle === null && (await reset(engineDb))) idle = engineDb
+        else await closeEngine(engineDb)
       },
     }
   }
