@@ -67,10 +67,10 @@ const AUDIENCE = new Set(
 // Words that are audience only beside an audience word ("young moms", "people who love cooking"), and
 // content elsewhere: "Middle East", "interest rates", "income tax", "lower back pain", "cancer research".
 const AUDIENCE_BESIDE = new Set(
-  'high higher low lower upper middle young younger old older income interest rich single married professional research love plan'.split(' '),
+  'high higher low lower upper middle working class young younger old older income interest rich single married professional research love plan'.split(' '),
 )
 // Demographic pairs made of such words: "high income", "middle class", "upper-income earners".
-const DEMOGRAPHIC_PAIR = /\b(?:high|higher|low|lower|upper|middle|mid)[\s-]+(?:income|class|earning|earners?)\b/giu
+const DEMOGRAPHIC_PAIR = /\b(?:high|higher|low|lower|upper|middle|mid|working)[\s-]+(?:income|class|earning|earners?)\b/giu
 
 // Countries buyers name most, by name and common code (lower-cased surface forms).
 const COUNTRIES: Record<string, string> = {
@@ -173,11 +173,6 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     return ' '
   })
 
-  text = text.replace(DEMOGRAPHIC_PAIR, (m) => {
-    audience.push(words(m).join(' '))
-    return ' '
-  })
-
   // Negated phrases become blocks, up to the next "and"/"or"/"but" (a list of exclusions stays one block).
   const blockTerms: string[] = []
   const blockCategories = new Map<number, number>()
@@ -192,6 +187,12 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
       if (best && best.score >= BLOCK_MIN_PROBABILITY && a.topicFeatures + a.matchedTerms > 0)
         blockCategories.set(best.id, Math.max(blockCategories.get(best.id) ?? 0, best.score))
     }
+    return ' '
+  })
+
+  // After the negations: "excluding low income households" is a block, not the audience.
+  text = text.replace(DEMOGRAPHIC_PAIR, (m) => {
+    audience.push(words(m).join(' '))
     return ' '
   })
 
@@ -292,19 +293,27 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
 }
 
 /**
- * Which words describe the audience: those of AUDIENCE, and those of AUDIENCE_BESIDE next to one of
- * them (function words between do not count: "people who love cooking").
+ * Which words describe the audience: those of AUDIENCE, and those of AUDIENCE_BESIDE next to an
+ * audience word: one of AUDIENCE even across function words ("people who love cooking"), or right
+ * beside one found so in turn ("young single moms", but not "research for older women").
  */
 function audienceWords(ws: readonly string[]): boolean[] {
   const marked = ws.map((w) => AUDIENCE.has(w))
   const beside = (i: number, step: number): boolean => {
     for (let j = i + step; j >= 0 && j < ws.length; j += step) {
-      if (FUNCTION_WORD_SET.has(ws[j]!) && !AUDIENCE.has(ws[j]!)) continue
-      return AUDIENCE.has(ws[j]!)
+      if (FUNCTION_WORD_SET.has(ws[j]!) && !marked[j]) continue
+      return AUDIENCE.has(ws[j]!) || (marked[j]! && j === i + step)
     }
     return false
   }
-  for (const [i, w] of ws.entries()) if (!marked[i] && AUDIENCE_BESIDE.has(w) && (beside(i, -1) || beside(i, 1))) marked[i] = true
+  for (let changed = true; changed; ) {
+    changed = false
+    for (const [i, w] of ws.entries()) {
+      if (marked[i] || !AUDIENCE_BESIDE.has(w) || !(beside(i, -1) || beside(i, 1))) continue
+      marked[i] = true
+      changed = true
+    }
+  }
   return marked
 }
 

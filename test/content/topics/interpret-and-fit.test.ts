@@ -29,6 +29,11 @@ describe('interpretPrompt', () => {
     expect(r.interpretation.audience).toEqual(expect.arrayContaining(['high income', 'moms', 'aged 25-54']))
     expect(r.interpretation.geo).toEqual(['GB'])
     expect(r.interpretation.blocks.terms).toEqual(['gambling', 'politics'])
+    // An excluded demographic is a block, not the audience.
+    expect(interpretPrompt('travel, excluding low income households').interpretation).toMatchObject({
+      audience: [],
+      blocks: { terms: ['low income households'] },
+    })
     expect(r.interpretation.categories[0]?.name).toBe('Travel')
     expect(r.interpretation.terms).toEqual(['travel'])
   })
@@ -51,15 +56,19 @@ describe('interpretPrompt', () => {
     ['older adults interested in retirement', ['older', 'adults', 'interested'], ['retirement']],
     ['middle class families', ['middle class'], ['families']],
     ['upper-income earners buying cars', ['upper income', 'earners'], ['buying', 'cars']],
+    ['cancer research for older women', ['older', 'women'], ['cancer', 'research']],
   ])('reads the audience words of %j beside an audience word or in a demographic pair', (prompt, audience, terms) => {
     const r = interpretPrompt(prompt).interpretation
     expect(r.audience).toEqual(audience)
     expect(r.terms).toEqual(terms)
   })
 
-  it.each([['the and of'], ['🎉🔥'], ['high income moms'], ['   '], ['12345 678']])('finds no content in %j', (prompt) => {
-    expect(interpretPrompt(prompt).topical).toBe(false)
-  })
+  it.each([['the and of'], ['🎉🔥'], ['high income moms'], ['young single moms'], ['young married women'], ['working class men'], ['   '], ['12345 678']])(
+    'finds no content in %j',
+    (prompt) => {
+      expect(interpretPrompt(prompt).topical).toBe(false)
+    },
+  )
 
   it('never throws on hostile input', () => {
     for (const p of ['\u0000\uFFFF', 'x'.repeat(2000), 'not not not', 'excluding', '25-54 25-54', 'in in in Germany Germany']) {
