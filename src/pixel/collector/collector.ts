@@ -159,6 +159,12 @@ export function createCollector(opts: { db: Db; clock: Clock; config: PixelConfi
       return
     }
     for (const h of hits) store(h)
+    // Hits captured during the read whose campaign it did find need not wait for another read.
+    unresolved = unresolved.filter((h) => {
+      if (unknownCampaignId(h, owners) !== null) return true
+      store(h)
+      return false
+    })
   }
 
   /**
