@@ -26,12 +26,15 @@ describeEachEngine('catalog refresh on index growth', (getDb) => {
   const runCatalogJobs = async () => {
     const worker = createWorker({ db: getDb().db, clock: t.ctx.clock, handlers: [catalogJob(t.ctx)], pollMs: 20 })
     await worker.start()
-    await waitFor(
-      async () =>
-        (await nextRun())?.status === 'queued' &&
-        (await getDb().db.query(`SELECT 1 FROM jobs WHERE kind = 'curation.catalog' AND status = 'done'`)).rows.length > 0,
-    )
-    await worker.stop()
+    try {
+      await waitFor(
+        async () =>
+          (await nextRun())?.status === 'queued' &&
+          (await getDb().db.query(`SELECT 1 FROM jobs WHERE kind = 'curation.catalog' AND status = 'done'`)).rows.length > 0,
+      )
+    } finally {
+      await worker.stop()
+    }
   }
   const watch = () => catalogWatchJob(t.ctx).run({}, {} as JobContext)
 

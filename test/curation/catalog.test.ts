@@ -87,12 +87,15 @@ describeEachEngine('catalogs', (getDb) => {
     expect(job.everyMs).toBe(t.ctx.config.curation.catalog.refreshMs)
     const worker = createWorker({ db: getDb().db, clock: t.ctx.clock, handlers: [job], pollMs: 20 })
     await worker.start()
-    await waitFor(
-      async () => (await getDb().db.query(`SELECT 1 FROM jobs WHERE kind = 'curation.catalog' AND status = 'done'`)).rows.length > 0,
-      30_000,
-      'the catalog job',
-    )
-    await worker.stop()
+    try {
+      await waitFor(
+        async () => (await getDb().db.query(`SELECT 1 FROM jobs WHERE kind = 'curation.catalog' AND status = 'done'`)).rows.length > 0,
+        30_000,
+        'the catalog job',
+      )
+    } finally {
+      await worker.stop()
+    }
     // The next run is already scheduled.
     const { rows } = await getDb().db.query<{ run_at: Date }>(`SELECT run_at FROM jobs WHERE kind = 'curation.catalog' AND status = 'queued'`)
     expect(rows[0]?.run_at.getTime()).toBe(t.ctx.clock.now().getTime() + job.everyMs!)

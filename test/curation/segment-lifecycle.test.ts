@@ -102,14 +102,17 @@ describeEachEngine('segment lifecycle', (getDb) => {
     expect((await send('POST', b.headers, `${path}/${seg.id}/rebuild`)).statusCode).toBe(404)
     const worker = createWorker({ db: getDb().db, clock: t.ctx.clock, handlers: [buildJob(t.ctx)], pollMs: 20, graceMs: 500 })
     await worker.start()
-    let rebuilt: SegmentRecord | null = null
-    await waitFor(async () => {
-      rebuilt = json<SegmentRecord>(await t.get(a.headers, `${path}/${seg.id}`))
-      return rebuilt.status === 'complete'
-    })
-    expect(rebuilt!.url_count).toBeGreaterThan(before)
-    expect(new Date(rebuilt!.processed_date!).getTime()).toBeGreaterThanOrEqual(new Date(seg.processed_date!).getTime())
-    expect((await t.urls(a.headers, seg.id)).map((u) => u.url)).toContain(sports(100, 1)[0])
-    await worker.stop()
+    try {
+      let rebuilt: SegmentRecord | null = null
+      await waitFor(async () => {
+        rebuilt = json<SegmentRecord>(await t.get(a.headers, `${path}/${seg.id}`))
+        return rebuilt.status === 'complete'
+      })
+      expect(rebuilt!.url_count).toBeGreaterThan(before)
+      expect(new Date(rebuilt!.processed_date!).getTime()).toBeGreaterThanOrEqual(new Date(seg.processed_date!).getTime())
+      expect((await t.urls(a.headers, seg.id)).map((u) => u.url)).toContain(sports(100, 1)[0])
+    } finally {
+      await worker.stop()
+    }
   })
 })

@@ -289,8 +289,11 @@ describeEachEngine('scrape jobs API', (getDb) => {
     const register = scrapingJobs(t.ctx).filter((h) => h.kind === 'scrape.register')
     const worker = createWorker({ db: t.ctx.db, clock: t.ctx.clock, handlers: register, pollMs: 20 })
     await worker.start()
-    await waitFor(async () => (await search(urls[1100]!)).statusCode === 202, 20_000, 'registration')
-    await worker.stop()
+    try {
+      await waitFor(async () => (await search(urls[1100]!)).statusCode === 202, 20_000, 'registration')
+    } finally {
+      await worker.stop()
+    }
     expect(json(await search(urls[0]!))).toEqual({ url: urls[0], tld: 'example.com', status: 'queued', errors: ['E001'] })
     expect((await search('https://registered.example.com/not-in-the-job')).statusCode).toBe(404)
     expect(json<Job>(await getJob(a.headers, job.id)).status).toBe('pending')
