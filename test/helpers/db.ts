@@ -25,7 +25,7 @@ const cloneTemplate = (): Promise<Db> => openPglite({ loadDataDir: new Blob([rea
 // process (vitest.config.ts), so each fork clones about once.
 let idle: Db | null = null
 
-const RESET_TIMEOUT_MS = 5_000
+const ENGINE_TIMEOUT_MS = 5_000
 
 // The schema's shape: relations, columns, constraints, triggers and functions. A suite that changed
 // it (a trigger that breaks updates, a table of its own) gives up its engine instead of passing it on.
@@ -40,12 +40,24 @@ const SHAPE = `SELECT md5(string_agg(x, ',' ORDER BY x)) AS shape FROM (
 let templateShape: Promise<string> | null = null
 const shapeOf = async (db: Db): Promise<string> => (await db.query<{ shape: string }>(SHAPE)).rows[0]!.shape
 
+/** `work`'s outcome, or `fallback` after ENGINE_TIMEOUT_MS: an engine left inside a transaction never answers. */
+async function within<T>(work: Promise<T>, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<T>((r) => (timer = setTimeout(() => r(fallback), ENGINE_TIMEOUT_MS)))
+  try {
+    return await Promise.race([work, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /**
  * Empties every table but the migrations' record, ids restarted: the state of a fresh clone. False
- * when the engine cannot be passed on.
+ * when the engine cannot be passed on: a suite changed its schema, closed it, or left a transaction
+ * open on it.
  */
 async function reset(db: Db): Promise<boolean> {
-  const work = (async () => {
+  const work = async (): Promise<boolean> => {
     if ((await shapeOf(db)) !== (await templateShape)) return false
     const { rows } = await db.query<{ tables: string }>(
       `SELECT string_agg(format('%I', tablename), ', ') AS tables FROM pg_tables
@@ -53,12 +65,11 @@ async function reset(db: Db): Promise<boolean> {
     )
     await db.query(`TRUNCATE ${rows[0]!.tables} RESTART IDENTITY CASCADE`)
     return true
-  })()
-  let timer: NodeJS.Timeout | undefined
-  // A suite that closed its engine, or left a transaction open on it, gives up the engine instead.
-  const outcome = await Promise.race([work.catch(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), RESET_TIMEOUT_MS)))])
-  clearTimeout(timer)
-  return outcome
+  }
+  return within(
+    work().catch(() => false),
+    false,
+  )
 }
 
 /**
@@ -105,25 +116,32 @@ function lease(engine: Db): { db: Db; end(): Promise<void> } {
 }
 
 /** Closes an engine, giving up after a while: one left inside a transaction never closes. */
-const closeEngine = (db: Db): Promise<unknown> => Promise.race([db.close().catch(() => {}), new Promise((r) => setTimeout(r, RESET_TIMEOUT_MS).unref())])
+const closeEngine = (db: Db): Promise<void> =>
+  within(
+    db.close().catch(() => {}),
+    undefined,
+  )
+
+/** A clone of the migrated template; the first one records the template's shape. */
+async function freshClone(): Promise<Db> {
+  const db = await cloneTemplate()
+  templateShape ??= shapeOf(db)
+  try {
+    await templateShape
+  } catch (err) {
+    templateShape = null
+    await closeEngine(db)
+    throw err
+  }
+  return db
+}
 
 /** A fresh, migrated database on the given engine: an emptied or cloned PGlite, or a new PostgreSQL schema. */
 export async function openTestDb(engine: Engine): Promise<TestDb> {
   if (engine === 'pglite') {
-    let pglite = idle
+    const taken = idle
     idle = null
-    if (!pglite) {
-      pglite = await cloneTemplate()
-      templateShape ??= shapeOf(pglite)
-      try {
-        await templateShape
-      } catch (err) {
-        templateShape = null
-        await closeEngine(pglite)
-        throw err
-      }
-    }
-    const engineDb = pglite
+    const engineDb = taken ?? (await freshClone())
     const handle = lease(engineDb)
     let closed = false
     return {
