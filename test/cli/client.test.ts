@@ -134,11 +134,12 @@ describe('curata client commands against a running service', () => {
     children.push(child)
     let stderr = ''
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+    // The exit code, or the signal that ended the process (a failure then names it, with stderr).
+    const exited = new Promise<number | string | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)))
     await waitFor(() => /scrape job (\d+):/.test(stderr), 60_000, 'the job to be submitted')
     const id = /scrape job (\d+):/.exec(stderr)![1]
     child.kill('SIGINT')
-    expect(await exited).toBe(130)
+    expect(await exited, stderr).toBe(130)
     expect(stderr).toContain(`scrape job ${id} keeps running on the server. Resume waiting with:\n  curata scrape --job ${id} --wait`)
     const out = join(dir, 'resumed.jsonl')
     const r = ok(await cli(withTarget(['scrape', '--job', id!, '--wait', '--out', out])))
