@@ -7,6 +7,7 @@ import { findArticle, parseJsonLdBlocks } from './json-ld.ts'
 import { declaredLanguage, detectLanguage } from './language.ts'
 import { baseUrl, collectLinks } from './links.ts'
 import { extractMainText } from './main-text.ts'
+import { withJsonLdBody } from './main-text-json-ld.ts'
 import { indexMetaTags } from './meta-tags.ts'
 import type { PageMetadata } from './metadata.ts'
 import { buildMetadata, metadataAuthor } from './metadata.ts'
@@ -110,7 +111,7 @@ function extract(html: string, url: string, fetchedAt: Date): ExtractedPage {
   })
 
   const main = extractMainText(page, title, author !== null)
-  const fullText = main.text
+  const fullText = withJsonLdBody(main.text, jsonLdObjects).text
   const wordCount = countWords(fullText)
   const declared = declaredLanguage([page.htmlLang, meta.get('og:locale'), meta.get('content-language'), meta.get('language')])
   const language = detectLanguage(fullText.length > 0 ? fullText : `${title}\n${meta.get('description') ?? ''}`, declared)

@@ -25,7 +25,7 @@ export interface DroppedBlock {
 
 /** class/id words of furniture that lives inside article bodies. */
 const FURNITURE =
-  /(?:^|[\s_-])(?:cookie|consent|gdpr|share|sharing|social|sociable|shariff|related|recommend(?:ed|ations)?|read-?more|more-?(?:articles|stories|news)|author-?(?:box|bio|info)|about-?(?:the-)?author|bio-?box|tags?|tag-?list|taglist|keywords|categor(?:y|ies)|breadcrumbs?|pagination|post-?nav(?:igation)?|nav-?links|prev-?next|rating|print|toolbar|promo|advert(?:isement)?|anzeige|werbung|banner|sponsored|paywall|donat(?:e|ion)|copyright|post-?meta|entry-?meta|article-?meta|sidebar|infobox-?links|footnotes-?nav)(?:$|[\s_-])/i
+  /(?:^|[\s_-])(?:cookie|consent|gdpr|share|sharing|social|sociable|shariff|related|recommend(?:ed|ations)?|read-?more|more-?(?:articles|stories|news)|author-?(?:box|bio|info)|about-?(?:the-)?author|bio-?box|tags?|tag-?list|taglist|keywords|categor(?:y|ies)|breadcrumbs?|pagination|post-?nav(?:igation)?|nav-?links|prev-?next|rating|print|toolbar|promo|advert(?:isement)?|anzeige|werbung|banner|sponsored|paywall|donat(?:e|ion)|copyright|post-?meta|entry-?meta|article-?meta|sidebar|infobox-?links|footnotes-?nav|content-?blocker|borlabs-?cookie|ez-toc-container|toc_container|lwptoc)(?:$|[\s_-])/i
 /** class/id words that mark the article body itself: never dropped for a furniture word alongside. */
 const CONTENT =
   /(?:^|[\s_-])(?:article-?(?:body|content|text)|entry-?content|post-?(?:body|content)|story-?body|main-?content|body-?text|richtext|rich-text)(?:$|[\s_-])/i
@@ -96,9 +96,12 @@ const PHRASES = new RegExp(
 )
 /** Navigation and related-content labels: only at the start of a block, where they introduce links. */
 const NAV_START =
-  /^(?:read more|weiterlesen|mehr zum thema|lesen sie (?:auch|mehr)|auch interessant|das könnte sie auch interessieren|siehe auch|weiterführender? links?|empfohlene beiträge|neueste artikel|related (?:stories|articles|coverage|posts)|you (?:may|might) also like|more from|zurück zu(?:r)? |back to |lire aussi|à lire aussi|leer más|lee también|leggi anche|zobacz (?:też|także)|czytaj (?:też|także)|lees ook|partager|compartir|condividi|dowiedz się więcej|en savoir plus|(?:anzeige|advertisement|werbung|sponsored)\s*[-–:|])/i
+  /^(?:read more|weiterlesen|mehr zum thema|lesen sie (?:auch|mehr)|auch interessant|das könnte sie auch interessieren|siehe auch|weiterführender? links?|empfohlene beiträge|neueste artikel|related (?:stories|articles|coverage|posts)|you (?:may|might) also like|more from|zurück zu(?:r)? |back to |lire aussi|à lire aussi|leer más|lee también|(?:lea|ver|mira) también|te puede interesar|mira\s*:|leggi anche|zobacz (?:też|także)|czytaj (?:też|także)|lees ook|partager|compartir|condividi|dowiedz się więcej|en savoir plus|(?:anzeige|advertisement|werbung|sponsored)\s*[-–:|])/i
 /** A block that is only an advertising label. */
 const AD_LABEL = /^\W*(?:anzeige|advertisement|werbung|publicité|publicidad|pubblicità|reklama|sponsored)\W*$/i
+/** A block that is only a loading indicator's text ("Loading …", "Lade weitere Inhalte …"). */
+const LOADING_LINE =
+  /^\W*(?:loading|loading more|lade weitere inhalte|wird geladen|inhalte werden geladen|chargement(?: en cours)?|cargando|caricamento(?: in corso)?|ładowanie|laden)\s*(?:\.{2,}|…)?\s*$/i
 /** Metadata lines: "Kategorie: News", "Von:", "4 Min Read", "Aufrufe: 12", a bare time. */
 const META_LINE =
   /^(?:(?:kategorie|kategorien|category|categories|rubrik|ressort|tags?|schlagwörter|schlagworte|stichwörter|von|by|autor|autorin|author|aufrufe|views|lesezeit|reading time|publikacja|autor|release date|posted in|filed under|abgelegt unter|veröffentlicht|published|erstellt|aktualisiert|updated|stand|quelle|source|foto|fotos|bild|bilder)\s*:.{0,60}|\d+\s*(?:min(?:ute)?s?|minuten)\.?\s*(?:read|lesezeit|lesen)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?|\s*uhr)?)$/i
@@ -149,7 +152,7 @@ const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6'])
 /** Blocks judged by their text (inline elements are judged with the block that holds them). */
 const BLOCKS = new Set(['p', 'div', 'section', 'aside', 'ul', 'ol', 'li', 'figure', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'dl', 'table'])
 const RELATED_HEADING =
-  /^(?:siehe auch|weitere informationen|weiterführende links?|mehr zum thema|lesen sie auch|auch interessant|empfohlene beiträge|neueste artikel|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|you (?:may|might) also like|recommended|à lire aussi|lire aussi|sur le même sujet|leer más|noticias relacionadas|leggi anche|articoli correlati|zobacz (?:też|także)|czytaj (?:też|także)|gerelateerd|lees ook|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben)\s*:?$/i
+  /^(?:siehe auch|weitere informationen|weiterführende links?|mehr zum thema|lesen sie auch|auch interessant|empfohlene beiträge|neueste artikel|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|you (?:may|might) also like|recommended|à lire aussi|lire aussi|sur le même sujet|leer más|noticias relacionadas|leggi anche|articoli correlati|zobacz (?:też|także)|czytaj (?:też|także)|gerelateerd|lees ook|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben|(?:das (?:thema )?|dies )?könnte (?:dich|sie|euch) auch interessieren|you (?:may|might) also be interested in|(?:también )?te puede interesar|(?:ti )?potrebbe interessar(?:ti|e)|vous (?:aimerez|pourriez aimer) aussi|à découvrir aussi)\s*:?$/i
 
 /** Which rule, if any, drops a block with this text. */
 function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
@@ -161,7 +164,7 @@ function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
   if ((HEADINGS.has(el.tag) || length < 50) && RELATED_HEADING.test(text)) return 'related-section'
   if (length < 80 && COMMENT_HEADER.test(text)) return 'related-section'
   if (META_FIELDS.test(text)) return 'meta-line'
-  if (PHRASES.test(text) || NAV_START.test(text) || AD_LABEL.test(text)) return 'boilerplate-phrase'
+  if (PHRASES.test(text) || NAV_START.test(text) || AD_LABEL.test(text) || LOADING_LINE.test(text)) return 'boilerplate-phrase'
   if (CREDIT.test(text) || ENDS_WITH_CREDIT.test(text)) return 'credit-line'
   if (length < 80 && (META_LINE.test(text) || BYLINE_LINE.test(text) || (!inData(el) && isDateLine(text)))) return 'meta-line'
   return null

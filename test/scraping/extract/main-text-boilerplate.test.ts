@@ -30,6 +30,47 @@ describe('in-article boilerplate', () => {
     expect(rules).toEqual(new Set(['meta-line', 'furniture-class', 'credit-line', 'boilerplate-phrase', 'related-section']))
   })
 
+  it('drops embed consent placeholders and loading indicators, and keeps embedded posts', () => {
+    const result = run(`<article>${prose(3)}
+      <blockquote class="twitter-tweet"><p lang="de">Neue Technologien gegen den Klimawandel, sagt die Fraktion.</p>— CDU (@cdu)</blockquote>
+      ${prose(2)}
+      <div class="BorlabsCookie"><div class="_brlbs-content-blocker"><p>Klicken Sie auf den unteren Button, um den Inhalt von www.komoot.de zu laden.</p></div></div>
+      ${prose(2)}
+      <div id="loading" class="loadingAnimation fadeOut"><span>Lade weitere Inhalte ...</span></div>
+      <p>Loading…</p>
+    </article>`)
+    expect(result.text.match(/The council met/g)?.length).toBe(7)
+    // An embedded post is quoted by the article: the reference corpora count it as article text.
+    expect(result.text).toContain('Klimawandel')
+    for (const gone of ['komoot', 'Lade weitere', 'Loading']) expect(result.text).not.toContain(gone)
+    expect(new Set(result.dropped?.map((d) => d.rule))).toEqual(new Set(['furniture-class', 'boilerplate-phrase']))
+  })
+
+  it('drops a table of contents and a "MIRA:" pointer to another story', () => {
+    const result = run(`<article>${prose(2)}
+      <div id="ez-toc-container" class="ez-toc-v2_0_17"><p class="ez-toc-title">Inhaltsverzeichnis</p><p>1. Was ist Dekantieren und wo liegt der Sinn?</p><p>2. Wann sollte man einen Wein dekantieren?</p></div>
+      ${prose(3)}
+      <p>MIRA: <a href="/otra">Madre se acerca a conocer los motivos de captura</a></p>
+      ${prose(2)}
+    </article>`)
+    expect(result.text.match(/The council met/g)?.length).toBe(7)
+    for (const gone of ['Inhaltsverzeichnis', 'Dekantieren', 'MIRA']) expect(result.text).not.toContain(gone)
+    expect(new Set(result.dropped?.map((d) => d.rule))).toEqual(new Set(['furniture-class', 'boilerplate-phrase']))
+  })
+
+  it('reads "you might also be interested in" headings in several languages as related sections', () => {
+    for (const heading of [
+      'Das Thema könnte dich auch interessieren:',
+      'You might also be interested in',
+      'También te puede interesar',
+      'Vous aimerez aussi',
+    ]) {
+      const result = run(`<article>${prose(4)}<h3>${heading}</h3><p><a href="/x">Another bridge</a></p></article>`)
+      expect(result.text, heading).not.toContain(heading.slice(0, 12))
+      expect(result.dropped?.map((d) => d.rule)).toContain('related-section')
+    }
+  })
+
   it('keeps prose after a related heading, dates in lists and labels that only mention a phrase', () => {
     const result = run(`<article>${prose(4)}
       <h3>Weitere Informationen</h3>
