@@ -99,9 +99,12 @@ const NAV_START =
   /^(?:read more|weiterlesen|mehr zum thema|lesen sie (?:auch|mehr)|auch interessant|das könnte sie auch interessieren|siehe auch|weiterführender? links?|empfohlene beiträge|neueste artikel|related (?:stories|articles|coverage|posts)|you (?:may|might) also like|more from|zurück zu(?:r)? |back to |lire aussi|à lire aussi|leer más|lee también|(?:lea|ver|mira) también|te puede interesar|mira\s*:|leggi anche|zobacz (?:też|także)|czytaj (?:też|także)|lees ook|partager|compartir|condividi|dowiedz się więcej|en savoir plus|(?:anzeige|advertisement|werbung|sponsored)\s*[-–:|])/i
 /** A block that is only an advertising label. */
 const AD_LABEL = /^\W*(?:anzeige|advertisement|werbung|publicité|publicidad|pubblicità|reklama|sponsored)\W*$/i
-/** A block that is only a loading indicator's text ("Loading …", "Lade weitere Inhalte …"). */
+/**
+ * A block that is only a loading indicator's text ("Loading …", "Lade weitere Inhalte …"); a single word
+ * only with its dots, since "Laden" alone is also a section heading (charging, in a car review).
+ */
 const LOADING_LINE =
-  /^\W*(?:loading|loading more|lade weitere inhalte|wird geladen|inhalte werden geladen|chargement(?: en cours)?|cargando|caricamento(?: in corso)?|ładowanie|laden)\s*(?:\.{2,}|…)?\s*$/i
+  /^\W*(?:(?:loading|laden|cargando|caricamento|chargement|ładowanie)\s*(?:\.{2,}|…)|(?:loading more|lade weitere inhalte|wird geladen|inhalte werden geladen|chargement en cours|caricamento in corso)\s*(?:\.{2,}|…)?)\s*$/i
 /** Metadata lines: "Kategorie: News", "Von:", "4 Min Read", "Aufrufe: 12", a bare time. */
 const META_LINE =
   /^(?:(?:kategorie|kategorien|category|categories|rubrik|ressort|tags?|schlagwörter|schlagworte|stichwörter|von|by|autor|autorin|author|aufrufe|views|lesezeit|reading time|publikacja|autor|release date|posted in|filed under|abgelegt unter|veröffentlicht|published|erstellt|aktualisiert|updated|stand|quelle|source|foto|fotos|bild|bilder)\s*:.{0,60}|\d+\s*(?:min(?:ute)?s?|minuten)\.?\s*(?:read|lesezeit|lesen)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?|\s*uhr)?)$/i

@@ -38,8 +38,11 @@ describe('in-article boilerplate', () => {
       ${prose(2)}
       <div id="loading" class="loadingAnimation fadeOut"><span>Lade weitere Inhalte ...</span></div>
       <p>Loading…</p>
+      <h3>Laden</h3>
+      ${prose(1)}
     </article>`)
-    expect(result.text.match(/The council met/g)?.length).toBe(7)
+    expect(result.text.match(/The council met/g)?.length).toBe(8)
+    expect(result.text).toContain('Laden')
     // An embedded post is quoted by the article: the reference corpora count it as article text.
     expect(result.text).toContain('Klimawandel')
     for (const gone of ['komoot', 'Lade weitere', 'Loading']) expect(result.text).not.toContain(gone)
