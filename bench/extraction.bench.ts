@@ -10,7 +10,7 @@ import { extractPage } from '../src/scraping/extract/extract-page.ts'
 import type { BaselineResult } from './lib/extraction-baseline.ts'
 import { readabilityOnLinkedom } from './lib/extraction-baseline.ts'
 import type { BenchPage } from './lib/extraction-data.ts'
-import { loadLanguageLabels, loadReadabilityPages, loadScrapinghub, trafilaturaBenchPages } from './lib/extraction-data.ts'
+import { checkLookedAt, loadLanguageLabels, loadReadabilityPages, loadScrapinghub, trafilaturaBenchPages } from './lib/extraction-data.ts'
 import type { Quality } from './lib/extraction-metric.ts'
 import { aggregate, pageF1, scorePage } from './lib/extraction-metric.ts'
 import type { SnippetQuality } from './lib/snippet-metric.ts'
@@ -127,8 +127,14 @@ function main(): void {
   const shRuns = runs.filter((r) => r.page.set === 'scrapinghub')
   const rdRuns = runs.filter((r) => r.page.set === 'readability')
   const tfRuns = runs.filter((r) => r.page.set === 'trafilatura')
-  const tfParts = (['tune', 'check', 'all'] as const).map((part) => {
-    const set = tfRuns.filter((r) => part === 'all' || r.page.snippets?.part === part)
+  const inPart = (part: 'tune' | 'check' | 'check, looked at' | 'check, never looked at' | 'all', r: (typeof tfRuns)[number]): boolean => {
+    const p = r.page.snippets?.part
+    if (part === 'all') return true
+    if (part === 'check, looked at' || part === 'check, never looked at') return p === 'check' && checkLookedAt(r.page.id) === (part === 'check, looked at')
+    return p === part
+  }
+  const tfParts = (['tune', 'check', 'check, looked at', 'check, never looked at', 'all'] as const).map((part) => {
+    const set = tfRuns.filter((r) => inPart(part, r))
     return { part, ours: snippets(set, oursText), base: snippets(set, baseText) }
   })
   const tfAll = tfParts[2] as (typeof tfParts)[number]
