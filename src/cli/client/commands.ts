@@ -88,13 +88,18 @@ export function registerClientCommands(program: Command, loadConfig: () => Confi
         if (!file && !o.job) throw new UsageError('curata scrape needs a file of URLs (- for stdin) or --job <id>')
         if (file && o.job) throw new UsageError('give either a file or --job, not both')
         let job: Rec
+        let announce: string | undefined
         if (file) {
           job = await api.post<Rec>('/v1/scraping/jobs', { urls: await readUrls(file) })
-          note(`scrape job ${job.id}: ${job.url_count} URLs (${job.invalid_url_count} invalid)`)
+          announce = `scrape job ${job.id}: ${job.url_count} URLs (${job.invalid_url_count} invalid)`
         } else job = await api.get<Rec>(`/v1/scraping/jobs/${o.job}`, { limit: 1 })
-        if (!o.wait) return show(json, { ...job, results: undefined, invalid_urls: undefined })
+        if (!o.wait) {
+          if (announce !== undefined) note(announce)
+          return show(json, { ...job, results: undefined, invalid_urls: undefined })
+        }
         const id = job.id as number
         const done = await waitUntil({
+          announce,
           label: `scrape job ${id}`,
           resume: `curata scrape --job ${id} --wait${o.out ? ` --out ${o.out}` : ''}`,
           intervalMs: poll,
@@ -233,10 +238,11 @@ export function registerClientCommands(program: Command, loadConfig: () => Confi
               : undefined
           if (!expand && !block) throw new UsageError('optimize needs at least one --expand-… or --block-… option')
           let opt = await api.post<Rec>('/v1/curation/optimizations', { segment_id: idOf(segment), ...(expand ? { expand } : {}), ...(block ? { block } : {}) })
-          note(`optimization ${opt.id} accepted`)
+          const accepted = `optimization ${opt.id} accepted`
           if (o.wait) {
             const id = opt.id as number
             opt = await waitUntil({
+              announce: accepted,
               label: `optimization ${id}`,
               resume: `curata optimizations get ${id}`,
               intervalMs: poll,
@@ -244,7 +250,7 @@ export function registerClientCommands(program: Command, loadConfig: () => Confi
               finished: (r) => r.outcome !== 'pending',
             })
             if (opt.outcome === 'failed') throw new ApiFailure(null, 'optimization_failed', `optimization ${id} failed: ${JSON.stringify(opt.result)}`)
-          }
+          } else note(accepted)
           show(json, opt)
         },
       ),
@@ -267,10 +273,11 @@ export function registerClientCommands(program: Command, loadConfig: () => Confi
           ...(o.start ? { start_date: o.start } : {}),
           ...(o.end ? { end_date: o.end } : {}),
         })
-        note(`activation ${a.id} ${a.status}`)
+        const issued = `activation ${a.id} ${a.status}`
         if (o.wait) {
           const id = a.id as number
           a = await waitUntil({
+            announce: issued,
             label: `activation ${id}`,
             resume: `curata activations get ${id} --wait`,
             intervalMs: poll,
@@ -278,7 +285,7 @@ export function registerClientCommands(program: Command, loadConfig: () => Confi
             finished: (r) => r.status === 'complete' || r.status === 'failed',
           })
           if (a.status === 'failed') throw new ApiFailure(null, 'activation_failed', `activation ${id} failed: ${a.failure_reason}`)
-        }
+        } else note(issued)
         show(json, a)
       }),
     )
@@ -333,9 +340,10 @@ export function registerClientCommands(program: Command, loadConfig: () => Confi
                 ...(o.dimensions ? { dimensions: o.dimensions.split(',').map((d) => d.trim()) } : {}),
               })
           const id = r.id as number
-          if (!o.report) note(`publisher report ${id} ${r.status}`)
+          const requested = o.report ? undefined : `publisher report ${id} ${r.status}`
           if (o.wait) {
             r = await waitUntil({
+              announce: requested,
               label: `publisher report ${id}`,
               resume: `curata reports publisher ${campaign} --from ${o.from} --to ${o.to} --report ${id} --wait`,
               intervalMs: poll,
@@ -343,7 +351,7 @@ export function registerClientCommands(program: Command, loadConfig: () => Confi
               finished: (x) => x.status === 'complete' || x.status === 'failed',
             })
             if (r.status === 'failed') throw new ApiFailure(null, 'report_failed', `publisher report ${id} failed: ${r.failure_reason}`)
-          }
+          } else if (requested !== undefined) note(requested)
           if (json) return printJson(r)
           printRecord({ id: r.id, status: r.status, campaign_id: r.campaign_id, from: r.start_date, to: r.end_date, ...((r.summary as Rec | null) ?? {}) })
           if (Array.isArray(r.agents) && r.agents.length)

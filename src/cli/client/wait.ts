@@ -12,6 +12,11 @@ export interface WaitOptions<T> {
   label: string
   /** The command that resumes the wait. */
   resume: string
+  /**
+   * A line for stderr ("scrape job 12: 40 URLs"), printed once Ctrl-C is handled: whoever reacts to it
+   * (a person, a script) can interrupt at once and still gets the resume message, not a killed process.
+   */
+  announce?: string
   intervalMs: number
   poll(): Promise<T>
   finished(r: T): boolean
@@ -40,6 +45,7 @@ export async function waitUntil<T>(o: WaitOptions<T>): Promise<T> {
     process.exit(EXIT_INTERRUPTED)
   }
   process.once('SIGINT', onInterrupt)
+  if (o.announce !== undefined) note(o.announce)
   try {
     for (;;) {
       const r = await o.poll()
