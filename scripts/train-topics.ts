@@ -14,6 +14,7 @@ import { SENSITIVE } from '../src/content/classify/vocab/sensitive.ts'
 import { allNodes, ancestry, getNodeByUniqueId } from '../src/content/taxonomy/taxonomy.ts'
 import { TOPIC_ROOT_EXCLUDED } from '../src/content/topics/classes.ts'
 import { featureCounts, featureVector, type TopicText, topicTokens } from '../src/content/topics/features.ts'
+import { trainingInputsFingerprint } from '../src/content/topics/training-inputs.ts'
 import { loadCorpora } from './lib/topic-corpora.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -238,6 +239,8 @@ const model = {
     corpora: [...new Set(corpora.map((c) => c.corpus))],
     items: Math.round(items) - priorCount,
     prior_pseudo_documents: priorCount,
+    // vocabulary, taxonomy names and class map (training-inputs.ts): a test checks the tree still has them
+    inputs: withPrior ? trainingInputsFingerprint() : null,
     epochs: EPOCHS,
     min_weight: MIN_WEIGHT,
   },

@@ -22,10 +22,12 @@ export interface TopicModel {
 
 /**
  * Version of the page classifier (learned model + vocabulary). Pages classified by an older one are
- * reclassified in the background (src/scraping/index/reclassify.ts); bump it when the model changes.
- * 1: the keyword vocabulary alone; 2: the learned model; 3: the learned model over tf-idf features.
+ * reclassified in the background (src/scraping/index/reclassify.ts); bump it when the model or the
+ * vocabulary changes (a vocabulary edit means retraining: training-inputs.ts).
+ * 1: the keyword vocabulary alone; 2: the learned model; 3: the learned model over tf-idf features;
+ * 4: retrained on the vocabulary of 2026-11-27 (Desktops, Computer Peripherals).
  */
-export const CLASSIFIER_VERSION = 3
+export const CLASSIFIER_VERSION = 4
 
 let cached: TopicModel | undefined
 
