@@ -111,7 +111,7 @@ function extract(html: string, url: string, fetchedAt: Date): ExtractedPage {
   })
 
   const main = extractMainText(page, title, author !== null)
-  const fullText = withJsonLdBody(main.text, jsonLdObjects).text
+  const fullText = withJsonLdBody(main.text, jsonLdObjects)
   const wordCount = countWords(fullText)
   const declared = declaredLanguage([page.htmlLang, meta.get('og:locale'), meta.get('content-language'), meta.get('language')])
   const language = detectLanguage(fullText.length > 0 ? fullText : `${title}\n${meta.get('description') ?? ''}`, declared)

@@ -38,11 +38,11 @@ export function jsonLdArticleBody(objects: ReadonlyArray<Record<string, unknown>
 }
 
 /** The page's main text, or its JSON-LD article body when the page shows only a shell of it. */
-export function withJsonLdBody(mainText: string, objects: ReadonlyArray<Record<string, unknown>>): { text: string; fromJsonLd: boolean } {
+export function withJsonLdBody(mainText: string, objects: ReadonlyArray<Record<string, unknown>>): string {
   const shown = countWords(mainText)
-  if (shown >= SHELL_MAX_WORDS) return { text: mainText, fromJsonLd: false }
+  if (shown >= SHELL_MAX_WORDS) return mainText
   const body = jsonLdArticleBody(objects)
-  if (body === null) return { text: mainText, fromJsonLd: false }
+  if (body === null) return mainText
   const words = countWords(body)
-  return words >= MIN_BODY_WORDS && words >= MIN_RATIO * shown ? { text: body, fromJsonLd: true } : { text: mainText, fromJsonLd: false }
+  return words >= MIN_BODY_WORDS && words >= MIN_RATIO * shown ? body : mainText
 }
