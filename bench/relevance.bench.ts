@@ -155,8 +155,15 @@ interface Row {
   warnings: string[]
 }
 const rows: Row[] = []
+// (score, relevant) of every judged URL a segment returned, per half: is a score the share of such
+// URLs that fit (docs/curation.md, "Scores")?
+const scored: Record<string, { score: number; relevant: boolean }[]> = { tuning: [], check: [] }
 for (const p of prompts) {
   const { out, urls: all } = await buildPromptSegment(ctx, cfg, key.client_id, p.prompt, now, 10_000)
+  for (const u of all) {
+    const page = byUrl.get(u.url)
+    if (page && isJudged(p, page)) scored[p.split]?.push({ score: u.score, relevant: isRelevant(p, page) })
+  }
   const urls = all.slice(0, 20)
   const relevant = pages.filter((x) => isRelevant(p, x)).length
   const hits = urls.filter((u) => isRelevant(p, byUrl.get(u.url))).length
@@ -222,6 +229,12 @@ for (const [s, v] of Object.entries(summary)) {
   )
 }
 
+const calibration = Object.fromEntries(Object.entries(scored).map(([half, pairs]) => [half, calibrationOf(pairs)]))
+for (const [half, c] of Object.entries(calibration)) {
+  console.log(`calibration, ${half} half (${c.urls} judged segment URLs): expected calibration error ${c.ece.toFixed(3)}, Brier ${c.brier.toFixed(3)}`)
+  console.log(`  ${c.bins.map((b) => `${b.range}: n=${b.n} score ${b.score.toFixed(2)} fit ${b.fit.toFixed(2)}`).join(' | ')}`)
+}
+
 if (fit) fitCoefficients()
 
 const accuracy = corpusAccuracy()
@@ -240,9 +253,35 @@ const outFile = join(root, 'bench/results/relevance.json')
 mkdirSync(dirname(outFile), { recursive: true })
 writeFileSync(
   outFile,
-  `${JSON.stringify({ generated_at: new Date().toISOString(), pages: pages.length, coefficients: FIT_COEFFICIENTS, summary, prompts: rows, tier1: accuracy }, null, 2)}\n`,
+  `${JSON.stringify({ generated_at: new Date().toISOString(), pages: pages.length, coefficients: FIT_COEFFICIENTS, summary, calibration, prompts: rows, tier1: accuracy }, null, 2)}\n`,
 )
 console.log(`wrote ${outFile}`)
+
+/**
+ * Reliability of the scores: per score bin, the mean score against the share of URLs that fit; the
+ * expected calibration error (those gaps weighted by the bins' sizes) and the Brier score.
+ */
+function calibrationOf(pairs: readonly { score: number; relevant: boolean }[]) {
+  const edges = [0, 0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0001]
+  const bins = edges.slice(0, -1).map((lo, i) => {
+    const hi = edges[i + 1] as number
+    const inBin = pairs.filter((x) => x.score >= lo && x.score < hi)
+    const n = inBin.length
+    return {
+      range: `${lo.toFixed(2)}–${Math.min(1, hi).toFixed(2)}`,
+      n,
+      score: n ? inBin.reduce((a, x) => a + x.score, 0) / n : 0,
+      fit: n ? inBin.filter((x) => x.relevant).length / n : 0,
+    }
+  })
+  const total = pairs.length || 1
+  return {
+    urls: pairs.length,
+    ece: bins.reduce((a, b) => a + (b.n / total) * Math.abs(b.score - b.fit), 0),
+    brier: pairs.reduce((a, x) => a + (x.score - (x.relevant ? 1 : 0)) ** 2, 0) / total,
+    bins,
+  }
+}
 
 /** Logistic regression by gradient descent: weights [intercept, ...one per feature]. */
 function logistic(xs: readonly number[][], ys: readonly number[]): number[] {
