@@ -137,7 +137,7 @@ function main(): void {
     const set = tfRuns.filter((r) => inPart(part, r))
     return { part, ours: snippets(set, oursText), base: snippets(set, baseText) }
   })
-  const tfAll = tfParts[2] as (typeof tfParts)[number]
+  const tfAll = tfParts.find((t) => t.part === 'all') as (typeof tfParts)[number]
 
   const shOurs = quality(shRuns, oursText)
   const shBase = quality(shRuns, baseText)
