@@ -17,7 +17,6 @@ import type { ParsedPage } from './parse-html.ts'
 import { parseHtml } from './parse-html.ts'
 import { emptyRawSignals } from './raw-signals.ts'
 import { chooseTitle } from './title.ts'
-import { countWords } from './word-count.ts'
 
 export type { PageMetadata } from './metadata.ts'
 export type { PageSignals } from './page-signals.ts'
@@ -111,8 +110,7 @@ function extract(html: string, url: string, fetchedAt: Date): ExtractedPage {
   })
 
   const main = extractMainText(page, title, author !== null)
-  const fullText = withJsonLdBody(main.text, jsonLdObjects)
-  const wordCount = countWords(fullText)
+  const { text: fullText, wordCount } = withJsonLdBody(main.text, jsonLdObjects)
   const declared = declaredLanguage([page.htmlLang, meta.get('og:locale'), meta.get('content-language'), meta.get('language')])
   const language = detectLanguage(fullText.length > 0 ? fullText : `${title}\n${meta.get('description') ?? ''}`, declared)
 

@@ -37,12 +37,15 @@ export function jsonLdArticleBody(objects: ReadonlyArray<Record<string, unknown>
   return text === '' ? null : text
 }
 
-/** The page's main text, or its JSON-LD article body when the page shows only a shell of it. */
-export function withJsonLdBody(mainText: string, objects: ReadonlyArray<Record<string, unknown>>): string {
-  const shown = countWords(mainText)
-  if (shown >= SHELL_MAX_WORDS) return mainText
+/**
+ * The page's main text, or its JSON-LD article body when the page shows only a shell of it, with the
+ * text's word count (counted here once: the caller needs it too).
+ */
+export function withJsonLdBody(mainText: string, objects: ReadonlyArray<Record<string, unknown>>): { text: string; wordCount: number } {
+  const shown = { text: mainText, wordCount: countWords(mainText) }
+  if (shown.wordCount >= SHELL_MAX_WORDS) return shown
   const body = jsonLdArticleBody(objects)
-  if (body === null) return mainText
+  if (body === null) return shown
   const words = countWords(body)
-  return words >= MIN_BODY_WORDS && words >= MIN_RATIO * shown ? body : mainText
+  return words >= MIN_BODY_WORDS && words >= MIN_RATIO * shown.wordCount ? { text: body, wordCount: words } : shown
 }

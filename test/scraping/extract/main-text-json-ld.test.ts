@@ -31,7 +31,7 @@ describe('withJsonLdBody', () => {
 
   it('keeps the page text when the JSON-LD body is a teaser, not an article', () => {
     const shell = '<p>Alice Wu writes about local politics and has done so since 2008, with lattes and journals.</p>'
-    expect(withJsonLdBody('Alice Wu writes about local politics.', [{ articleBody: story(3) }])).toBe('Alice Wu writes about local politics.')
+    expect(withJsonLdBody('Alice Wu writes about local politics.', [{ articleBody: story(3) }]).text).toBe('Alice Wu writes about local politics.')
     const r = extractPage(page(story(3), shell), 'https://news.example/harbour')
     expect(r.content?.full_text).toContain('Alice Wu')
   })
