@@ -7,7 +7,7 @@ import type { JobContext } from '../../src/platform/jobs/handler.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import { configure, json } from '../helpers/app.ts'
 import { describeEachEngine } from '../helpers/db.ts'
-import { waitFor } from '../helpers/wait.ts'
+import { waitFor, whileWorking } from '../helpers/wait.ts'
 import { indexTopic } from './fixtures.ts'
 import type { CurationTestApp } from './helpers.ts'
 import { createCurationApp } from './helpers.ts'
@@ -25,16 +25,13 @@ describeEachEngine('catalog refresh on index growth', (getDb) => {
       .rows[0]
   const runCatalogJobs = async () => {
     const worker = createWorker({ db: getDb().db, clock: t.ctx.clock, handlers: [catalogJob(t.ctx)], pollMs: 20 })
-    await worker.start()
-    try {
-      await waitFor(
+    await whileWorking(worker, () =>
+      waitFor(
         async () =>
           (await nextRun())?.status === 'queued' &&
           (await getDb().db.query(`SELECT 1 FROM jobs WHERE kind = 'curation.catalog' AND status = 'done'`)).rows.length > 0,
-      )
-    } finally {
-      await worker.stop()
-    }
+      ),
+    )
   }
   const watch = () => catalogWatchJob(t.ctx).run({}, {} as JobContext)
 

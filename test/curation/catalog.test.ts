@@ -8,7 +8,7 @@ import { createWorker } from '../../src/platform/jobs/worker.ts'
 import { configure, json } from '../helpers/app.ts'
 import type { ManualClock } from '../helpers/clock.ts'
 import { describeEachEngine } from '../helpers/db.ts'
-import { waitFor } from '../helpers/wait.ts'
+import { waitFor, whileWorking } from '../helpers/wait.ts'
 import { articleHtml, indexHtml, indexTopic, topicParagraphs } from './fixtures.ts'
 import type { CurationTestApp, SegmentRecord } from './helpers.ts'
 import { createCurationApp } from './helpers.ts'
@@ -86,16 +86,13 @@ describeEachEngine('catalogs', (getDb) => {
     const job = catalogJob(t.ctx)
     expect(job.everyMs).toBe(t.ctx.config.curation.catalog.refreshMs)
     const worker = createWorker({ db: getDb().db, clock: t.ctx.clock, handlers: [job], pollMs: 20 })
-    await worker.start()
-    try {
-      await waitFor(
+    await whileWorking(worker, () =>
+      waitFor(
         async () => (await getDb().db.query(`SELECT 1 FROM jobs WHERE kind = 'curation.catalog' AND status = 'done'`)).rows.length > 0,
         30_000,
         'the catalog job',
-      )
-    } finally {
-      await worker.stop()
-    }
+      ),
+    )
     // The next run is already scheduled.
     const { rows } = await getDb().db.query<{ run_at: Date }>(`SELECT run_at FROM jobs WHERE kind = 'curation.catalog' AND status = 'queued'`)
     expect(rows[0]?.run_at.getTime()).toBe(t.ctx.clock.now().getTime() + job.everyMs!)

@@ -4,7 +4,7 @@ import { buildJob } from '../../src/curation/builder/build-segment.ts'
 import { createWorker } from '../../src/platform/jobs/worker.ts'
 import { json } from '../helpers/app.ts'
 import { describeEachEngine } from '../helpers/db.ts'
-import { waitFor } from '../helpers/wait.ts'
+import { waitFor, whileWorking } from '../helpers/wait.ts'
 import { indexTopic } from './fixtures.ts'
 import type { CurationTestApp, SegmentRecord } from './helpers.ts'
 import { createCurationApp } from './helpers.ts'
@@ -101,8 +101,7 @@ describeEachEngine('segment lifecycle', (getDb) => {
     expect(json(again)).toMatchObject({ error: 'conflict' })
     expect((await send('POST', b.headers, `${path}/${seg.id}/rebuild`)).statusCode).toBe(404)
     const worker = createWorker({ db: getDb().db, clock: t.ctx.clock, handlers: [buildJob(t.ctx)], pollMs: 20, graceMs: 500 })
-    await worker.start()
-    try {
+    await whileWorking(worker, async () => {
       let rebuilt: SegmentRecord | null = null
       await waitFor(async () => {
         rebuilt = json<SegmentRecord>(await t.get(a.headers, `${path}/${seg.id}`))
@@ -111,8 +110,6 @@ describeEachEngine('segment lifecycle', (getDb) => {
       expect(rebuilt!.url_count).toBeGreaterThan(before)
       expect(new Date(rebuilt!.processed_date!).getTime()).toBeGreaterThanOrEqual(new Date(seg.processed_date!).getTime())
       expect((await t.urls(a.headers, seg.id)).map((u) => u.url)).toContain(sports(100, 1)[0])
-    } finally {
-      await worker.stop()
-    }
+    })
   })
 })

@@ -13,7 +13,7 @@ import type { FetcherConfig } from '../../src/scraping/fetch/config.ts'
 import type { Resolver } from '../../src/scraping/fetch/ssrf-guard.ts'
 import type { TestApp } from '../helpers/app.ts'
 import { createTestApp, useScraper } from '../helpers/app.ts'
-import { waitFor } from '../helpers/wait.ts'
+import { waitFor, whileWorking } from '../helpers/wait.ts'
 import type { Handler, WebServer } from './fixtures/web-server.ts'
 import { closedPort, startServer } from './fixtures/web-server.ts'
 
@@ -80,12 +80,7 @@ export async function useTestWeb(
 /** Runs the scraping jobs in this process until `done()` holds (or the timeout passes). */
 export async function runJobsUntil(ctx: ServiceContext, done: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const worker = createWorker({ db: ctx.db, clock: ctx.clock, handlers: scrapingJobs(ctx), pollMs: 20, concurrency: 4, leaseMs: 30_000 })
-  await worker.start()
-  try {
-    await waitFor(done, timeoutMs, 'scraping jobs')
-  } finally {
-    await worker.stop()
-  }
+  await whileWorking(worker, () => waitFor(done, timeoutMs, 'scraping jobs'))
 }
 
 /** An article of `words` words on a topic the classifier knows (cooking), with metadata and a date. */

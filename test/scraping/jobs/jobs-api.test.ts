@@ -10,7 +10,7 @@ import { chunkRange, resultsJson } from '../../../src/scraping/jobs/results.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp, json } from '../../helpers/app.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
-import { waitFor } from '../../helpers/wait.ts'
+import { waitFor, whileWorking } from '../../helpers/wait.ts'
 
 type Job = {
   id: number
@@ -288,12 +288,7 @@ describeEachEngine('scrape jobs API', (getDb) => {
     await t.ctx.db.query(`DELETE FROM jobs WHERE kind = 'scrape.register' AND payload->>'job_id' <> $1`, [String(job.id)])
     const register = scrapingJobs(t.ctx).filter((h) => h.kind === 'scrape.register')
     const worker = createWorker({ db: t.ctx.db, clock: t.ctx.clock, handlers: register, pollMs: 20 })
-    await worker.start()
-    try {
-      await waitFor(async () => (await search(urls[1100]!)).statusCode === 202, 20_000, 'registration')
-    } finally {
-      await worker.stop()
-    }
+    await whileWorking(worker, () => waitFor(async () => (await search(urls[1100]!)).statusCode === 202, 20_000, 'registration'))
     expect(json(await search(urls[0]!))).toEqual({ url: urls[0], tld: 'example.com', status: 'queued', errors: ['E001'] })
     expect((await search('https://registered.example.com/not-in-the-job')).statusCode).toBe(404)
     expect(json<Job>(await getJob(a.headers, job.id)).status).toBe('pending')
