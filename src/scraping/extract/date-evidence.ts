@@ -7,7 +7,7 @@ import type { DateMatch } from './date-parse.ts'
 import { findDates, parseDate, parseShortYearDate } from './date-parse.ts'
 import type { ScriptDate } from './date-script.ts'
 import { inTeaser } from './date-teaser.ts'
-import { PUBLISHED_AFTER, PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
+import { COMMENT_AFTER, EMBED_BEFORE, PUBLISHED_AFTER, PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
 import type { DomNode, ElementNode } from './dom.ts'
 import { classFlags, lineOf, markerOf, textOf, textWithin } from './dom.ts'
 import type { MetaIndex } from './meta-tags.ts'
@@ -356,9 +356,11 @@ const TODAY = 1
 const CAPTIONED = 2
 const DATED = 4
 const EXCLUDED = 8
+const OTHERS = 16
 const hintsOf = classFlags(
   (value) =>
     (CURRENT_DATE.test(value) ? TODAY : 0) |
+    (OTHERS_AREA.test(value) ? OTHERS : 0) |
     (CAPTION.test(value) ? CAPTIONED : 0) |
     (PUBLISHED_HINT.test(value) || MODIFIED_HINT.test(value) ? DATED : 0) |
     (EXCLUDED_HINT.test(value) ? EXCLUDED : 0),
@@ -371,6 +373,8 @@ function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLin
   let classed: TextView['classed'] = []
   let breaks: number[] = []
   const stack: Array<DomNode | null> = [body]
+  const holdsHeadline = new Set<DomNode>()
+  for (let n: ElementNode | null = headlineEl; n !== null; n = n.parent) holdsHeadline.add(n)
   let nodes = 0
   while (stack.length > 0 && (headline < 0 || length < headline + AFTER_HEADLINE_CHARS) && nodes++ < MAX_VIEW_NODES) {
     if (headline < 0 && length >= MAX_VIEW_CHARS) {
@@ -397,6 +401,16 @@ function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLin
     if (node === headlineEl) headline = length
     const hints = hintsOf(node)
     if (hints & TODAY) continue
+    // A comment thread's or the navigation's dates are not the page's (inComments), nor is their text;
+    // a byline's "date-and-comments" box is the page's own. The block still ends what came before it.
+    if ((node.tag === 'nav' || (hints & (OTHERS | DATED)) === OTHERS) && !holdsHeadline.has(node)) {
+      if (BLOCK.has(node.tag)) {
+        breaks.push(length)
+        parts.push(' ')
+        length++
+      }
+      continue
+    }
     // A caption dates its photo ("… rallies outside Paramount, Friday, Nov. 3"), not the page; one that
     // holds the headline is a hero image's header.
     if ((node.tag === 'figcaption' || (hints & CAPTIONED && textWithin(node, MAX_CAPTION_CHARS) !== null)) && !headlineLine.has(node)) continue
@@ -462,6 +476,11 @@ function isMention(view: TextView, d: DateMatch): boolean {
   return inProse(view, d) && !PUBLISHED_AFTER.test(view.text.slice(d.end, d.end + 60))
 }
 
+/** An embedded post's date or a reader comment's, by the words around it (date-words.ts). */
+function isOthers(view: TextView, d: DateMatch): boolean {
+  return EMBED_BEFORE.test(view.text.slice(Math.max(0, d.index - 120), d.index)) || COMMENT_AFTER.test(view.text.slice(d.end, d.end + 40))
+}
+
 /**
  * The last resort: the date nearest the headline, before or after it (a dateline above it, a byline at the
  * article's foot), that is not a mention in the prose. The first date after the headline is as often a
@@ -473,7 +492,7 @@ function nearestOwnDate(view: TextView, dates: DateMatch[]): DateMatch | undefin
   let bestDistance = Number.POSITIVE_INFINITY
   for (const d of dates) {
     const distance = view.headline < 0 ? d.index : Math.abs(d.index - view.headline)
-    if (distance < bestDistance && !isMention(view, d)) {
+    if (distance < bestDistance && !isMention(view, d) && !isOthers(view, d)) {
       best = d
       bestDistance = distance
     }

@@ -216,6 +216,16 @@ export const PUBLISHED_LABEL =
 export const PUBLISHED_AFTER =
   /^(?:[^.!?]|\.(?=\d)){0,30}?(?:veröffentlicht|geschrieben|gepostet|publiziert|verfasst|erstellt|gespeichert|gepubliceerd|geplaatst)(?!\p{L})/iu
 
+/**
+ * Dates that are someone else's, by the words around them: a social embed's attribution ("A post shared
+ * by Spice Girls (@spicegirls) on Jun 16, 2019", "— Name (@handle) June 16, 2019"), tested on the text
+ * just before a date, and a comment's signature ("Berita Islami, on Desember 30, 2015 at 4:36 am said:",
+ * "… um 10:12 Uhr sagte:"), tested on the text just after it.
+ */
+export const EMBED_BEFORE = /(?:\bpost shared by\b\D{0,80}|\(@\w{1,30}\)\s*(?:on\s*)?)$/isu
+export const COMMENT_AFTER =
+  /^\s*(?:,\s*)?(?:(?:at|um|à|a las|alle|om|o)\s+\d{1,2}[:.h]\d{2}\s*(?:[ap]\.?\s?m\.?|uhr|h)?\s*)?(?:said|says|wrote|schrieb|sagte|sagt|meint|a dit|a écrit|dijo|escribió|ha detto|ha scritto|schreef|zegt|napisał)\s*:/iu
+
 /** Words that introduce a last-updated date. */
 export const UPDATED_LABEL =
   /(?:updated|last modified|modified|revised|last edited|edited|zuletzt bearbeitet|bearbeitet|dernière modification|última modificación|ultima modifica|aktualisiert|aktualisierung|zuletzt geändert|geändert|stand|mis à jour|mise à jour|actualización|aggiornamento|modifié|actualizado|actualizada|atualizado|aggiornato|aggiornata|bijgewerkt|gewijzigd|zaktualizowano|aktualizacja|uppdaterad|opdateret|oppdatert|aktualizováno|обновлено|оновлено)\s*(?:on|am|le|el|em|il|op|:)?\s*:?\s*$/iu

@@ -1,6 +1,6 @@
 // Date labels: the verb-final publication statement read after a date.
 import { describe, expect, it } from 'vitest'
-import { PUBLISHED_AFTER } from '../../../src/scraping/extract/date-words.ts'
+import { COMMENT_AFTER, EMBED_BEFORE, PUBLISHED_AFTER } from '../../../src/scraping/extract/date-words.ts'
 
 describe('PUBLISHED_AFTER', () => {
   it('reads the verb that closes a German or Dutch publication statement, past a time or a name', () => {
@@ -14,5 +14,23 @@ describe('PUBLISHED_AFTER', () => {
     expect(PUBLISHED_AFTER.test('. Die Studie wurde veröffentlicht')).toBe(false)
     expect(PUBLISHED_AFTER.test(' hat der Verband nach langer Beratung den Bericht veröffentlicht')).toBe(false)
     expect(PUBLISHED_AFTER.test(' erstellten Listen')).toBe(false)
+  })
+})
+
+describe('EMBED_BEFORE and COMMENT_AFTER', () => {
+  it("read a social embed's attribution before a date", () => {
+    expect(EMBED_BEFORE.test('A post shared by Spice Girls (@spicegirls) on ')).toBe(true)
+    expect(EMBED_BEFORE.test('like a hammer. pic.twitter.com/x — Jane Doe (@janedoe) ')).toBe(true)
+    expect(EMBED_BEFORE.test('Posted by Jane Doe on ')).toBe(false)
+    expect(EMBED_BEFORE.test('mail us (at) ')).toBe(false)
+  })
+
+  it("read a comment's signature after a date, past its time", () => {
+    expect(COMMENT_AFTER.test(' at 4:36 am said: I agree')).toBe(true)
+    expect(COMMENT_AFTER.test(' um 10:12 Uhr sagte: Danke')).toBe(true)
+    expect(COMMENT_AFTER.test(', à 15h02 a dit : merci')).toBe(true)
+    expect(COMMENT_AFTER.test(' says: great post')).toBe(true)
+    expect(COMMENT_AFTER.test(' the minister said the plan')).toBe(false)
+    expect(COMMENT_AFTER.test(' at 4:36 am. The council said: no')).toBe(false)
   })
 })
