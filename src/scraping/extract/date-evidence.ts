@@ -238,14 +238,15 @@ export interface DateNode {
   tag: string
 }
 
-function nodeValue(attrs: Record<string, string>, el: ElementNode | null): string | null {
+/** An element's date: its machine-readable attributes first, then its own short text. */
+function nodeValue(attrs: Record<string, string>, el: ElementNode | null, dayFirst: boolean): string | null {
   for (const v of [attrs.datetime, attrs.content, attrs.title]) {
     const parsed = v === undefined ? null : parseDate(v)
     if (parsed !== null) return parsed
   }
   if (el === null) return null
   const text = textOf(el)
-  return text.length <= 200 ? (parseDate(text) ?? parseShortYearDate(text)) : null
+  return text.length <= 200 ? (parseDate(text, dayFirst) ?? parseShortYearDate(text)) : null
 }
 
 const ITEMPROP_PUBLISHED = /datepublished|datecreated|uploaddate/i
@@ -277,12 +278,12 @@ function othersTime(n: DateNode, marker: string, headlineLine: ReadonlySet<Eleme
   return EXCLUDED_HINT.test(marker) || inComments(n.el) || (n.el !== null && inTeaser(n.el, headlineLine))
 }
 
-function fromMarkup(nodes: DateNode[], headlineLine: ReadonlySet<ElementNode>, out: DateEvidence[]): void {
+function fromMarkup(nodes: DateNode[], headlineLine: ReadonlySet<ElementNode>, dayFirst: boolean, out: DateEvidence[]): void {
   for (const n of nodes) {
     const prop = n.attrs.itemprop
     if (prop === undefined) continue
     const kind = ITEMPROP_PUBLISHED.test(prop) ? 'published' : ITEMPROP_MODIFIED.test(prop) ? 'modified' : null
-    const value = kind === null || inComments(n.el) ? null : nodeValue(n.attrs, n.el)
+    const value = kind === null || inComments(n.el) ? null : nodeValue(n.attrs, n.el, dayFirst)
     if (kind !== null && value !== null) out.push({ kind, source: 'markup', field: n.tag === 'meta' ? `meta[itemprop=${prop}]` : `itemprop=${prop}`, value })
   }
   for (const n of nodes) {
@@ -290,7 +291,7 @@ function fromMarkup(nodes: DateNode[], headlineLine: ReadonlySet<ElementNode>, o
     const marker = markerOf(n)
     if (othersTime(n, marker, headlineLine)) continue
     const kind = MODIFIED_HINT.test(marker) ? 'modified' : n.attrs.pubdate !== undefined || PUBLISHED_HINT.test(marker) ? 'published' : null
-    const value = kind === null ? null : nodeValue(n.attrs, n.el)
+    const value = kind === null ? null : nodeValue(n.attrs, n.el, dayFirst)
     if (kind !== null && value !== null)
       out.push({ kind, source: 'markup', field: n.attrs.pubdate !== undefined ? 'time[pubdate]' : `time.${marker.trim()}`, value })
   }
@@ -427,7 +428,7 @@ function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLin
 }
 
 /** Date-classed elements ("post-date", "datum", "entry-meta"): the first one at or after the headline. */
-function fromClassed(view: TextView, headlineLine: ReadonlySet<ElementNode>, out: DateEvidence[]): void {
+function fromClassed(view: TextView, headlineLine: ReadonlySet<ElementNode>, dayFirst: boolean, out: DateEvidence[]): void {
   const after = view.headline < 0 ? view.classed : view.classed.filter((c) => c.at >= view.headline - 300)
   for (const list of [after, view.classed]) {
     for (const c of list.slice(0, 40)) {
@@ -435,7 +436,7 @@ function fromClassed(view: TextView, headlineLine: ReadonlySet<ElementNode>, out
       // "Last edited: <span class=date>…</span>": the label before the element says which date it holds.
       const labelledUpdate = UPDATED_LABEL.test(view.text.slice(Math.max(0, c.at - 40), c.at))
       const kind: DateKind = (MODIFIED_HINT.test(c.marker) && !/publish/i.test(c.marker)) || labelledUpdate ? 'modified' : 'published'
-      const value = nodeValue(c.el.attrs, textOf(c.el).length <= 200 ? c.el : null)
+      const value = nodeValue(c.el.attrs, textOf(c.el).length <= 200 ? c.el : null, dayFirst)
       if (value !== null) {
         out.push({ kind, source: 'markup', field: `class=${c.marker.trim().slice(0, 60)}`, value })
         return
@@ -501,8 +502,8 @@ function nearestOwnDate(view: TextView, dates: DateMatch[]): DateMatch | undefin
 }
 
 /** Dates in the visible text: labelled ones ("Veröffentlicht am …", "Updated: …"), then near the headline. */
-function fromText(view: TextView, out: DateEvidence[]): void {
-  const dates = findDates(view.text, 400)
+function fromText(view: TextView, dayFirst: boolean, out: DateEvidence[]): void {
+  const dates = findDates(view.text, 400, dayFirst)
   let published = false
   let modified = false
   for (const d of dates) {
@@ -563,6 +564,8 @@ export interface EvidenceInputs {
   url: string
   /** The first publication-keyed date in an inline script (date-script.ts). */
   scriptDate: ScriptDate | null
+  /** The page's declared locale writes 02/11/2023 day first (dayFirstLocale); otherwise such a date is refused. */
+  dayFirst?: boolean
 }
 
 /** Header evidence (JSON-LD, meta, markup) and URL: cheap, always collected. */
@@ -570,7 +573,7 @@ export function headerEvidence(input: EvidenceInputs): DateEvidence[] {
   const out: DateEvidence[] = []
   fromJsonLd(input.jsonLdObjects, input.jsonLdRaw, out)
   fromMeta(input.meta, out)
-  fromMarkup(input.dateNodes, lineOf(input.headline), out)
+  fromMarkup(input.dateNodes, lineOf(input.headline), input.dayFirst ?? false, out)
   fromUrl(input.url, out)
   const scripted = input.scriptDate === null ? null : parseDate(input.scriptDate.raw)
   if (scripted !== null) out.push({ kind: 'published', source: 'meta', field: `script:${input.scriptDate?.key}`, value: scripted })
@@ -582,7 +585,7 @@ export function bodyEvidence(input: EvidenceInputs): DateEvidence[] {
   const out: DateEvidence[] = []
   const headlineLine = lineOf(input.headline)
   const view = textView(input.body, input.headline, headlineLine)
-  fromClassed(view, headlineLine, out)
-  fromText(view, out)
+  fromClassed(view, headlineLine, input.dayFirst ?? false, out)
+  fromText(view, input.dayFirst ?? false, out)
   return out
 }

@@ -70,7 +70,8 @@ const NOT_LETTER_AFTER = '(?![\\p{L}])'
 
 interface Pattern {
   re: RegExp
-  read: (m: RegExpExecArray, rest: string) => string | null
+  /** `dayFirst`: the page's language writes a slashed pair day first (dayFirstLocale). */
+  read: (m: RegExpExecArray, rest: string, dayFirst: boolean) => string | null
 }
 
 const PATTERNS: Pattern[] = [
@@ -88,16 +89,17 @@ const PATTERNS: Pattern[] = [
     read: (m) => build(Number(m[1]), Number(m[3]), Number(m[4])),
   },
   {
-    // 12.05.2019, 12-05-2019, 12/05/2019 (day first; a slashed pair that could be either way is refused)
+    // 12.05.2019, 12-05-2019, 12/05/2019 (day first; a slashed pair that could be either way is refused,
+    // unless the page's language writes it day first)
     re: /(?<![\d/.-])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?(\d{4})(?![\d/])/gu,
-    read: (m, rest) => {
+    read: (m, rest, dayFirst) => {
       const a = Number(m[1])
       const b = Number(m[3])
       let day = a
       let month = b
       if (m[2] === '/') {
         if (a <= 12 && b > 12) [day, month] = [b, a]
-        else if (!(a > 12 && b <= 12)) return null
+        else if (!(a > 12 && b <= 12) && !dayFirst) return null
       }
       return build(Number(m[4]), month, day, timeAfter(rest))
     },
@@ -133,7 +135,7 @@ const PATTERNS: Pattern[] = [
   },
 ]
 
-function matchAll(text: string, from: number, to: number, found: DateMatch[], limit: number): void {
+function matchAll(text: string, from: number, to: number, found: DateMatch[], limit: number, dayFirst: boolean): void {
   const slice = text.slice(from, to)
   for (const { re, read } of PATTERNS) {
     re.lastIndex = 0
@@ -143,7 +145,7 @@ function matchAll(text: string, from: number, to: number, found: DateMatch[], li
       // A match at the very start of a window cut from a longer text could not see what precedes it.
       if (from > 0 && m.index === 0) continue
       const end = from + m.index + m[0].length
-      const iso = read(m, text.slice(end, end + 40))
+      const iso = read(m, text.slice(end, end + 40), dayFirst)
       if (iso !== null) {
         found.push({ iso, index: from + m.index, end })
         n++
@@ -161,12 +163,12 @@ const BEFORE_YEAR = 48
 const AFTER_YEAR = 44
 
 /** Every date expression in `text`, in order of position (at most `limit`). */
-export function findDates(input: string, limit = 50): DateMatch[] {
+export function findDates(input: string, limit = 50, dayFirst = false): DateMatch[] {
   const found: DateMatch[] = []
   // Arabic-Indic and Persian digits read as ASCII ones (one character for one: positions stay).
   const text = EASTERN_DIGIT.test(input) ? input.replace(EASTERN_DIGITS, (d) => String((d.codePointAt(0) as number) & 0xf)) : input
   if (text.length <= 4 * (BEFORE_YEAR + AFTER_YEAR)) {
-    matchAll(text, 0, text.length, found, limit)
+    matchAll(text, 0, text.length, found, limit, dayFirst)
   } else {
     // Windows around each year, merged where they overlap; running the month-name patterns over every
     // position of a long page text is what would cost.
@@ -183,13 +185,13 @@ export function findDates(input: string, limit = 50): DateMatch[] {
         continue
       }
       if (start >= 0) {
-        matchAll(text, start, end, found, limit)
+        matchAll(text, start, end, found, limit, dayFirst)
         windows++
       }
       start = from
       end = to
     }
-    if (start >= 0) matchAll(text, start, end, found, limit)
+    if (start >= 0) matchAll(text, start, end, found, limit, dayFirst)
   }
   found.sort((a, b) => a.index - b.index)
   // Drop matches inside an earlier one (the time part of an ISO date read as something else).
@@ -199,7 +201,7 @@ export function findDates(input: string, limit = 50): DateMatch[] {
 }
 
 /** ISO 8601 for a date string (a value of markup, or a short text), or null when it holds no date. */
-export function parseDate(input: string): string | null {
+export function parseDate(input: string, dayFirst = false): string | null {
   const raw = input.trim()
   if (raw === '' || raw.length > 300) return null
 
@@ -216,7 +218,24 @@ export function parseDate(input: string): string | null {
     const built = build(Number(y), Number(m), Number(d), time)
     if (built !== null) return built
   }
-  return findDates(raw, 1)[0]?.iso ?? null
+  return findDates(raw, 1, dayFirst)[0]?.iso ?? null
+}
+
+/** Where the US month-first order is not the convention: a US or unstated English locale writes 11/02 for November 2nd. */
+const MONTH_FIRST_REGIONS = new Set(['us', 'ph', 'ca', 'fm', 'mh', 'pw'])
+
+/**
+ * Whether a page's declared locale (`<html lang>`, og:locale…: the first one given) writes an ambiguous
+ * slashed date (02/11/2023) day first: every language but English does, and English outside the US and
+ * a few places. Without a declared locale, or with bare "en", the order is unknown and such dates are refused.
+ */
+export function dayFirstLocale(tags: ReadonlyArray<string | null | undefined>): boolean {
+  const tag = tags.find((t) => t && t.trim() !== '')
+  if (!tag) return false
+  const [language = '', region = ''] = tag.trim().toLowerCase().split(/[-_]/)
+  if (!/^[a-z]{2,3}$/.test(language)) return false
+  if (MONTH_FIRST_REGIONS.has(region)) return false
+  return language !== 'en' || region !== ''
 }
 
 const SHORT_YEAR = /(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{2})(?![\d.])/

@@ -1,6 +1,7 @@
 // Entry point of page extraction: HTML + URL in, text/metadata/dates/language/links/signals out.
 // Pure (no I/O) and total: malformed input gives an empty result, never an exception.
 
+import { dayFirstLocale } from './date-parse.ts'
 import { extractDates } from './dates.ts'
 import { textOf } from './dom.ts'
 import { findArticle, parseJsonLdBlocks } from './json-ld.ts'
@@ -95,6 +96,8 @@ function extract(html: string, url: string, fetchedAt: Date): ExtractedPage {
   const { headings, h1s } = headingTexts(page)
   const title = chooseTitle(jsonLd, meta, page.title, headings, h1s).trim()
   const author = metadataAuthor(meta, jsonLd)
+  // The page's declared locales, first given first: its language, and how it writes 02/11/2023.
+  const locales = [page.htmlLang, meta.get('og:locale'), meta.get('content-language'), meta.get('language')]
   // Dates first: the main-text pass reshapes the tree.
   const headline = page.headings.find((el) => el.tag === 'h1') ?? null
   const dates = extractDates({
@@ -107,11 +110,12 @@ function extract(html: string, url: string, fetchedAt: Date): ExtractedPage {
     url,
     fetchedAt,
     scriptDate: page.scriptDate,
+    dayFirst: dayFirstLocale(locales),
   })
 
   const main = extractMainText(page, title, author !== null)
   const { text: fullText, wordCount } = withJsonLdBody(main.text, jsonLdObjects)
-  const declared = declaredLanguage([page.htmlLang, meta.get('og:locale'), meta.get('content-language'), meta.get('language')])
+  const declared = declaredLanguage(locales)
   const language = detectLanguage(fullText.length > 0 ? fullText : `${title}\n${meta.get('description') ?? ''}`, declared)
 
   const base = baseUrl(url, page.baseHref)

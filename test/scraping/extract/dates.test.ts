@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { parseDate } from '../../../src/scraping/extract/date-parse.ts'
+import { dayFirstLocale, parseDate } from '../../../src/scraping/extract/date-parse.ts'
 import { extractPage } from '../../../src/scraping/extract/extract-page.ts'
 
 const DATA = new URL('../../../fixtures/extraction/readability-test-pages/', import.meta.url)
@@ -16,6 +16,39 @@ function fixture(name: string): { html: string; publishedTime: string | null } {
 function page(head: string, body = '<p>Some article text.</p>', url = 'https://example.com/news/story'): ReturnType<typeof extractPage> {
   return extractPage(`<html><head>${head}</head><body>${body}</body></html>`, url)
 }
+
+describe('slashed dates that could be read either way', () => {
+  it('are refused unless the page writes them day first', () => {
+    expect(parseDate('02/11/2023')).toBeNull()
+    expect(parseDate('02/11/2023', true)).toBe('2023-11-02')
+    // Unambiguous pairs read the same either way.
+    expect(parseDate('11/24/2023')).toBe('2023-11-24')
+    expect(parseDate('24/11/2023', true)).toBe('2023-11-24')
+  })
+
+  it('are day first in every declared language but US and unstated English', () => {
+    expect(dayFirstLocale(['fr'])).toBe(true)
+    expect(dayFirstLocale(['de-AT'])).toBe(true)
+    expect(dayFirstLocale(['en-GB'])).toBe(true)
+    expect(dayFirstLocale(['en_AU'])).toBe(true)
+    expect(dayFirstLocale(['en-US'])).toBe(false)
+    expect(dayFirstLocale(['en'])).toBe(false)
+    expect(dayFirstLocale(['es-US'])).toBe(false)
+    expect(dayFirstLocale([null, '', 'it_IT'])).toBe(true)
+    expect(dayFirstLocale([null, undefined])).toBe(false)
+    expect(dayFirstLocale(['x-klingon'])).toBe(false)
+  })
+
+  it("are read by the page's declared language", () => {
+    const body = '<h1>Apologie du terrorisme</h1><p class="author">Par Henri Frasque</p><p>Publié le 02/11/2023 à 15h57</p><p>Le texte.</p>'
+    const at = (htmlAttrs: string, head = '') =>
+      extractPage(`<html${htmlAttrs}><head>${head}</head><body>${body}</body></html>`, 'https://example.fr/societe/article')
+    expect(at(' lang="fr"').published_date?.slice(0, 10)).toBe('2023-11-02')
+    expect(at('', '<meta property="og:locale" content="fr_FR">').published_date?.slice(0, 10)).toBe('2023-11-02')
+    expect(at(' lang="en-US"').published_date).toBeNull()
+    expect(at('').published_date).toBeNull()
+  })
+})
 
 describe('parseDate', () => {
   it('keeps ISO dates with their offset and local day', () => {
