@@ -3,7 +3,9 @@
 // extractor and classifier) and the check split of the topic corpora (fixtures/topics, as small
 // article pages). Each prompt is built into a prompt-only segment by the real builder; its top 20
 // URLs are judged (strict P@20: missing places count as misses; condensed P@20: the same with the
-// pages left unjudged for the prompt dropped first: dev pages outside the pooled judgments, for the 34 corpus prompts). A BM25 ranking over the same
+// pages left unjudged for the prompt dropped first: dev pages outside the pooled judgments, for the 34 corpus prompts).
+// A pooled judgment (fixtures/topics/relevance-judgments.json) decides; without one, a corpus item's class
+// and a dev page's label for the dev prompts stand for it. A BM25 ranking over the same
 // extracted text is computed in the same run as the baseline. Prompts are split once into a tuning
 // half and a check half: relevance coefficients are fitted on tuning only (`-- --fit` prints them).
 // Also printed: tier-1 accuracy on each corpus's check split.
@@ -41,6 +43,8 @@ interface Prompt {
 interface IndexedPage {
   /** dev page id, or "corpus:class" */
   label: string
+  /** what a judgment names: the dev page id, or "corpus:class#k" (the class's k-th item in the index) */
+  id: string
   text: string
   embedding: Embedding | null
 }
@@ -61,9 +65,9 @@ await migrate(db)
 const now = new Date()
 const byUrl = new Map<string, IndexedPage>()
 const pages: IndexedPage[] = []
-async function index(rawUrl: string, html: string, label: string): Promise<void> {
+async function index(rawUrl: string, html: string, label: string, id = label): Promise<void> {
   const { url, analyzed } = await indexPage(db, rawUrl, html, now, label)
-  const page = { label, text: `${analyzed.title ?? ''}\n${analyzed.full_text ?? ''}`, embedding: analyzed.embedding }
+  const page = { label, id, text: `${analyzed.title ?? ''}\n${analyzed.full_text ?? ''}`, embedding: analyzed.embedding }
   byUrl.set(url, page)
   pages.push(page)
 }
@@ -79,7 +83,7 @@ for (const d of loadCorpora(true)) {
   if (k >= PER_CLASS) continue
   perClass.set(key, k + 1)
   n++
-  await index(`https://site${n}.example/article/${n}`, articleHtml(d.title || d.body.slice(0, 80), d.body || d.title), key)
+  await index(`https://site${n}.example/article/${n}`, articleHtml(d.title || d.body.slice(0, 80), d.body || d.title), key, `${key}#${k}`)
 }
 console.log(`indexed ${labels.length} dev pages and ${n - labels.length} corpus pages (${perClass.size} classes × ≤ ${PER_CLASS})`)
 
@@ -101,11 +105,12 @@ interface Judgment {
 const judgments = (JSON.parse(readFileSync(join(data, 'topics/relevance-judgments.json'), 'utf8')) as { judgments: Judgment[] }).judgments
 const judgedKey = (prompt: string, page: string): string => `${prompt}\u0000${page}`
 const pooled = new Map(judgments.map((j) => [judgedKey(j.prompt, j.page), j.relevant]))
+// A judgment decides; without one, a dev page's label for the dev prompts or a corpus item's class.
 const isRelevant = (p: Prompt, page: IndexedPage | undefined): boolean =>
-  !!page && (p.dev_relevant_ids.includes(page.label) || p.classes.includes(page.label) || pooled.get(judgedKey(p.prompt, page.label)) === true)
+  !!page && (pooled.get(judgedKey(p.prompt, page.id)) ?? (p.dev_relevant_ids.includes(page.label) || p.classes.includes(page.label)))
 const DEV_PROMPTS = new Set((JSON.parse(readFileSync(join(data, 'classification/prompts.json'), 'utf8')) as { prompt: string }[]).map((x) => x.prompt))
 const isJudged = (p: Prompt, page: IndexedPage | undefined): boolean =>
-  !!page && (DEV_PROMPTS.has(p.prompt) || page.label.includes(':') || pooled.has(judgedKey(p.prompt, page.label)))
+  !!page && (DEV_PROMPTS.has(p.prompt) || page.label.includes(':') || pooled.has(judgedKey(p.prompt, page.id)))
 
 // BM25 over the same extracted text (k1 1.2, b 0.75).
 const docs = pages.map((p) => {
@@ -168,14 +173,17 @@ for (const p of prompts) {
   const relevant = pages.filter((x) => isRelevant(p, x)).length
   const hits = urls.filter((u) => isRelevant(p, byUrl.get(u.url))).length
   const bm = bm25Top(p.prompt, 20).filter((x) => isRelevant(p, x)).length
-  if (poolFile && !DEV_PROMPTS.has(p.prompt)) {
+  if (poolFile) {
+    // Every page of either top 20 that no judgment names, corpus items included (their class is only a
+    // presumption); the dev pages are labelled for the dev prompts already.
     const unjudged = new Set<IndexedPage>()
+    const needsJudging = (page: IndexedPage): boolean => !pooled.has(judgedKey(p.prompt, page.id)) && !(DEV_PROMPTS.has(p.prompt) && !page.label.includes(':'))
     for (const u of urls) {
       const page = byUrl.get(u.url)
-      if (page && !isJudged(p, page)) unjudged.add(page)
+      if (page && needsJudging(page)) unjudged.add(page)
     }
-    for (const page of bm25Top(p.prompt, 20)) if (!isJudged(p, page)) unjudged.add(page)
-    for (const page of unjudged) pool.push({ prompt: p.prompt, page: page.label, text: page.text.slice(0, 1200) })
+    for (const page of bm25Top(p.prompt, 20)) if (needsJudging(page)) unjudged.add(page)
+    for (const page of unjudged) pool.push({ prompt: p.prompt, page: page.id, text: page.text.slice(0, 1200) })
   }
   const judged = (page: IndexedPage | undefined): boolean => isJudged(p, page)
   const condensed = all.filter((u) => judged(byUrl.get(u.url))).slice(0, 20)
