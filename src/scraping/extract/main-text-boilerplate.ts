@@ -105,6 +105,8 @@ const AD_LABEL = /^\W*(?:anzeige|advertisement|werbung|publicité|publicidad|pub
  */
 const LOADING_LINE =
   /^\W*(?:(?:loading|laden|cargando|caricamento|chargement|ładowanie)\s*(?:\.{2,}|…)|(?:loading more|lade weitere inhalte|wird geladen|inhalte werden geladen|chargement en cours|caricamento in corso)\s*(?:\.{2,}|…)?)\s*$/i
+/** A slideshow's counter ("Image 1 of 8", "Image 1 of / 8", "Bild 3 von 12", "Foto 2 de 5"). */
+const SLIDE_COUNTER = /^\W*(?:image|photo|picture|slide|bild|foto|imagen|immagine|zdjęcie|afbeelding)\s+\d+\s*(?:of|von|de|di|sur|z|van|\/)\s*\/?\s*\d+\W*$/i
 /** Metadata lines: "Kategorie: News", "Von:", "4 Min Read", "Aufrufe: 12", a bare time. */
 const META_LINE =
   /^(?:(?:kategorie|kategorien|category|categories|rubrik|ressort|tags?|schlagwörter|schlagworte|stichwörter|von|by|autor|autorin|author|aufrufe|views|lesezeit|reading time|publikacja|autor|release date|posted in|filed under|abgelegt unter|veröffentlicht|published|erstellt|aktualisiert|updated|stand|quelle|source|foto|fotos|bild|bilder)\s*:.{0,60}|\d+\s*(?:min(?:ute)?s?|minuten)\.?\s*(?:read|lesezeit|lesen)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?|\s*uhr)?)$/i
@@ -167,7 +169,7 @@ function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
   if ((HEADINGS.has(el.tag) || length < 50) && RELATED_HEADING.test(text)) return 'related-section'
   if (length < 80 && COMMENT_HEADER.test(text)) return 'related-section'
   if (META_FIELDS.test(text)) return 'meta-line'
-  if (PHRASES.test(text) || NAV_START.test(text) || AD_LABEL.test(text) || LOADING_LINE.test(text)) return 'boilerplate-phrase'
+  if (PHRASES.test(text) || NAV_START.test(text) || AD_LABEL.test(text) || LOADING_LINE.test(text) || SLIDE_COUNTER.test(text)) return 'boilerplate-phrase'
   if (CREDIT.test(text) || ENDS_WITH_CREDIT.test(text)) return 'credit-line'
   if (length < 80 && (META_LINE.test(text) || BYLINE_LINE.test(text) || (!inData(el) && isDateLine(text)))) return 'meta-line'
   return null

@@ -49,6 +49,19 @@ describe('in-article boilerplate', () => {
     expect(new Set(result.dropped?.map((d) => d.rule))).toEqual(new Set(['furniture-class', 'boilerplate-phrase']))
   })
 
+  it("drops a slideshow's counter and keeps its caption and prose that counts images", () => {
+    const result = run(`<article>${prose(3)}
+      <figure><p>Image 1 of / 8</p><p>Defense Secretary Mark Esper shakes hands with his Vietnamese counterpart in Hanoi.</p></figure>
+      <div><span>Bild 3 von 12</span></div>
+      ${prose(2)}
+      <p>Image 1 of the series shows the old bridge.</p>
+    </article>`)
+    for (const gone of ['Image 1 of / 8', 'Bild 3 von 12']) expect(result.text).not.toContain(gone)
+    expect(result.text).toContain('shakes hands with his Vietnamese counterpart')
+    expect(result.text).toContain('Image 1 of the series shows the old bridge.')
+    expect(result.dropped?.filter((d) => d.rule === 'boilerplate-phrase').map((d) => d.text)).toEqual(['Image 1 of / 8', 'Bild 3 von 12'])
+  })
+
   it('drops a table of contents and a "MIRA:" pointer to another story', () => {
     const result = run(`<article>${prose(2)}
       <div id="ez-toc-container" class="ez-toc-v2_0_17"><p class="ez-toc-title">Inhaltsverzeichnis</p><p>1. Was ist Dekantieren und wo liegt der Sinn?</p><p>2. Wann sollte man einen Wein dekantieren?</p></div>
