@@ -403,8 +403,11 @@ function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLin
     const hints = hintsOf(node)
     if (hints & TODAY) continue
     // A comment thread's or the navigation's dates are not the page's (inComments), nor is their text;
-    // a byline's "date-and-comments" box is the page's own. The block still ends what came before it.
-    if ((node.tag === 'nav' || (hints & (OTHERS | DATED)) === OTHERS) && !holdsHeadline.has(node)) {
+    // a byline's "date-and-comments" box is the page's own. Nor is a <header> before the headline that
+    // does not hold it: the site's banner, whose date is the day of the visit. The block still ends
+    // what came before it.
+    const sitesBanner = node.tag === 'header' && headline < 0 && headlineEl !== null
+    if ((node.tag === 'nav' || sitesBanner || (hints & (OTHERS | DATED)) === OTHERS) && !holdsHeadline.has(node)) {
       if (BLOCK.has(node.tag)) {
         breaks.push(length)
         parts.push(' ')

@@ -419,7 +419,7 @@ describe('date evidence', () => {
     expect(at('', `<h1>Title</h1>${filler(60)}${mention}${filler(10)}<p>29.12.2020</p>`).published_date).toBe('2020-12-29')
   })
 
-  it("takes no date from a comment thread, the navigation or an embedded post, but keeps a byline's date-and-comments box", () => {
+  it("takes no date from a comment thread, the navigation, the site's banner or an embedded post, but keeps a byline's date-and-comments box", () => {
     const filler = `<p>${'Lorem ipsum dolor sit amet. '.repeat(80)}</p>`
     // A comment's date, its area named on a wrapper several levels up from its date.
     const thread = `<div class="comments-area"><ol><li><div><span>Agi Joe</span><a href="#comment-9">15. Januar 2014 um 23:36</a></div><p>Schön!</p></li></ol></div>`
@@ -429,6 +429,10 @@ describe('date evidence', () => {
     expect(at('', `<h1>Title</h1>${filler}<div><b>Jane</b>, on December 30, 2015 at 4:36 am said: I agree.</div>`).published_date).toBeNull()
     const embed = `<blockquote><p>A post shared by Spice Girls (@spicegirls) on Jun 16, 2019 at 7:30am PDT</p></blockquote>`
     expect(at('', `<h1>Title</h1>${filler}${embed}<p>June 20, 2019</p>`).published_date).toBe('2019-06-20')
+    // The site's banner before the headline shows the day of the visit; an article's own <header> holds its headline.
+    const banner = `<header class="masthead"><div class="below">Wednesday, November 20, 2019</div></header>`
+    expect(at('', `${banner}<main><h1>Title</h1><p>By Jane Doe, November 13, 2019</p>${filler}</main>`).published_date).toBe('2019-11-13')
+    expect(at('', `<article><header><h1>Title</h1><p>November 13, 2019</p></header>${filler}</article>`).published_date).toBe('2019-11-13')
     // A byline box named for both its date and its comment count is the page's own.
     const byline = `<div class="article-date-and-comments"><span>June 7, 2023</span> <a href="#comments">12 comments</a></div>`
     expect(at('', `<h1>Title</h1>${byline}${filler}`).published_date).toBe('2023-06-07')
