@@ -4,10 +4,10 @@
 
 import { CAPTION } from './content-patterns.ts'
 import type { DateMatch } from './date-parse.ts'
-import { findDates, parseDate, parseShortYearDate } from './date-parse.ts'
+import { DAY_MS, findDates, parseDate, parseShortYearDate } from './date-parse.ts'
 import type { ScriptDate } from './date-script.ts'
 import { inTeaser } from './date-teaser.ts'
-import { COMMENT_AFTER, EMBED_BEFORE, PUBLISHED_AFTER, PUBLISHED_LABEL, UPDATED_LABEL } from './date-words.ts'
+import { COMMENT_AFTER, EMBED_BEFORE, PUBLISHED_AFTER, PUBLISHED_LABEL, READ_MORE_BEFORE, UPDATED_LABEL } from './date-words.ts'
 import type { DomNode, ElementNode } from './dom.ts'
 import { classFlags, lineOf, markerOf, textOf, textWithin } from './dom.ts'
 import type { MetaIndex } from './meta-tags.ts'
@@ -238,15 +238,27 @@ export interface DateNode {
   tag: string
 }
 
-/** An element's date: its machine-readable attributes first, then its own short text. */
+/** A time of day without an offset ("2019-11-20T00:53:52"): whose clock it is on, the value does not say. */
+const NO_OFFSET_TIME = /T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/
+
+/**
+ * An element's date: its machine-readable attributes first, then its own short text. When an attribute
+ * gives a time without an offset and the element shows another day beside it ("2019-11-20T00:53:52"
+ * shown as "Nov 19, 2019, 7:53pm EST"), the shown day is the publisher's: the value was on UTC.
+ */
 function nodeValue(attrs: Record<string, string>, el: ElementNode | null, dayFirst: boolean): string | null {
+  const text = el === null ? '' : textOf(el)
+  const shown = () => (el !== null && text.length <= 200 ? (parseDate(text, dayFirst) ?? parseShortYearDate(text)) : null)
   for (const v of [attrs.datetime, attrs.content, attrs.title]) {
     const parsed = v === undefined ? null : parseDate(v)
-    if (parsed !== null) return parsed
+    if (parsed === null) continue
+    if (NO_OFFSET_TIME.test(parsed)) {
+      const day = shown()
+      if (day !== null && Math.abs(Date.parse(day.slice(0, 10)) - Date.parse(parsed.slice(0, 10))) === DAY_MS) return day
+    }
+    return parsed
   }
-  if (el === null) return null
-  const text = textOf(el)
-  return text.length <= 200 ? (parseDate(text, dayFirst) ?? parseShortYearDate(text)) : null
+  return shown()
 }
 
 const ITEMPROP_PUBLISHED = /datepublished|datecreated|uploaddate/i
@@ -480,9 +492,10 @@ function isMention(view: TextView, d: DateMatch): boolean {
   return inProse(view, d) && !PUBLISHED_AFTER.test(view.text.slice(d.end, d.end + 60))
 }
 
-/** An embedded post's date or a reader comment's, by the words around it (date-words.ts). */
+/** An embedded post's date, a reader comment's or a teaser's, by the words around it (date-words.ts). */
 function isOthers(view: TextView, d: DateMatch): boolean {
-  return EMBED_BEFORE.test(view.text.slice(Math.max(0, d.index - 120), d.index)) || COMMENT_AFTER.test(view.text.slice(d.end, d.end + 40))
+  const before = view.text.slice(Math.max(0, d.index - 120), d.index)
+  return EMBED_BEFORE.test(before) || READ_MORE_BEFORE.test(before.slice(-40)) || COMMENT_AFTER.test(view.text.slice(d.end, d.end + 40))
 }
 
 /**

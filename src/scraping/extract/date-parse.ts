@@ -5,6 +5,8 @@
 // decided by the caller (dates.ts), which records why a date was rejected.
 import { MONTH_ALTERNATION, monthNumber } from './date-words.ts'
 
+export const DAY_MS = 86_400_000
+
 /** Outside these years a match is a parsing accident, not a date a page could carry. */
 const MIN_YEAR = 1990
 const MAX_YEAR = 2100

@@ -226,6 +226,10 @@ export const EMBED_BEFORE = /(?:\bpost shared by\b\D{0,80}|\(@\w{1,30}\)\s*(?:on
 export const COMMENT_AFTER =
   /^\s*(?:,\s*)?(?:(?:at|um|à|a las|alle|om|o)\s+\d{1,2}[:.h]\d{2}\s*(?:[ap]\.?\s?m\.?|uhr|h)?\s*)?(?:said|says|wrote|schrieb|sagte|sagt|meint|a dit|a écrit|dijo|escribió|ha detto|ha scritto|schreef|zegt|napisał)\s*:/iu
 
+/** A teaser card's "read more" link right before a date: the date is the linked article's. */
+export const READ_MORE_BEFORE =
+  /(?:weiterlesen|read more|continue reading|mehr lesen|lire la suite|leer más|leggi tutto|lees meer|czytaj dalej)\s*[»›>→…]*\s*$/iu
+
 /** Words that introduce a last-updated date. */
 export const UPDATED_LABEL =
   /(?:updated|last modified|modified|revised|last edited|edited|zuletzt bearbeitet|bearbeitet|dernière modification|última modificación|ultima modifica|aktualisiert|aktualisierung|zuletzt geändert|geändert|stand|mis à jour|mise à jour|actualización|aggiornamento|modifié|actualizado|actualizada|atualizado|aggiornato|aggiornata|bijgewerkt|gewijzigd|zaktualizowano|aktualizacja|uppdaterad|opdateret|oppdatert|aktualizováno|обновлено|оновлено)\s*(?:on|am|le|el|em|il|op|:)?\s*:?\s*$/iu

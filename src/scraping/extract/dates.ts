@@ -4,6 +4,7 @@
 // (structured data, meta tags) over what is merely written on the page (markup, text) or implied (URL).
 import type { DateEvidence, EvidenceInputs, EvidenceSource } from './date-evidence.ts'
 import { bodyEvidence, headerEvidence } from './date-evidence.ts'
+import { DAY_MS } from './date-parse.ts'
 
 /**
  * No page a crawler meets today was published before the web reached the public; an earlier date is a
@@ -165,7 +166,6 @@ function agreedDay(published: DateEvidence, all: DateEvidence[], notes: string[]
   return best
 }
 
-const DAY_MS = 86_400_000
 /** Days a stated publication may stand from the URL's day (time zones, a post that went out after midnight). */
 const URL_TOLERANCE_DAYS = 2
 

@@ -1,6 +1,6 @@
 // Date labels: the verb-final publication statement read after a date.
 import { describe, expect, it } from 'vitest'
-import { COMMENT_AFTER, EMBED_BEFORE, PUBLISHED_AFTER } from '../../../src/scraping/extract/date-words.ts'
+import { COMMENT_AFTER, EMBED_BEFORE, PUBLISHED_AFTER, READ_MORE_BEFORE } from '../../../src/scraping/extract/date-words.ts'
 
 describe('PUBLISHED_AFTER', () => {
   it('reads the verb that closes a German or Dutch publication statement, past a time or a name', () => {
@@ -32,5 +32,14 @@ describe('EMBED_BEFORE and COMMENT_AFTER', () => {
     expect(COMMENT_AFTER.test(' says: great post')).toBe(true)
     expect(COMMENT_AFTER.test(' the minister said the plan')).toBe(false)
     expect(COMMENT_AFTER.test(' at 4:36 am. The council said: no')).toBe(false)
+  })
+})
+
+describe('READ_MORE_BEFORE', () => {
+  it('reads a teaser\'s "read more" link right before a date, in several languages', () => {
+    expect(READ_MORE_BEFORE.test('Ein Speicher rechnet sich. Weiterlesen » ')).toBe(true)
+    expect(READ_MORE_BEFORE.test('Read more → ')).toBe(true)
+    expect(READ_MORE_BEFORE.test('… lire la suite ')).toBe(true)
+    expect(READ_MORE_BEFORE.test('Read more about it in our report from ')).toBe(false)
   })
 })

@@ -429,6 +429,9 @@ describe('date evidence', () => {
     expect(at('', `<h1>Title</h1>${filler}<div><b>Jane</b>, on December 30, 2015 at 4:36 am said: I agree.</div>`).published_date).toBeNull()
     const embed = `<blockquote><p>A post shared by Spice Girls (@spicegirls) on Jun 16, 2019 at 7:30am PDT</p></blockquote>`
     expect(at('', `<h1>Title</h1>${filler}${embed}<p>June 20, 2019</p>`).published_date).toBe('2019-06-20')
+    // A teaser card's date after its "read more" link is the linked article's.
+    const teaser = `<div><p>Ein Speicher rechnet sich …</p><a href="/lexikon/x">Weiterlesen »</a> 22. Juni 2022</div>`
+    expect(at('', `<h1>Batteriespeicher</h1>${filler}${teaser}`).published_date).toBeNull()
     // The site's banner before the headline shows the day of the visit; an article's own <header> holds its headline.
     const banner = `<header class="masthead"><div class="below">Wednesday, November 20, 2019</div></header>`
     expect(at('', `${banner}<main><h1>Title</h1><p>By Jane Doe, November 13, 2019</p>${filler}</main>`).published_date).toBe('2019-11-13')
@@ -436,6 +439,16 @@ describe('date evidence', () => {
     // A byline box named for both its date and its comment count is the page's own.
     const byline = `<div class="article-date-and-comments"><span>June 7, 2023</span> <a href="#comments">12 comments</a></div>`
     expect(at('', `<h1>Title</h1>${byline}${filler}`).published_date).toBe('2023-06-07')
+  })
+
+  it('takes the day a <time> shows over its datetime when the value has no offset and they differ by a day', () => {
+    const byline = (datetime: string, shown: string) =>
+      at('', `<h1>Title</h1><p class="byline">By Chaim Gartenberg <time class="c-byline__item" datetime="${datetime}">${shown}</time></p><p>Text.</p>`)
+    // The value is on UTC; the page shows the publisher's evening of the 19th.
+    expect(byline('2019-11-20T00:53:52', 'Nov 19, 2019, 7:53pm EST').published_date).toBe('2019-11-19T19:53:00')
+    // With an offset the value says whose clock it is on; a day apart more than one is another date.
+    expect(byline('2019-11-20T00:53:52+01:00', 'Nov 19, 2019, 7:53pm EST').published_date?.slice(0, 10)).toBe('2019-11-20')
+    expect(byline('2019-11-20T00:53:52', 'Nov 12, 2019').published_date?.slice(0, 10)).toBe('2019-11-20')
   })
 
   it("keeps a verb-final publication statement at a post's foot, which is no mention", () => {
