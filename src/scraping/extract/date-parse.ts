@@ -92,24 +92,23 @@ const PATTERNS: Pattern[] = [
   },
   {
     // 12.05.2019, 12-05-2019, 12/05/2019 (day first; a slashed pair that could be either way is refused,
-    // unless the page's language writes it day first)
+    // unless the page's language writes it day first; a pair that can only be month first, 11.14.2019
+    // or 11/14/2019, is read so)
     re: /(?<![\d/.-])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?(\d{4})(?![\d/])/gu,
     read: (m, rest, dayFirst) => {
       const a = Number(m[1])
       const b = Number(m[3])
       let day = a
       let month = b
-      if (m[2] === '/') {
-        if (a <= 12 && b > 12) [day, month] = [b, a]
-        else if (!(a > 12 && b <= 12) && !dayFirst) return null
-      }
+      if (a <= 12 && b > 12) [day, month] = [b, a]
+      else if (m[2] === '/' && !(a > 12 && b <= 12) && !dayFirst) return null
       return build(Number(m[4]), month, day, timeAfter(rest))
     },
   },
   {
-    // 12 May 2019, 12. Mai 2019, 12th of May, 2019, 12 de mayo de 2019, 1er mai 2019
+    // 12 May 2019, 12. Mai 2019, 12th of May, 2019, 12 de mayo de 2019, 1er mai 2019, 29 / Dezember / 2022
     re: new RegExp(
-      `${NOT_LETTER_BEFORE}(\\d{1,2})(?:st|nd|rd|th|er|e|º|°|\\.)?\\s*(?:of\\s+|de\\s+)?${M}${NOT_LETTER_AFTER},?\\s*(?:de\\s+|del\\s+|r\\.\\s*)?(\\d{4})(?!\\d)`,
+      `${NOT_LETTER_BEFORE}(\\d{1,2})(?:st|nd|rd|th|er|e|º|°|\\.)?\\s*(?:of\\s+|de\\s+|\\/\\s*)?${M}${NOT_LETTER_AFTER},?\\s*(?:de\\s+|del\\s+|r\\.\\s*|\\/\\s*)?(\\d{4})(?!\\d)`,
       'giu',
     ),
     read: (m, rest) => build(Number(m[3]), monthNumber(m[2] as string), Number(m[1]), timeAfter(rest)),

@@ -1,4 +1,4 @@
-// Month names and date labels of the major European languages (and Arabic), as pages write them in bylines and
+// Month names and date labels of the major European languages (and Arabic, Indonesian), as pages write them in bylines and
 // datelines. Keys are lower-case without a trailing dot; inflected forms (Polish, Russian, Czech genitives)
 // are listed as written because that is how dates appear in running text.
 
@@ -185,6 +185,11 @@ const MONTH_LIST: Array<[number, string]> = [
   [10, 'أكتوبر اكتوبر تشرين_الأول'],
   [11, 'نوفمبر تشرين_الثاني'],
   [12, 'ديسمبر كانون_الأول'],
+  // Indonesian and Malay (the others are written as in Dutch, German or English); Malay "mac" (March)
+  // is left out: it is a computer as often
+  [3, 'maret'],
+  [8, 'agustus ogos'],
+  [12, 'disember'],
   // Croatian/Serbian genitives are left out: "listopada" is October there and November in Polish.
 ]
 

@@ -67,6 +67,19 @@ describe('parseDate', () => {
     expect(parseDate('2015/03/04')).toBe('2015-03-04')
     expect(parseDate('25.12.2018')).toBe('2018-12-25')
     expect(parseDate('1426075200')).toBe('2015-03-11T12:00:00Z')
+    // A numeric pair that can only be month first is read so, whatever its separator (WIRED: "11.14.2019").
+    expect(parseDate('11.14.2019 09:00 AM')).toBe('2019-11-14T09:00:00')
+    expect(parseDate('11-14-2019')).toBe('2019-11-14')
+    expect(parseDate('12.05.2019')).toBe('2019-05-12')
+    // A month name between slashes.
+    expect(parseDate('29 / Dezember / 2022')).toBe('2022-12-29')
+  })
+
+  it('reads Indonesian and Malay month names', () => {
+    expect(parseDate('Posted on Maret 30, 2015 by Admin')).toBe('2015-03-30')
+    expect(parseDate('17 Agustus 2020')).toBe('2020-08-17')
+    expect(parseDate('5 Disember 2019')).toBe('2019-12-05')
+    expect(parseDate('Mac 5 2019')).toBeNull()
   })
 
   it('reads month names of more languages, year-first forms and Eastern Arabic digits', () => {
