@@ -247,8 +247,11 @@ const NO_OFFSET_TIME = /T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/
  * shown as "Nov 19, 2019, 7:53pm EST"), the shown day is the publisher's: the value was on UTC.
  */
 function nodeValue(attrs: Record<string, string>, el: ElementNode | null, dayFirst: boolean): string | null {
-  const text = el === null ? '' : textOf(el)
-  const shown = () => (el !== null && text.length <= 200 ? (parseDate(text, dayFirst) ?? parseShortYearDate(text)) : null)
+  // The element's text is read only when needed: most values carry an offset.
+  const shown = (): string | null => {
+    const text = el === null ? '' : textOf(el)
+    return el !== null && text.length <= 200 ? (parseDate(text, dayFirst) ?? parseShortYearDate(text)) : null
+  }
   for (const v of [attrs.datetime, attrs.content, attrs.title]) {
     const parsed = v === undefined ? null : parseDate(v)
     if (parsed === null) continue
@@ -388,6 +391,11 @@ function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLin
   const stack: Array<DomNode | null> = [body]
   const holdsHeadline = new Set<DomNode>()
   for (let n: ElementNode | null = headlineEl; n !== null; n = n.parent) holdsHeadline.add(n)
+  const blockBreak = (): void => {
+    breaks.push(length)
+    parts.push(' ')
+    length++
+  }
   let nodes = 0
   while (stack.length > 0 && (headline < 0 || length < headline + AFTER_HEADLINE_CHARS) && nodes++ < MAX_VIEW_NODES) {
     if (headline < 0 && length >= MAX_VIEW_CHARS) {
@@ -401,9 +409,7 @@ function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLin
     const node = stack.pop()
     if (node === undefined) break
     if (node === null) {
-      breaks.push(length)
-      parts.push(' ')
-      length++
+      blockBreak()
       continue
     }
     if (node.isText) {
@@ -420,11 +426,7 @@ function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLin
     // what came before it.
     const sitesBanner = node.tag === 'header' && headline < 0 && headlineEl !== null
     if ((node.tag === 'nav' || sitesBanner || (hints & (OTHERS | DATED)) === OTHERS) && !holdsHeadline.has(node)) {
-      if (BLOCK.has(node.tag)) {
-        breaks.push(length)
-        parts.push(' ')
-        length++
-      }
+      if (BLOCK.has(node.tag)) blockBreak()
       continue
     }
     // A caption dates its photo ("… rallies outside Paramount, Friday, Nov. 3"), not the page; one that
@@ -432,9 +434,7 @@ function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLin
     if ((node.tag === 'figcaption' || (hints & CAPTIONED && textWithin(node, MAX_CAPTION_CHARS) !== null)) && !headlineLine.has(node)) continue
     if ((hints & (DATED | EXCLUDED)) === DATED && !inComments(node)) classed.push({ el: node, at: length, marker: markerOf(node) })
     if (BLOCK.has(node.tag)) {
-      breaks.push(length)
-      parts.push(' ')
-      length++
+      blockBreak()
       stack.push(null)
     }
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as DomNode)
@@ -581,7 +581,7 @@ export interface EvidenceInputs {
   /** The first publication-keyed date in an inline script (date-script.ts). */
   scriptDate: ScriptDate | null
   /** The page's declared locale writes 02/11/2023 day first (dayFirstLocale); otherwise such a date is refused. */
-  dayFirst?: boolean
+  dayFirst: boolean
 }
 
 /** Header evidence (JSON-LD, meta, markup) and URL: cheap, always collected. */
@@ -589,7 +589,7 @@ export function headerEvidence(input: EvidenceInputs): DateEvidence[] {
   const out: DateEvidence[] = []
   fromJsonLd(input.jsonLdObjects, input.jsonLdRaw, out)
   fromMeta(input.meta, out)
-  fromMarkup(input.dateNodes, lineOf(input.headline), input.dayFirst ?? false, out)
+  fromMarkup(input.dateNodes, lineOf(input.headline), input.dayFirst, out)
   fromUrl(input.url, out)
   const scripted = input.scriptDate === null ? null : parseDate(input.scriptDate.raw)
   if (scripted !== null) out.push({ kind: 'published', source: 'meta', field: `script:${input.scriptDate?.key}`, value: scripted })
@@ -601,7 +601,7 @@ export function bodyEvidence(input: EvidenceInputs): DateEvidence[] {
   const out: DateEvidence[] = []
   const headlineLine = lineOf(input.headline)
   const view = textView(input.body, input.headline, headlineLine)
-  fromClassed(view, headlineLine, input.dayFirst ?? false, out)
-  fromText(view, input.dayFirst ?? false, out)
+  fromClassed(view, headlineLine, input.dayFirst, out)
+  fromText(view, input.dayFirst, out)
   return out
 }
