@@ -26,7 +26,7 @@ import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
 import { buildPromptSegment, devHtml, devPageUrls, indexPage, usableDevPages } from './lib/prompt-segments.ts'
-import { corpusAccuracy } from './lib/topic-accuracy.ts'
+import { corpusAccuracy, describeProbe, probeAccuracy } from './lib/topic-accuracy.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const data = join(root, 'fixtures')
@@ -204,7 +204,7 @@ for (const p of prompts) {
   rows.push(r)
   if (process.env.RELEVANCE_DEBUG && p.prompt.includes(process.env.RELEVANCE_DEBUG)) {
     console.log(JSON.stringify(interpretPrompt(p.prompt).interpretation))
-    for (const u of urls.slice(0, 12))
+    for (const u of urls.slice(0, Number(process.env.RELEVANCE_DEBUG_N ?? 12)))
       console.log(
         `   ${isRelevant(p, byUrl.get(u.url)) ? '+' : '-'} ${u.score.toFixed(3)} ${byUrl.get(u.url)?.label.slice(0, 30)} ${JSON.stringify(u.reasons)}`,
       )
@@ -251,6 +251,8 @@ for (const a of accuracy)
   console.log(
     `  ${a.corpus.padEnd(9)} n=${a.items}  ${a.top1.shipped.toFixed(3)} / ${a.top1['model only'].toFixed(3)} / ${a.top1['vocabulary only'].toFixed(3)}  classified ${a.classified.toFixed(3)}`,
   )
+const probe = probeAccuracy()
+console.log(`British news probe (synthetic, n=${probe.items}): tier-1 top-1 ${probe.top1.toFixed(3)}: ${describeProbe(probe)}`)
 
 if (poolFile) {
   writeFileSync(poolFile, `${JSON.stringify(pool, null, 1)}\n`)

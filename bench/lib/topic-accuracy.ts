@@ -1,6 +1,7 @@
 // Tier-1 top-1 accuracy on the check split of every labelled topic corpus (scripts/lib/topic-corpora.ts),
 // for the shipped classifier and its parts (the ablation of docs/taxonomy-and-classification.md).
 
+import { readFileSync } from 'node:fs'
 import { type CorpusName, loadCorpora } from '../../scripts/lib/topic-corpora.ts'
 import { analyze } from '../../src/content/classify/analyze.ts'
 import { classifyPage, tier1Evidence, tier1Probabilities } from '../../src/content/classify/classify-page.ts'
@@ -60,4 +61,63 @@ export function corpusAccuracy(): CorpusAccuracy[] {
     })
   }
   return out
+}
+
+/**
+ * The British-English news probe (fixtures/topics/uk-news-probe.json): 70 synthetic articles, 14 in each
+ * of the five sections of a UK news site, written blind to the classifier (the file's `about`). Each
+ * section maps to the tier-1 topics that are right for it.
+ */
+const PROBE_TOPICS: Record<string, string[]> = {
+  politics: ['386'],
+  business: ['52'],
+  tech: ['596', '680'],
+  entertainment: ['JLBCU7', '432', '42', '201'],
+  sport: ['483'],
+}
+
+/** One line per section: "politics 100.0%, business 78.6% (Personal Finance 2, Automotive 1), …". */
+export function describeProbe(r: ProbeAccuracy): string {
+  const pct = (x: number): string => `${(x * 100).toFixed(1)}%`
+  return Object.entries(r.perClass)
+    .map(([k, v]) => {
+      const missed = Object.entries(r.misses[k] ?? {}).map(([name, n]) => `${name} ${n}`)
+      return `${k} ${pct(v)}${missed.length ? ` (${missed.join(', ')})` : ''}`
+    })
+    .join(', ')
+}
+
+export interface ProbeAccuracy {
+  items: number
+  top1: number
+  perClass: Record<string, number>
+  /** section → predicted tier-1 name → count, for the misses */
+  misses: Record<string, Record<string, number>>
+}
+
+export function probeAccuracy(): ProbeAccuracy {
+  const path = new URL('../../fixtures/topics/uk-news-probe.json', import.meta.url)
+  const { articles } = JSON.parse(readFileSync(path, 'utf8')) as { articles: { class: string; title: string; body: string }[] }
+  const hits = new Map<string, [number, number]>()
+  const misses: ProbeAccuracy['misses'] = {}
+  let right = 0
+  for (const a of articles) {
+    const wants = (PROBE_TOPICS[a.class] ?? []).map((uid) => getNodeByUniqueId(uid)?.id)
+    const predicted = predict('shipped', a.title, a.body)
+    const ok = predicted !== undefined && wants.includes(predicted)
+    if (ok) right++
+    else {
+      const name = predicted === undefined ? 'none' : (getNode(predicted)?.name ?? '?')
+      const m = (misses[a.class] ??= {})
+      m[name] = (m[name] ?? 0) + 1
+    }
+    const e = hits.get(a.class) ?? [0, 0]
+    hits.set(a.class, [e[0] + (ok ? 1 : 0), e[1] + 1])
+  }
+  return {
+    items: articles.length,
+    top1: right / Math.max(1, articles.length),
+    perClass: Object.fromEntries([...hits].map(([k, [a, n]]) => [k, a / n])),
+    misses,
+  }
 }

@@ -25,9 +25,10 @@ export interface TopicModel {
  * reclassified in the background (src/scraping/index/reclassify.ts); bump it when the model or the
  * vocabulary changes (a vocabulary edit means retraining: training-inputs.ts).
  * 1: the keyword vocabulary alone; 2: the learned model; 3: the learned model over tf-idf features;
- * 4: retrained on the vocabulary of 2026-11-27 (Desktops, Computer Peripherals).
+ * 4: retrained on the vocabulary of 2026-11-27 (Desktops, Computer Peripherals);
+ * 5: retrained with British and European usage (Westminster's words, football as soccer).
  */
-export const CLASSIFIER_VERSION = 4
+export const CLASSIFIER_VERSION = 5
 
 let cached: TopicModel | undefined
 

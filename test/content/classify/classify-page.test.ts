@@ -117,6 +117,32 @@ describe('classifyPage on computer hardware', () => {
   })
 })
 
+describe('classifyPage on British and European usage', () => {
+  it("reads Westminster's words as Politics: MPs, the Home Secretary, the Chancellor of the Exchequer", () => {
+    // Short on purpose: these words alone must carry the topic ("MPs" read as Medical Health, "Home
+    // Secretary" as Home & Garden and "Chancellor" as Education before they were in the vocabulary).
+    expect(topTier1('', 'MPs backed the shadow home secretary.')).toBe('Politics')
+    expect(topTier1('', 'The Home Secretary answered MPs in the House of Commons.')).toBe('Politics')
+    expect(topTier1('', 'The Chancellor of the Exchequer spoke in Downing Street.')).toBe('Politics')
+  })
+
+  it('reads football as soccer as well as American football, and the Premier League as soccer', () => {
+    const soccer = 533
+    const american = 484
+    const league = classifyPage({
+      title: 'Premier League: late winner lifts Villa',
+      text: 'A stoppage-time winner from the striker gave Aston Villa victory, and a clean sheet for the goalkeeper, as the Premier League leaders dropped points against a side fighting relegation.',
+    })
+    expect(league.categories.map((c) => c.id)).toContain(soccer)
+    expect(league.categories.map((c) => c.id)).not.toContain(american)
+    const nfl = classifyPage({
+      title: 'Chiefs edge Bills in overtime',
+      text: 'The quarterback threw for 300 yards and two touchdowns as the NFL champions won in overtime; the linebacker sealed the football game with an interception.',
+    })
+    expect(nfl.categories.map((c) => c.id)).toContain(american)
+  })
+})
+
 describe('classifyPage output', () => {
   const page = {
     title: 'Champions League: Real Madrid beat Bayern in the semifinal',
