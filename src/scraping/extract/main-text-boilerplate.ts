@@ -91,14 +91,63 @@ const PHRASES = new RegExp(
     'this entry was posted',
     'dieser eintrag wurde',
     'vorschau auf den nächsten artikel',
+    'kommentare \\(\\d+\\)',
+    'comments \\(\\d+\\)',
+    'commenting (?:feature )?is disabled',
+    // sign-up and log-in forms' own messages
+    'gültige e-mail-adresse',
+    'valid e-?mail address',
+    'beim absenden des formulars',
+    'pflichtfelder\\s*\\*|\\*\\s*pflichtfelder',
+    'required fields? (?:are )?marked',
+    'das passwort muss mindestens',
+    'anmeldung war erfolgreich',
+    'thanks? (?:you )?for (?:subscribing|signing up)',
+    // a reader's saved stories, feedback widgets, out-of-date browsers, apps
+    'story saved',
+    'in my bookmarks',
+    'war dieser artikel hilfreich',
+    'was this (?:article|page|post) helpful',
+    '(?:dein|ihr) browser ist (?:leider )?veraltet',
+    'your browser is (?:out of date|outdated|not supported)',
+    'best viewed (?:with|in) (?:internet explorer|firefox|chrome)',
+    'if you.re (?:on|using) the .{1,40} app',
+    // other languages' follow, share, paywall, reproduction and end-of-story lines
+    'подписывайтесь',
+    'поделиться',
+    'seguici su',
+    'síguenos en',
+    'votre abonnement n.autorise pas',
+    'riproduzione riservata',
+    'images may be subject to copyright',
+    '무단\\s*전재',
+    '재배포\\s*금지',
+    '無断転載',
+    '版权所有',
+    '版權所有',
+    '责任编辑[：:]',
+    'انتهای پیام',
+    // skip links, breadcrumbs' labels, short-link and video prompts
+    'skip to (?:the )?(?:main )?content',
+    'springe zum inhalt',
+    '(?:direkt )?zum inhalt springen',
+    'aller au contenu',
+    'saltar al contenido',
+    'vai al contenuto',
+    'you are here\\s*:',
+    'sie sind hier\\s*:',
+    'vous êtes ici\\s*:',
+    'get short url',
+    'keine kommentare',
+    'watch more of our videos',
   ].join('|'),
   'i',
 )
 /** Navigation and related-content labels: only at the start of a block, where they introduce links. */
 const NAV_START =
-  /^(?:read more|weiterlesen|mehr zum thema|lesen sie (?:auch|mehr)|auch interessant|das könnte sie auch interessieren|siehe auch|weiterführender? links?|empfohlene beiträge|neueste artikel|related (?:stories|articles|coverage|posts)|you (?:may|might) also like|more from|zurück zu(?:r)? |back to |lire aussi|à lire aussi|leer más|lee también|(?:lea|ver|mira) también|te puede interesar|mira\s*:|leggi anche|zobacz (?:też|także)|czytaj (?:też|także)|lees ook|partager|compartir|condividi|dowiedz się więcej|en savoir plus|(?:anzeige|advertisement|werbung|sponsored)\s*[-–:|])/i
+  /^(?:read more|weiterlesen|mehr zum thema|lesen sie (?:auch|mehr)|auch interessant|das könnte sie auch interessieren|siehe auch|weiterführender? links?|empfohlene beiträge|neueste artikel|related (?:stories|articles|coverage|posts)|you (?:may|might) also like|more from|zurück zu(?:r)? |back to |lire aussi|à lire aussi|leer más|lee también|(?:lea|ver|mira) también|te puede interesar|mira\s*:|leggi anche|zobacz (?:też|także)|czytaj (?:też|także)|lees ook|partager|compartir|condividi|dowiedz się więcej|en savoir plus|baca juga|lihat juga|veja também|leia também|also read|(?:anzeige|advertisement|werbung|sponsored)\s*[-–:|])/i
 /** A block that is only an advertising label. */
-const AD_LABEL = /^\W*(?:anzeige|advertisement|werbung|publicité|publicidad|pubblicità|reklama|sponsored)\W*$/i
+const AD_LABEL = /^\W*(?:anzeige|advertisement|advertorial|werbung|publicité|publicidad|pubblicità|reklama|sponsored)\W*$/i
 /**
  * A block that is only a loading indicator's text ("Loading …", "Lade weitere Inhalte …"); a single word
  * only with its dots, since "Laden" alone is also a section heading (charging, in a car review).
@@ -157,7 +206,7 @@ const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6'])
 /** Blocks judged by their text (inline elements are judged with the block that holds them). */
 const BLOCKS = new Set(['p', 'div', 'section', 'aside', 'ul', 'ol', 'li', 'figure', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'dl', 'table'])
 const RELATED_HEADING =
-  /^(?:siehe auch|weitere informationen|weiterführende links?|mehr zum thema|lesen sie auch|auch interessant|empfohlene beiträge|neueste artikel|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|you (?:may|might) also like|recommended|à lire aussi|lire aussi|sur le même sujet|leer más|noticias relacionadas|leggi anche|articoli correlati|zobacz (?:też|także)|czytaj (?:też|także)|gerelateerd|lees ook|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben|(?:das (?:thema )?|dies )?könnte (?:dich|sie|euch) auch interessieren|you (?:may|might) also be interested in|(?:también )?te puede interesar|(?:ti )?potrebbe interessar(?:ti|e)|vous (?:aimerez|pourriez aimer) aussi|à découvrir aussi)\s*:?$/i
+  /^(?:siehe auch|weitere informationen|weiterführende links?|mehr zum thema|lesen sie auch|auch interessant|empfohlene beiträge|neueste artikel|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|you (?:may|might) also like|recommended|à lire aussi|lire aussi|sur le même sujet|leer más|noticias relacionadas|leggi anche|articoli correlati|zobacz (?:też|także)|czytaj (?:też|także)|gerelateerd|lees ook|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben|topics mentioned in this article|themen in diesem artikel(?: folgen)?|(?:aktuell )?beliebte artikel|meist-?(?:gelesen|kommentiert)|most (?:read|popular|shared|viewed)|le più (?:condivise|lette|viste)|dernières news(?: sur)?\s*:?.{0,40}|weitere (?:meldungen|nachrichten)|also read|veja também|leia também|baca juga|(?:das (?:thema )?|dies )?könnte (?:dich|sie|euch) auch interessieren|you (?:may|might) also be interested in|(?:también )?te puede interesar|(?:ti )?potrebbe interessar(?:ti|e)|vous (?:aimerez|pourriez aimer) aussi|à découvrir aussi)\s*:?$/i
 
 /** Which rule, if any, drops a block with this text. */
 function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
