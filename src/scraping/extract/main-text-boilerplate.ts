@@ -140,12 +140,16 @@ const PHRASES = new RegExp(
     'get short url',
     'keine kommentare',
     'watch more of our videos',
+    'vielen dank für ihre (?:registrierung|anmeldung|bestellung)',
+    'thank you for (?:registering|your registration)',
+    'ihr benutzerkonto ist',
+    'get alerts for',
   ].join('|'),
   'i',
 )
 /** Navigation and related-content labels: only at the start of a block, where they introduce links. */
 const NAV_START =
-  /^(?:read more|weiterlesen|mehr zum thema|lesen sie (?:auch|mehr)|auch interessant|das könnte sie auch interessieren|siehe auch|weiterführender? links?|empfohlene beiträge|neueste artikel|related (?:stories|articles|coverage|posts)|you (?:may|might) also like|more from|zurück zu(?:r)? |back to |lire aussi|à lire aussi|leer más|lee también|(?:lea|ver|mira) también|te puede interesar|mira\s*:|leggi anche|zobacz (?:też|także)|czytaj (?:też|także)|lees ook|partager|compartir|condividi|dowiedz się więcej|en savoir plus|baca juga|lihat juga|veja também|leia também|also read|(?:anzeige|advertisement|werbung|sponsored)\s*[-–:|])/i
+  /^(?:read more|weiterlesen|mehr zum thema|lesen sie (?:auch|mehr)|auch interessant|das könnte sie auch interessieren|siehe auch|weiterführender? links?|empfohlene beiträge|neueste artikel|related (?:stories|articles|coverage|posts)|you (?:may|might) also like|more from|zurück zu(?:r)? |back to |lire aussi|à lire aussi|leer más|lee también|(?:lea|ver|mira) también|te puede interesar|mira\s*:|leggi anche|zobacz (?:też|także)|czytaj (?:też|także)|lees ook|partager|compartir|condividi|dowiedz się więcej|en savoir plus|read the full (?:article|story)|baca juga|lihat juga|veja também|leia também|also read|(?:anzeige|advertisement|werbung|sponsored)\s*[-–:|])/i
 /** A block that is only an advertising label. */
 const AD_LABEL = /^\W*(?:anzeige|advertisement|advertorial|werbung|publicité|publicidad|pubblicità|reklama|sponsored)\W*$/i
 /**
@@ -192,6 +196,10 @@ function isDateLine(text: string): boolean {
 const PRIVACY =
   /wir respektieren (?:deine|ihre) privatsphäre|we (?:value|respect) your privacy|diese (?:website|webseite|seite) (?:verwendet|nutzt) cookies|this (?:website|site) uses cookies|nous utilisons des cookies|utilizamos cookies|utilizziamo (?:i )?cookie/i
 
+/** The site asking for support or consent in its own name: longer than a call to action. */
+const APPEAL =
+  /unterstütze unsere arbeit|unterstützen sie unsere arbeit|support our (?:journalism|work|reporting)|soutenez notre (?:journalisme|travail)|we use your sign-up to provide content|turn on notifications to receive/i
+
 /** Whole-line credits and captions: "Foto: …", "(Foto: Getty)", "Crédits photos : …", "© 2020 …". */
 const CREDIT =
   /^(?:\(?(?:foto|fotos|photo|photos|bild|bilder|image|images|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
@@ -206,13 +214,14 @@ const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6'])
 /** Blocks judged by their text (inline elements are judged with the block that holds them). */
 const BLOCKS = new Set(['p', 'div', 'section', 'aside', 'ul', 'ol', 'li', 'figure', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'dl', 'table'])
 const RELATED_HEADING =
-  /^(?:siehe auch|weitere informationen|weiterführende links?|mehr zum thema|lesen sie auch|auch interessant|empfohlene beiträge|neueste artikel|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|you (?:may|might) also like|recommended|à lire aussi|lire aussi|sur le même sujet|leer más|noticias relacionadas|leggi anche|articoli correlati|zobacz (?:też|także)|czytaj (?:też|także)|gerelateerd|lees ook|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben|topics mentioned in this article|themen in diesem artikel(?: folgen)?|(?:aktuell )?beliebte artikel|meist-?(?:gelesen|kommentiert)|most (?:read|popular|shared|viewed)|le più (?:condivise|lette|viste)|dernières news(?: sur)?\s*:?.{0,40}|weitere (?:meldungen|nachrichten)|also read|veja também|leia também|baca juga|(?:das (?:thema )?|dies )?könnte (?:dich|sie|euch) auch interessieren|you (?:may|might) also be interested in|(?:también )?te puede interesar|(?:ti )?potrebbe interessar(?:ti|e)|vous (?:aimerez|pourriez aimer) aussi|à découvrir aussi)\s*:?$/i
+  /^(?:siehe auch|weitere informationen|weiterführende links?|mehr zum thema|lesen sie auch|auch interessant|empfohlene beiträge|neueste artikel|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|you (?:may|might) also like|recommended|à lire aussi|lire aussi|sur le même sujet|leer más|noticias relacionadas|leggi anche|articoli correlati|zobacz (?:też|także)|czytaj (?:też|także)|gerelateerd|lees ook|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben|topics mentioned in this article|themen in diesem artikel(?: folgen)?|(?:aktuell )?beliebte artikel|meist-?(?:gelesen|kommentiert)|most (?:read|popular|shared|viewed)|les plus (?:lus|partagés|commentés)|le più (?:condivise|lette|viste)|dernières news(?: sur)?\s*:?.{0,40}|weitere (?:meldungen|nachrichten)|also read|veja também|leia também|baca juga|(?:das (?:thema )?|dies )?könnte (?:dich|sie|euch) auch interessieren|you (?:may|might) also be interested in|(?:también )?te puede interesar|(?:ti )?potrebbe interessar(?:ti|e)|vous (?:aimerez|pourriez aimer) aussi|à découvrir aussi)\s*:?$/i
 
 /** Which rule, if any, drops a block with this text. */
 function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
   const length = text.length
   if (length === 0) return null
   if (length < 600 && PRIVACY.test(text)) return 'privacy-notice'
+  if (length < 600 && APPEAL.test(text)) return 'boilerplate-phrase'
   if (length < 400 && CREDIT_TAIL.test(text)) return 'credit-line'
   if (length >= 160) return null
   if ((HEADINGS.has(el.tag) || length < 50) && RELATED_HEADING.test(text)) return 'related-section'
