@@ -126,6 +126,16 @@ describe('classifyPage on British and European usage', () => {
     expect(topTier1('', 'The Chancellor of the Exchequer spoke in Downing Street.')).toBe('Politics')
   })
 
+  it('reads royal news as Pop Culture, where IAB files celebrities', () => {
+    // Style & Fashion (0.31) and Personal Celebrations (0.21) before the royals were in the vocabulary.
+    expect(topTier1('', 'Royals gather for the Jubilee: Prince William and Kate Middleton wave from the balcony.')).toBe('Pop Culture')
+    const wedding = classifyPage({
+      title: '',
+      text: 'Kensington Palace confirmed that Prince William and the Princess of Wales will attend the royal wedding in June.',
+    })
+    expect(wedding.categories.find((c) => c.id === 432)?.score ?? 0).toBeGreaterThan(0.8)
+  })
+
   it('reads football as soccer as well as American football, and the Premier League as soccer', () => {
     const soccer = 533
     const american = 484
