@@ -250,7 +250,7 @@ function nodeValue(attrs: Record<string, string>, el: ElementNode | null, dayFir
   // The element's text is read only when needed: most values carry an offset.
   const shown = (): string | null => {
     const text = el === null ? '' : textOf(el)
-    return el !== null && text.length <= 200 ? (parseDate(text, dayFirst) ?? parseShortYearDate(text)) : null
+    return el !== null && text.length <= 200 ? (parseDate(text, dayFirst) ?? parseShortYearDate(text, dayFirst)) : null
   }
   for (const v of [attrs.datetime, attrs.content, attrs.title]) {
     const parsed = v === undefined ? null : parseDate(v)

@@ -240,12 +240,23 @@ export function dayFirstLocale(tags: ReadonlyArray<string | null | undefined>): 
 }
 
 const SHORT_YEAR = /(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{2})(?![\d.])/
+const SHORT_YEAR_SLASHED = /(?<![\d/])(\d{1,2})\/(\d{1,2})\/(\d{2})(?![\d/])/
+
+/** A two-digit year: 90–99 are the 1990s, the rest this century (MIN_YEAR is 1990). */
+const fullYear = (yy: number): number => (yy >= 90 ? 1900 + yy : 2000 + yy)
 
 /**
- * A day-first date with a two-digit year ("30.10.23"), read as 20yy. Only for text an element marks as
- * a date: in running text "1.2.10" is as likely a version or a section number.
+ * A date with a two-digit year: day first with dots ("30.10.23"); with slashes as a four-digit year's
+ * slashes are read (day first when the month cannot be first, month first when the day cannot, else by
+ * the locale: "11/19/19 06:56 AM EST" is 19 November 2019). Only for text an element marks as a date:
+ * in running text "1.2.10" is as likely a version or a section number.
  */
-export function parseShortYearDate(text: string): string | null {
-  const m = SHORT_YEAR.exec(text)
-  return m ? build(2000 + Number(m[3]), Number(m[2]), Number(m[1])) : null
+export function parseShortYearDate(text: string, dayFirst = false): string | null {
+  const dotted = SHORT_YEAR.exec(text)
+  if (dotted) return build(fullYear(Number(dotted[3])), Number(dotted[2]), Number(dotted[1]))
+  const slashed = SHORT_YEAR_SLASHED.exec(text)
+  if (!slashed) return null
+  const [a, b, year] = [Number(slashed[1]), Number(slashed[2]), fullYear(Number(slashed[3]))]
+  const readDayFirst = a > 12 || (b <= 12 && dayFirst)
+  return readDayFirst ? build(year, b, a) : build(year, a, b)
 }

@@ -249,6 +249,21 @@ describe('date evidence', () => {
     expect(at('', '<h1>Title</h1><p>Version 1.2.10 is out.</p>').published_date).toBeNull()
   })
 
+  it('reads a slashed two-digit year as a four-digit one is read: the order that is possible, else the locale', () => {
+    const byline = (date: string, lang = 'en'): string | null =>
+      extractPage(
+        `<html lang="${lang}"><head></head><body><h1>Title</h1><span class="submitted-date">${date}</span><p>Text.</p></body></html>`,
+        'https://example.com/news/story',
+        { fetchedAt },
+      ).published_date
+    expect(byline('11/19/19 06:56 AM EST')).toBe('2019-11-19')
+    expect(byline('19/11/19')).toBe('2019-11-19')
+    expect(byline('03/04/21')).toBe('2021-03-04')
+    expect(byline('03/04/21', 'en-GB')).toBe('2021-04-03')
+    expect(byline('12/31/98')).toBe('1998-12-31')
+    expect(at('', '<h1>Title</h1><p>Rated 3/4/10 by readers.</p>').published_date).toBeNull()
+  })
+
   it('takes a labelled update over an unlabelled date found somewhere in the text', () => {
     const p = at(
       '',
