@@ -8,8 +8,10 @@
 // and a dev page's label for the dev prompts stand for it. A BM25 ranking over the same
 // extracted text is computed in the same run as the baseline. Prompts are split once into a tuning
 // half and a check half: relevance coefficients are fitted on tuning only (`-- --fit` prints them).
-// Also printed: tier-1 accuracy on each corpus's check split.
+// Also printed: tier-1 accuracy on each corpus's check split and on the British news probe.
 // Run: npm run bench -- relevance   → bench/results/relevance.json
+// RELEVANCE_DEBUG=<part of a prompt> prints that prompt's reading and its top URLs with their reasons
+// (RELEVANCE_DEBUG_N of them, 12 by default).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
