@@ -126,6 +126,13 @@ describe('classifyPage on British and European usage', () => {
     expect(topTier1('', 'The Chancellor of the Exchequer spoke in Downing Street.')).toBe('Politics')
   })
 
+  it('reads British holidays (a city break, a staycation, a package holiday) as Travel, and Christmas as Holidays', () => {
+    expect(topTier1('', 'Our pick of city breaks and weekend breaks in European capitals.')).toBe('Travel')
+    expect(topTier1('', 'Staycations in Cornwall: the best holiday cottages and caravan holidays.')).toBe('Travel')
+    expect(topTier1('', 'Package holidays to Spain and cheap flights with easyJet and Jet2 for holidaymakers.')).toBe('Travel')
+    expect(topTier1('', 'Christmas holidays: gift ideas and decorations for the festive season.')).not.toBe('Travel')
+  })
+
   it('reads royal news as Pop Culture, where IAB files celebrities', () => {
     // Style & Fashion (0.31) and Personal Celebrations (0.21) before the royals were in the vocabulary.
     expect(topTier1('', 'Royals gather for the Jubilee: Prince William and Kate Middleton wave from the balcony.')).toBe('Pop Culture')
