@@ -373,13 +373,20 @@ const CAPTIONED = 2
 const DATED = 4
 const EXCLUDED = 8
 const OTHERS = 16
+const BYLINE_BOX = 32
+/**
+ * A byline box by its own class word: dated even when another of its classes names a widget
+ * ("entry-meta nyo-social-comments" holds the author, the date and a comment count).
+ */
+const BYLINE_CLASS = /(?:^|\s)(?:entry-meta|post-meta|article-meta|byline)(?:$|\s)/i
 const hintsOf = classFlags(
   (value) =>
     (CURRENT_DATE.test(value) ? TODAY : 0) |
     (OTHERS_AREA.test(value) ? OTHERS : 0) |
     (CAPTION.test(value) ? CAPTIONED : 0) |
     (PUBLISHED_HINT.test(value) || MODIFIED_HINT.test(value) ? DATED : 0) |
-    (EXCLUDED_HINT.test(value) ? EXCLUDED : 0),
+    (EXCLUDED_HINT.test(value) ? EXCLUDED : 0) |
+    (BYLINE_CLASS.test(value) ? BYLINE_BOX : 0),
 )
 
 function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLine: ReadonlySet<ElementNode>): TextView {
@@ -432,7 +439,8 @@ function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLin
     // A caption dates its photo ("… rallies outside Paramount, Friday, Nov. 3"), not the page; one that
     // holds the headline is a hero image's header.
     if ((node.tag === 'figcaption' || (hints & CAPTIONED && textWithin(node, MAX_CAPTION_CHARS) !== null)) && !headlineLine.has(node)) continue
-    if ((hints & (DATED | EXCLUDED)) === DATED && !inComments(node)) classed.push({ el: node, at: length, marker: markerOf(node) })
+    const dated = (hints & (DATED | EXCLUDED)) === DATED || (hints & BYLINE_BOX) !== 0
+    if (dated && !inComments(node)) classed.push({ el: node, at: length, marker: markerOf(node) })
     if (BLOCK.has(node.tag)) {
       blockBreak()
       stack.push(null)

@@ -264,6 +264,15 @@ describe('date evidence', () => {
     expect(at('', '<h1>Title</h1><p>Rated 3/4/10 by readers.</p>').published_date).toBeNull()
   })
 
+  it('keeps the date of a byline box when another of its classes names its comment count', () => {
+    const box = extractPage(
+      '<html lang="en"><head></head><body><h1>Title</h1><div class="entry-meta nyo-social-comments"><a class="url fn n" href="/a">Alexandra</a> • 11/08/23 5:19pm</div><p>Text.</p></body></html>',
+      'https://example.com/news/story',
+      { fetchedAt },
+    )
+    expect(box.published_date).toBe('2023-11-08')
+  })
+
   it('takes a labelled update over an unlabelled date found somewhere in the text', () => {
     const p = at(
       '',
