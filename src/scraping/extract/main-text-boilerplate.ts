@@ -144,6 +144,9 @@ const PHRASES = new RegExp(
     'thank you for (?:registering|your registration)',
     'ihr benutzerkonto ist',
     'get alerts for',
+    'originally (?:published|appeared) (?:at|on|in) ',
+    'original-content von',
+    'übermittelt durch news aktuell',
   ].join('|'),
   'i',
 )
@@ -202,7 +205,7 @@ const APPEAL =
 
 /** Whole-line credits and captions: "Foto: …", "(Foto: Getty)", "Crédits photos : …", "© 2020 …". */
 const CREDIT =
-  /^(?:\(?(?:foto|fotos|photo|photos|bild|bilder|image|images|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
+  /^(?:\(?(?:(?:foto|fotos|photo|photos|bild|bilder|image|images|featured image|header image|titelbild|beitragsbild)(?:\s*(?:source|credits?|quelle|nachweis))?|bildquelle|bildnachweis|fotoquelle|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
 /** A caption closed by its credit ("… Kastanien. Foto © Peter Steiger"): the whole block annotates an image. */
 const CREDIT_TAIL = /(?:^|[\s.])(?:foto|fotos|photo|photos|bild|bilder)\s*(?:[:©]|\(c\))\s*[^.!?:]{2,60}$/i
 const ENDS_WITH_CREDIT = /\((?:foto|photo|bild|image|fotos|quelle|source)\s*:[^)]{1,80}\)\s*$/i

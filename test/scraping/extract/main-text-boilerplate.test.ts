@@ -150,7 +150,7 @@ describe('in-article boilerplate', () => {
   it("drops what pages never written against put after their articles: forms' messages, saved-story and feedback widgets, paywall, reproduction and end-of-story lines", () => {
     // Kinds found at the end of the htmldate dev pages' text, which no main-text rule had been written from. A long
     // article, so the drops stay under half of it (else the largest are given up).
-    const result = run(`<article>${prose(12)}
+    const result = run(`<article>${prose(16)}
       <p>Bitte gib eine gültige E-Mail-Adresse ein.</p>
       <p>Es gab leider ein Problem beim Absenden des Formulars. Bitte versuche es erneut.</p>
       <p>Story Saved</p><p>You can find this story in My Bookmarks.</p>
@@ -166,6 +166,11 @@ describe('in-article boilerplate', () => {
       <p>Vielen Dank für Ihre Registrierung. Sie haben jetzt den Aktivierungslink per E-Mail erhalten.</p>
       <p>Turn on notifications to receive alerts as stories develop in real-time.</p>
       <p>KATAPULT ist gemeinnützig und unabhängig. Wir finanzieren uns durch Spenden und Abos. Unterstütze unsere Arbeit!</p>
+      <p>Titelbild: Geyres Christophe/ABACA/picture-alliance</p>
+      <p>Photo Source: Markus Spiske from Pexels.</p>
+      <p>Image credit: www.apple.com/in/</p>
+      <p>This story was originally published at nytimes.com. Read it here.</p>
+      <p>Original-Content von: Polizei Steinfurt, übermittelt durch news aktuell</p>
     </article>`)
     expect(result.text).toContain('The council met on Tuesday')
     for (const gone of [
@@ -185,6 +190,11 @@ describe('in-article boilerplate', () => {
       'Registrierung',
       'notifications',
       'KATAPULT',
+      'Titelbild',
+      'Photo Source',
+      'Image credit',
+      'originally published',
+      'Original-Content',
     ])
       expect(result.text).not.toContain(gone)
   })
