@@ -459,7 +459,7 @@ function fromClassed(view: TextView, headlineLine: ReadonlySet<ElementNode>, day
       // "Last edited: <span class=date>…</span>": the label before the element says which date it holds.
       const labelledUpdate = UPDATED_LABEL.test(view.text.slice(Math.max(0, c.at - 40), c.at))
       const kind: DateKind = (MODIFIED_HINT.test(c.marker) && !/publish/i.test(c.marker)) || labelledUpdate ? 'modified' : 'published'
-      const value = nodeValue(c.el.attrs, textOf(c.el).length <= 200 ? c.el : null, dayFirst)
+      const value = nodeValue(c.el.attrs, c.el, dayFirst)
       if (value !== null) {
         out.push({ kind, source: 'markup', field: `class=${c.marker.trim().slice(0, 60)}`, value })
         return

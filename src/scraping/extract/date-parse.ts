@@ -70,6 +70,15 @@ const M = `(${MONTH_ALTERNATION})\\.?`
 const NOT_LETTER_BEFORE = '(?<![\\p{L}\\d])'
 const NOT_LETTER_AFTER = '(?![\\p{L}])'
 
+/**
+ * [day, month] of a numeric pair: month first when only that can be, day first when only that can be or
+ * when `dayFirst`; null when it reads both ways and the order is unknown.
+ */
+function dayMonth(a: number, b: number, dayFirst: boolean): [number, number] | null {
+  if (a <= 12 && b > 12) return [b, a]
+  return a > 12 || dayFirst ? [a, b] : null
+}
+
 interface Pattern {
   re: RegExp
   /** `dayFirst`: the page's language writes a slashed pair day first (dayFirstLocale). */
@@ -96,13 +105,9 @@ const PATTERNS: Pattern[] = [
     // or 11/14/2019, is read so)
     re: /(?<![\d/.-])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?(\d{4})(?![\d/])/gu,
     read: (m, rest, dayFirst) => {
-      const a = Number(m[1])
-      const b = Number(m[3])
-      let day = a
-      let month = b
-      if (a <= 12 && b > 12) [day, month] = [b, a]
-      else if (m[2] === '/' && !(a > 12 && b <= 12) && !dayFirst) return null
-      return build(Number(m[4]), month, day, timeAfter(rest))
+      // Dots and dashes are day first wherever the pair could be; slashes only where the locale says so.
+      const order = dayMonth(Number(m[1]), Number(m[3]), dayFirst || m[2] !== '/')
+      return order === null ? null : build(Number(m[4]), order[1], order[0], timeAfter(rest))
     },
   },
   {
@@ -246,17 +251,18 @@ const SHORT_YEAR_SLASHED = /(?<![\d/])(\d{1,2})\/(\d{1,2})\/(\d{2})(?![\d/])/
 const fullYear = (yy: number): number => (yy >= 90 ? 1900 + yy : 2000 + yy)
 
 /**
- * A date with a two-digit year: day first with dots ("30.10.23"); with slashes as a four-digit year's
- * slashes are read (day first when the month cannot be first, month first when the day cannot, else by
- * the locale: "11/19/19 06:56 AM EST" is 19 November 2019). Only for text an element marks as a date:
- * in running text "1.2.10" is as likely a version or a section number.
+ * A date with a two-digit year: day first with dots ("30.10.23"); with slashes in the order that is
+ * possible, else day first where the locale writes so, else month first ("11/19/19 06:56 AM EST" is 19
+ * November 2019; "03/04/21" on an English page without a region is 4 March, where a four-digit year
+ * would be refused). Only for text an element marks as a date: in running text "1.2.10" is as likely a
+ * version or a section number.
  */
 export function parseShortYearDate(text: string, dayFirst = false): string | null {
   const dotted = SHORT_YEAR.exec(text)
   if (dotted) return build(fullYear(Number(dotted[3])), Number(dotted[2]), Number(dotted[1]))
   const slashed = SHORT_YEAR_SLASHED.exec(text)
   if (!slashed) return null
-  const [a, b, year] = [Number(slashed[1]), Number(slashed[2]), fullYear(Number(slashed[3]))]
-  const readDayFirst = a > 12 || (b <= 12 && dayFirst)
-  return readDayFirst ? build(year, b, a) : build(year, a, b)
+  const [a, b] = [Number(slashed[1]), Number(slashed[2])]
+  const [day, month] = dayMonth(a, b, dayFirst) ?? [b, a]
+  return build(fullYear(Number(slashed[3])), month, day)
 }
