@@ -20,6 +20,7 @@ export function visibleOnlyDay(html: string, fetchedAt: Date): string | null {
     body: page.body,
     headline: page.headings.find((el) => el.tag === 'h1') ?? null,
     url: NO_URL,
+    canonicalUrl: null,
     scriptDate: null,
     fetchedAt,
     // The document's language stays: it is how the visible dates are written, not metadata about them.

@@ -472,23 +472,53 @@ function fromClassed(view: TextView, headlineLine: ReadonlySet<ElementNode>, day
 const PROSE_BLOCK_CHARS = 200
 const OPENING_CHARS = 40
 
-function inProse(view: TextView, d: DateMatch): boolean {
+/** Where the block holding text[index, end) starts and ends in the view. */
+function blockAround(view: TextView, index: number, endAt: number): { start: number; end: number } {
   let lo = 0
   let hi = view.breaks.length
   while (lo < hi) {
     const mid = (lo + hi) >> 1
-    if ((view.breaks[mid] as number) <= d.index) lo = mid + 1
+    if ((view.breaks[mid] as number) <= index) lo = mid + 1
     else hi = mid
   }
   const start = lo > 0 ? (view.breaks[lo - 1] as number) : 0
   let end = view.text.length
   for (let i = lo; i < view.breaks.length; i++) {
-    if ((view.breaks[i] as number) >= d.end) {
+    if ((view.breaks[i] as number) >= endAt) {
       end = view.breaks[i] as number
       break
     }
   }
+  return { start, end }
+}
+
+function inProse(view: TextView, d: DateMatch): boolean {
+  const { start, end } = blockAround(view, d.index, d.end)
   return end - start > PROSE_BLOCK_CHARS && d.index - start > OPENING_CHARS
+}
+
+/** A two-digit-year date with nothing else in its block but a time: "02.12.19", "11/19/19 06:56". */
+const SHORT_DATE_CANDIDATE = /(?<![\d./])\d{1,2}([./])\d{1,2}\1\d{2}(?![\d./])/g
+const SHORT_DATE_ALONE = /^\s*\d{1,2}([./])\d{1,2}\1\d{2}(?:,?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:[ap]\.?m\.?|uhr|h))?)?\s*$/i
+
+/**
+ * A dateline with a two-digit year standing alone in its own block beside the headline ("02.12.19"
+ * above it). In running text "1.2.10" is as likely a version or a section number; alone by the headline,
+ * it is the page's date. Two such dates there are a list of dated teasers, and neither is the page's.
+ */
+function standaloneShortDate(view: TextView, dayFirst: boolean): string | null {
+  const from = Math.max(0, view.headline - 400)
+  const around = view.text.slice(from, view.headline + 400)
+  const found = new Set<string>()
+  SHORT_DATE_CANDIDATE.lastIndex = 0
+  let m: RegExpExecArray | null
+  while ((m = SHORT_DATE_CANDIDATE.exec(around)) !== null) {
+    const { start, end } = blockAround(view, from + m.index, from + m.index + m[0].length)
+    if (!SHORT_DATE_ALONE.test(view.text.slice(start, end))) continue
+    const value = parseShortYearDate(m[0], dayFirst)
+    if (value !== null) found.add(value.slice(0, 10))
+  }
+  return found.size === 1 ? ([...found][0] as string) : null
 }
 
 /**
@@ -544,7 +574,8 @@ function fromText(view: TextView, dayFirst: boolean, out: DateEvidence[]): void 
   if (view.headline >= 0) {
     // A date the article's prose mentions is no dateline (it stays a last resort, below).
     const near = unlabelled.find((d) => d.index >= view.headline - 400 && d.index <= view.headline + 1500 && !inProse(view, d))
-    if (near !== undefined) out.push({ kind: 'published', source: 'text', field: 'near headline', value: near.iso })
+    const value = near?.iso ?? standaloneShortDate(view, dayFirst)
+    if (value != null) out.push({ kind: 'published', source: 'text', field: 'near headline', value })
   }
   const own = nearestOwnDate(view, unlabelled)
   if (own !== undefined) out.push({ kind: 'published', source: 'text', field: 'nearest in text', value: own.iso })
@@ -557,7 +588,7 @@ const URL_COMPACT = /[/_-]((?:19|20)\d{2})()(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])
 const URL_MONTH_NAME =
   /\/((?:19|20)\d{2})\/(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\/(0?[1-9]|[12]\d|3[01])(?=[/_-]|\.html?|$)/i
 
-function fromUrl(url: string, out: DateEvidence[]): void {
+function urlDay(url: string): string | null {
   let path = url
   try {
     path = new URL(url).pathname
@@ -567,14 +598,24 @@ function fromUrl(url: string, out: DateEvidence[]): void {
   for (const re of [URL_DATE, URL_COMPACT]) {
     const m = re.exec(path)
     const value = m ? parseDate(`${m[1]}-${(m[3] as string).padStart(2, '0')}-${(m[4] as string).padStart(2, '0')}`) : null
-    if (value !== null) {
-      out.push({ kind: 'published', source: 'url', field: 'path', value })
-      return
-    }
+    if (value !== null) return value
   }
   const named = URL_MONTH_NAME.exec(path)
-  const value = named ? parseDate(`${named[3]} ${named[2]} ${named[1]}`) : null
-  if (value !== null) out.push({ kind: 'published', source: 'url', field: 'path', value })
+  return named ? parseDate(`${named[3]} ${named[2]} ${named[1]}`) : null
+}
+
+/**
+ * The day in the page's URL path, else in its canonical URL's: a syndicated copy (MSN, a feed proxy)
+ * points to the original, whose CMS wrote the day into its path.
+ */
+function fromUrl(url: string, canonicalUrl: string | null, out: DateEvidence[]): void {
+  const own = urlDay(url)
+  if (own !== null) {
+    out.push({ kind: 'published', source: 'url', field: 'path', value: own })
+    return
+  }
+  const canonical = canonicalUrl === null ? null : urlDay(canonicalUrl)
+  if (canonical !== null) out.push({ kind: 'published', source: 'url', field: 'canonical path', value: canonical })
 }
 
 export interface EvidenceInputs {
@@ -586,6 +627,8 @@ export interface EvidenceInputs {
   /** The page's headline element (its h1), where bylines and datelines sit. */
   headline: ElementNode | null
   url: string
+  /** The page's canonical URL (metadata.ts), read for a date when its own URL has none. */
+  canonicalUrl: string | null
   /** The first publication-keyed date in an inline script (date-script.ts). */
   scriptDate: ScriptDate | null
   /** The page's declared locale writes 02/11/2023 day first (dayFirstLocale); otherwise such a date is refused. */
@@ -598,7 +641,7 @@ export function headerEvidence(input: EvidenceInputs): DateEvidence[] {
   fromJsonLd(input.jsonLdObjects, input.jsonLdRaw, out)
   fromMeta(input.meta, out)
   fromMarkup(input.dateNodes, lineOf(input.headline), input.dayFirst, out)
-  fromUrl(input.url, out)
+  fromUrl(input.url, input.canonicalUrl, out)
   const scripted = input.scriptDate === null ? null : parseDate(input.scriptDate.raw)
   if (scripted !== null) out.push({ kind: 'published', source: 'meta', field: `script:${input.scriptDate?.key}`, value: scripted })
   return out

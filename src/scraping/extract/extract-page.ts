@@ -11,7 +11,7 @@ import { extractMainText } from './main-text.ts'
 import { withJsonLdBody } from './main-text-json-ld.ts'
 import { indexMetaTags } from './meta-tags.ts'
 import type { PageMetadata } from './metadata.ts'
-import { buildMetadata, metadataAuthor } from './metadata.ts'
+import { buildMetadata, canonicalUrl, metadataAuthor } from './metadata.ts'
 import type { PageSignals } from './page-signals.ts'
 import { computeSignals } from './page-signals.ts'
 import type { ParsedPage } from './parse-html.ts'
@@ -98,6 +98,8 @@ function extract(html: string, url: string, fetchedAt: Date): ExtractedPage {
   const author = metadataAuthor(meta, jsonLd)
   // The page's declared locales, first given first: its language, and how it writes 02/11/2023.
   const locales = [page.htmlLang, meta.get('og:locale'), meta.get('content-language'), meta.get('language')]
+  const base = baseUrl(url, page.baseHref)
+  const canonical = canonicalUrl(page.linkTags, meta, base)
   // Dates first: the main-text pass reshapes the tree.
   const headline = page.headings.find((el) => el.tag === 'h1') ?? null
   const dates = extractDates({
@@ -108,6 +110,7 @@ function extract(html: string, url: string, fetchedAt: Date): ExtractedPage {
     body: page.body,
     headline,
     url,
+    canonicalUrl: canonical,
     fetchedAt,
     scriptDate: page.scriptDate,
     dayFirst: dayFirstLocale(locales),
@@ -118,7 +121,6 @@ function extract(html: string, url: string, fetchedAt: Date): ExtractedPage {
   const declared = declaredLanguage(locales)
   const language = detectLanguage(fullText.length > 0 ? fullText : `${title}\n${meta.get('description') ?? ''}`, declared)
 
-  const base = baseUrl(url, page.baseHref)
   const links = collectLinks(page.hrefs, base)
   const signals = computeSignals({
     raw: page.signals,
@@ -132,7 +134,7 @@ function extract(html: string, url: string, fetchedAt: Date): ExtractedPage {
 
   return {
     content: fullText === '' ? null : { title, full_text: fullText, language: language.language, word_count: wordCount },
-    metadata: buildMetadata(meta, page.linkTags, jsonLd, main.byline, base, dates.evidence),
+    metadata: buildMetadata(meta, canonical, jsonLd, main.byline, base, dates.evidence),
     published_date: dates.published,
     last_updated_date: dates.modified,
     links,

@@ -33,7 +33,8 @@ export function metadataAuthor(meta: MetaIndex, jsonLd: JsonLdArticle | null): s
   )
 }
 
-function canonical(linkTags: Array<Record<string, string>>, meta: MetaIndex, base: URL | null): string | null {
+/** The page's canonical URL: its <link rel=canonical>, else og:url. */
+export function canonicalUrl(linkTags: Array<Record<string, string>>, meta: MetaIndex, base: URL | null): string | null {
   for (const attrs of linkTags) {
     const rel = (attrs.rel ?? '').toLowerCase().split(/\s+/)
     if (rel.includes('canonical') && attrs.href) {
@@ -47,7 +48,7 @@ function canonical(linkTags: Array<Record<string, string>>, meta: MetaIndex, bas
 
 export function buildMetadata(
   meta: MetaIndex,
-  linkTags: Array<Record<string, string>>,
+  canonical: string | null,
   jsonLd: JsonLdArticle | null,
   pageByline: string | null,
   base: URL | null,
@@ -55,7 +56,7 @@ export function buildMetadata(
 ): PageMetadata {
   const image = firstMeta(meta, ['og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src'])
   return {
-    canonical_url: canonical(linkTags, meta, base),
+    canonical_url: canonical,
     og_title: meta.get('og:title') ?? null,
     og_description: meta.get('og:description') ?? null,
     og_image: image !== null ? resolveUrl(image, base) : null,

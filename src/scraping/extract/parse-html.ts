@@ -311,7 +311,8 @@ class TreeBuilder implements TokenizerCallbacks {
     noteOpenTag(this.page.signals, name, attrs, this.inHead)
     switch (name) {
       case 'html':
-        if (this.page.htmlLang === null && attrs.lang) this.page.htmlLang = attrs.lang
+        // XHTML pages may give only xml:lang.
+        if (this.page.htmlLang === null) this.page.htmlLang = attrs.lang || attrs['xml:lang'] || null
         break
       case 'meta':
         this.page.metas.push(attrs)

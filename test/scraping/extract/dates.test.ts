@@ -47,6 +47,8 @@ describe('slashed dates that could be read either way', () => {
     expect(at('', '<meta property="og:locale" content="fr_FR">').published_date?.slice(0, 10)).toBe('2023-11-02')
     expect(at(' lang="en-US"').published_date).toBeNull()
     expect(at('').published_date).toBeNull()
+    // An XHTML page may declare its language only as xml:lang.
+    expect(at(' xml:lang="fr"').published_date?.slice(0, 10)).toBe('2023-11-02')
   })
 })
 
@@ -206,6 +208,16 @@ describe('date evidence', () => {
     expect(onlyUpdate.published_date).toBe('2019-10-19T11:05:00')
   })
 
+  it("reads the canonical URL's day when the page's own URL has none (a syndicated copy)", () => {
+    const head = '<link rel="canonical" href="https://www.theguardian.com/education/2020/oct/02/halls-too-full">'
+    const p = at(head, '<h1>Title</h1><p>Text.</p>', 'https://www.msn.com/en-gb/news/uknews/halls-too-full/ar-BB19DUqK')
+    expect(p.published_date).toBe('2020-10-02')
+    expect(p.metadata.date_evidence?.published).toMatchObject({ source: 'url', field: 'canonical path' })
+    // The page's own URL says first.
+    const own = at('<link rel="canonical" href="https://example.com/2019/01/05/story">', '<p>Text.</p>', 'https://example.com/2019/01/04/story')
+    expect(own.published_date).toBe('2019-01-04')
+  })
+
   it('reads a one-digit day in the URL only when it ends its path segment', () => {
     expect(at('', '<p>Text.</p>', 'https://example.com/2017/7/12/story').published_date).toBe('2017-07-12')
     expect(at('', '<p>Text.</p>', 'https://example.com/2023/10/3-questions-for-anna/').published_date).toBeNull()
@@ -247,6 +259,15 @@ describe('date evidence', () => {
   it('reads a two-digit year only in an element marked as a date', () => {
     expect(at('', '<h1>Title</h1><div class="date">Party, 30.10.23</div><p>Text.</p>').published_date).toBe('2023-10-30')
     expect(at('', '<h1>Title</h1><p>Version 1.2.10 is out.</p>').published_date).toBeNull()
+  })
+
+  it('reads a two-digit year standing alone beside the headline, but not a list of dated teasers there', () => {
+    const p = at('', '<div class="flag">In the media</div><span style="color:red">02.12.19</span><h1>Title</h1><p>Text.</p>')
+    expect(p.published_date).toBe('2019-12-02')
+    expect(p.metadata.date_evidence?.published).toMatchObject({ source: 'text', field: 'near headline' })
+    expect(at('', '<h1>Title</h1><div>Von Anna</div><div>30.10.23, 14:05 Uhr</div><p>Text.</p>').published_date).toBe('2023-10-30')
+    const teasers = '<a href="/a"><h4>One story</h4><div>11/13/19 11:00AM</div></a><a href="/b"><h4>Another</h4><div>11/12/19 9:00AM</div></a>'
+    expect(at('', `${teasers}<h1>Title</h1><p>Text.</p>`).published_date).toBeNull()
   })
 
   it('reads a slashed two-digit year as a four-digit one is read: the order that is possible, else the locale', () => {
