@@ -242,6 +242,9 @@ class TreeBuilder implements TokenizerCallbacks {
       if (!isVoid) this.skipDepth++
     } else if (SKIP.has(name) || (isHidden(attrs) && name !== 'html' && name !== 'body')) {
       startSkip = true
+    } else if ((name === 'html' || name === 'body') && (this.openCount.get(name) ?? 0) > 0) {
+      // A document pasted into a post (<div class="entry-content"><html><body><p>…) is part of the post:
+      // as in a browser, the second <html> or <body> makes no element and its content stays where it is.
     } else {
       if (this.realDepth < MAX_TREE_DEPTH) {
         // <font> is a span in all but name (Readability renames it too; the cleaner counts spans).

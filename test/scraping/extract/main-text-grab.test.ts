@@ -1,6 +1,7 @@
 // What the candidate pass strips as unlikely furniture before scoring, what it must leave, and how it
 // finds an article that the template splits into several sections.
 import { describe, expect, it } from 'vitest'
+import type { ElementNode } from '../../../src/scraping/extract/dom.ts'
 import { extractMainText } from '../../../src/scraping/extract/main-text.ts'
 import { parseHtml } from '../../../src/scraping/extract/parse-html.ts'
 
@@ -42,5 +43,28 @@ describe('articles split into sections', () => {
     const result = extractMainText(parseHtml(html), 'Rows', true)
     for (const word of ['Opening', 'Middle', 'Closing']) expect(result.text).toContain(`${word} sentences`)
     expect(result.text).not.toContain('Visit our shop')
+  })
+})
+
+describe('a document pasted into a post', () => {
+  it('keeps the post whole: a second <html> or <body> inside it makes no element, as in a browser', () => {
+    const html = `<html><body><div class="site"><article><div class="entry-content"><html><body>${para('Opening', 4)}${para('Middle', 4)}
+      <div class="faq-box"><p>Short question?</p>${para('Answer', 2)}</div></body></html></div></article>
+      <aside class="sidebar"><a href="/a">More recipes</a></aside></div></body></html>`
+    const page = parseHtml(html)
+    // The paragraphs sit in the post's container, so their scores reach it and the article around it.
+    const find = (el: ElementNode): ElementNode | undefined =>
+      el.attrs.class === 'entry-content'
+        ? el
+        : el.children
+            .filter((c) => !c.isText)
+            .map((c) => find(c as ElementNode))
+            .find((x) => x !== undefined)
+    const entry = find(page.body)
+    expect(entry?.children.filter((c) => !c.isText).map((c) => (c as ElementNode).tag)).toEqual(['p', 'p', 'div'])
+    const result = extractMainText(page, 'Pasted', true)
+    expect(result.text).toContain('Opening sentences')
+    expect(result.text).toContain('Middle sentences')
+    expect(result.text).toContain('Answer sentences')
   })
 })
