@@ -189,6 +189,9 @@ class TreeBuilder implements TokenizerCallbacks {
       }
       return
     }
+    // As in a browser, </body> and </html> close nothing: what follows them (a footer a template prints
+    // late, the rest of a post whose pasted document ended early) is still in the body.
+    if (name === 'body' || name === 'html') return
     if ((this.openCount.get(name) ?? 0) > 0) this.closeName(name)
     else if (name === 'p') {
       this.open('p', {})

@@ -67,4 +67,11 @@ describe('a document pasted into a post', () => {
     expect(result.text).toContain('Middle sentences')
     expect(result.text).toContain('Answer sentences')
   })
+
+  it('keeps what follows an early </body> in the body, as a browser does', () => {
+    const html = `<html><body><div class="post">${para('Opening', 4)}</body></html>${para('Closing', 4)}</div>`
+    const result = extractMainText(parseHtml(html), 'Early end', true)
+    expect(result.text).toContain('Opening sentences')
+    expect(result.text).toContain('Closing sentences')
+  })
 })
