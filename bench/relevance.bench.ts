@@ -21,6 +21,7 @@ import { contentTokens } from '../src/content/classify/text.ts'
 import { interpretPrompt } from '../src/content/topics/interpret-prompt.ts'
 import { FIT_COEFFICIENTS, promptFit } from '../src/content/topics/relevance.ts'
 import { createServiceContext } from '../src/context.ts'
+import { refreshAssociations } from '../src/curation/builder/associations.ts'
 import { weighByRarity } from '../src/curation/builder/rank.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
@@ -87,7 +88,12 @@ for (const d of loadCorpora(true)) {
   n++
   await index(`https://site${n}.example/article/${n}`, articleHtml(d.title || d.body.slice(0, 80), d.body || d.title), key, `${key}#${k}`)
 }
-console.log(`indexed ${labels.length} dev pages and ${n - labels.length} corpus pages (${perClass.size} classes × ≤ ${PER_CLASS})`)
+// The daily job's associations, learned from this index, as a deployed service would have them
+// (they expand the prompt words the model does not know).
+const associations = await refreshAssociations(db, (fn) => db.transaction(fn))
+console.log(
+  `indexed ${labels.length} dev pages and ${n - labels.length} corpus pages (${perClass.size} classes × ≤ ${PER_CLASS}); ${associations} term associations learned`,
+)
 
 // Corpus items are headlines and abstracts: the thin-content floor would drop most of them.
 const ctx = await createServiceContext(db, systemClock, loadConfig({ CURATION_MIN_WORDS: '0' }))
