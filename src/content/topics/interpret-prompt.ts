@@ -8,6 +8,7 @@ import { type Embedding, embedAnalysis } from '../classify/embed.ts'
 import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { stem, words } from '../classify/text.ts'
 import { getNode } from '../taxonomy/taxonomy.ts'
+import { joinedForm, knownForm } from './word-forms.ts'
 import { nearestWords } from './word-vectors.ts'
 
 export interface InterpretedCategory {
@@ -62,7 +63,7 @@ const AUDIENCE = new Set(
    earner earners household households demographic demographics aged age ages year years interested interests
    following follow follows looking researching engaged savvy avid keen passionate curious reading read watching watch
    target targeting targeted segment segments prospect prospects intender intenders likes loves want wants planning
-   parents-to-be singles`.split(/\s+/),
+   parents-to-be singles hobbyist hobbyists amateur amateurs beginner beginners novice novices expert experts`.split(/\s+/),
 )
 // Words that are audience only beside an audience word ("young moms", "people who love cooking"), and
 // content elsewhere: "Middle East", "interest rates", "income tax", "lower back pain", "cancer research".
@@ -221,9 +222,26 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     keep.push(w)
   }
 
+  // "cyber security": two words the model knows only as one. The words are searched as written too.
+  const joinedParts = new Map<string, string[]>()
+  for (let i = 0; i + 1 < keep.length; i++) {
+    const [a, b] = [keep[i] as string, keep[i + 1] as string]
+    if (!LETTERS.test(a) || !LETTERS.test(b) || [a, b].some((w) => FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w))) continue
+    const joined = joinedForm(a, b, topicStrength)
+    if (joined === null) continue
+    keep.splice(i, 2, joined)
+    joinedParts.set(joined, [a, b])
+  }
+
   const termWeights = new Map<string, number>()
   const surface = new Map<string, string>()
   const content: string[] = []
+  // The content words in order, with the common words that make a phrase with one beside them: a common
+  // word is no evidence alone, but "real estate" and "world cup" name their topic better than "estate"
+  // and "cup" (where "new job" names it less surely than "job").
+  const sequence: { word: string; common: boolean }[] = []
+  // Stems of words read through a known form of theirs: not names, so not weighed or expanded as such.
+  const formed = new Set<string>()
   const isAudience = audienceWords(keep)
   for (const [i, w] of keep.entries()) {
     if (!/\p{L}/u.test(w)) {
@@ -236,24 +254,30 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     }
     if (w.length < 2 || FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w)) {
       if (!ignored.some((x) => x.word === w)) ignored.push({ word: w, why: 'common word' })
+      if (GENERIC_WORD_SET.has(w)) sequence.push({ word: w, common: true })
       continue
     }
-    content.push(w)
-    const s = stem(w)
-    if (!termWeights.has(s) && termWeights.size < MAX_TERMS) {
-      termWeights.set(s, 1)
-      surface.set(s, w)
+    // "gardeners" is read as "gardening", and searched as both.
+    const form = knownForm(w, topicStrength)
+    content.push(form ?? w)
+    sequence.push({ word: form ?? w, common: false })
+    for (const x of [w, ...(form === null ? [] : [form]), ...(joinedParts.get(w) ?? [])]) {
+      const s = stem(x)
+      if (form !== null || joinedParts.has(w)) formed.add(s)
+      if (!termWeights.has(s) && termWeights.size < MAX_TERMS) {
+        termWeights.set(s, 1)
+        surface.set(s, x)
+      }
     }
   }
   // Symbols and emoji are not words at all: name them so the buyer sees they were read.
   for (const sym of prompt.match(/\p{Extended_Pictographic}/gu) ?? []) ignored.push({ word: sym, why: 'not a word' })
 
-  const a = analyze({ body: content.join(' ') })
+  const a = analyze({ body: content.length ? withPhrases(sequence).join(' ') : '' })
   // A word neither the model nor the vocabulary knows is likely a name (a team, a product): specific.
   const unknown: string[] = []
   for (const s of termWeights.keys()) {
-    const known = analyze({ body: surface.get(s) ?? s }, false)
-    if (known.topicFeatures === 0 && known.matchedTerms === 0) {
+    if (!formed.has(s) && !knownToModel(surface.get(s) ?? s)) {
       termWeights.set(s, UNKNOWN_WORD_WEIGHT)
       unknown.push(surface.get(s) ?? s)
     }
@@ -327,6 +351,40 @@ function specific(categories: readonly ScoredCategory[]): ScoredCategory[] {
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000
+
+const LETTERS = /^\p{L}+$/u
+// How much more surely a phrase with a common word must name its topic than its content word alone.
+const PHRASE_GAIN = 0.05
+
+/** Whether the topic model or the vocabulary reads the word (alone) as evidence of a topic. */
+function knownToModel(w: string): boolean {
+  const a = analyze({ body: w }, false)
+  return a.topicFeatures + a.matchedTerms > 0
+}
+
+/** The content words, with each common word kept where it and a content word beside it name a topic more surely than that word alone. */
+function withPhrases(sequence: readonly { word: string; common: boolean }[]): string[] {
+  const out: string[] = []
+  for (const [i, x] of sequence.entries()) {
+    if (!x.common) {
+      out.push(x.word)
+      continue
+    }
+    const before = sequence[i - 1]
+    const after = sequence[i + 1]
+    const phrase = (a: string, b: string, single: string): boolean => topicStrength(`${a} ${b}`) > topicStrength(single) + PHRASE_GAIN
+    if ((after && !after.common && phrase(x.word, after.word, after.word)) || (before && !before.common && phrase(before.word, x.word, before.word)))
+      out.push(x.word)
+  }
+  return out
+}
+
+/** How surely the word alone names a tier-1 topic (word-forms.ts); a common word names none. */
+function topicStrength(w: string): number {
+  if (FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w)) return 0
+  const a = analyze({ body: w }, false)
+  return a.topicFeatures + a.matchedTerms > 0 ? (tier1Probabilities(a)[0]?.score ?? 0) : 0
+}
 
 /** The closest words to the given words, with their best cosine; the prompt's own words excluded. */
 function neighbours(of: readonly string[], content: readonly string[]): Map<string, number> {

@@ -70,6 +70,40 @@ describe('interpretPrompt', () => {
     },
   )
 
+  it.each([
+    ['gardeners growing vegetables', 'Home & Garden', 'gardening'],
+    ['cyber security professionals', 'Technology & Computing', 'cybersecurity'],
+    ['investors', 'Personal Finance', 'investing'],
+    ['bakers', 'Food & Drink', 'baking'],
+  ])('reads %j through a form of its words the model knows (%s), searching both', (prompt, topic, form) => {
+    const r = interpretPrompt(prompt).interpretation
+    expect(r.categories[0]?.name).toBe(topic)
+    expect(r.terms).toContain(form)
+    expect(r.terms.length).toBeGreaterThan(1)
+  })
+
+  it('keeps a word whose other form names its topic no more surely as written ("Palestinians", not "Palestine")', () => {
+    const r = interpretPrompt('Israel, the Palestinians and Middle East politics').interpretation
+    expect(r.terms).toEqual(['israel', 'palestinians', 'middle', 'east', 'politics'])
+    expect(r.categories[0]?.name).toBe('Politics')
+  })
+
+  it('reads a common word with the content word beside it where together they name a topic more surely', () => {
+    expect(interpretPrompt('real estate').interpretation.categories[0]).toMatchObject({ name: 'Real Estate' })
+    expect(interpretPrompt('real estate').interpretation.categories[0]?.weight).toBeGreaterThan(0.9)
+    expect(interpretPrompt('world cup').interpretation.categories[0]?.weight).toBeGreaterThan(0.9)
+    // "new job" names Careers less surely than "job": "new" is left out.
+    expect(interpretPrompt('people looking for a new job').interpretation.categories[0]).toMatchObject({ name: 'Careers' })
+    expect(interpretPrompt('people looking for a new job').interpretation.categories[0]?.weight).toBeGreaterThan(0.7)
+    // Still a common word: not searched, and listed as ignored.
+    expect(interpretPrompt('real estate').interpretation).toMatchObject({ terms: ['estate'], ignored: [{ word: 'real', why: 'common word' }] })
+  })
+
+  it('takes hobbyists, beginners and experts as the audience', () => {
+    expect(interpretPrompt('electronics hobbyists building circuits').interpretation.audience).toEqual(['hobbyists'])
+    expect(interpretPrompt('guitar lessons for beginners').interpretation.audience).toEqual(['beginners'])
+  })
+
   it('never throws on hostile input', () => {
     for (const p of ['\u0000\uFFFF', 'x'.repeat(2000), 'not not not', 'excluding', '25-54 25-54', 'in in in Germany Germany']) {
       expect(() => interpretPrompt(p)).not.toThrow()
