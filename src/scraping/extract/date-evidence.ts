@@ -575,7 +575,7 @@ function fromText(view: TextView, dayFirst: boolean, out: DateEvidence[]): void 
     // A date the article's prose mentions is no dateline (it stays a last resort, below).
     const near = unlabelled.find((d) => d.index >= view.headline - 400 && d.index <= view.headline + 1500 && !inProse(view, d))
     const value = near?.iso ?? standaloneShortDate(view, dayFirst)
-    if (value != null) out.push({ kind: 'published', source: 'text', field: 'near headline', value })
+    if (value !== null) out.push({ kind: 'published', source: 'text', field: 'near headline', value })
   }
   const own = nearestOwnDate(view, unlabelled)
   if (own !== undefined) out.push({ kind: 'published', source: 'text', field: 'nearest in text', value: own.iso })
