@@ -230,7 +230,11 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     const joined = joinedForm(a, b, topicStrength)
     if (joined === null) continue
     keep.splice(i, 2, joined)
-    joinedParts.set(joined, [a, b])
+    // "e-commerce": a part too short to be a word of its own is not searched.
+    joinedParts.set(
+      joined,
+      [a, b].filter((w) => w.length >= MIN_PART),
+    )
   }
 
   const termWeights = new Map<string, number>()
@@ -353,6 +357,8 @@ function specific(categories: readonly ScoredCategory[]): ScoredCategory[] {
 const round = (x: number): number => Math.round(x * 1000) / 1000
 
 const LETTERS = /^\p{L}+$/u
+// The shortest part of a joined word that is searched as a word of its own.
+const MIN_PART = 3
 // How much more surely a phrase with a common word must name its topic than its content word alone.
 const PHRASE_GAIN = 0.05
 

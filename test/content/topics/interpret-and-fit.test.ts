@@ -82,6 +82,12 @@ describe('interpretPrompt', () => {
     expect(r.terms.length).toBeGreaterThan(1)
   })
 
+  it('joins a hyphenated word the model knows whole, and does not search a part too short to be a word', () => {
+    const r = interpretPrompt('e-commerce trends').interpretation
+    expect(r.categories[0]?.name).toBe('Shopping')
+    expect(r.terms).toEqual(['ecommerce', 'commerce', 'trends'])
+  })
+
   it('keeps a word whose other form names its topic no more surely as written ("Palestinians", not "Palestine")', () => {
     const r = interpretPrompt('Israel, the Palestinians and Middle East politics').interpretation
     expect(r.terms).toEqual(['israel', 'palestinians', 'middle', 'east', 'politics'])
