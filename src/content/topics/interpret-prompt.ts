@@ -8,8 +8,8 @@ import { type Embedding, embedAnalysis } from '../classify/embed.ts'
 import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { stem, words } from '../classify/text.ts'
 import { getNode } from '../taxonomy/taxonomy.ts'
-import { joinedForm, knownForm } from './word-forms.ts'
-import { nearestWords } from './word-vectors.ts'
+import { joinedForm, knownForm, type TopicStrength } from './word-forms.ts'
+import { nearestWords, wordCosine } from './word-vectors.ts'
 
 export interface InterpretedCategory {
   taxonomy_id: number
@@ -63,7 +63,7 @@ const AUDIENCE = new Set(
    earner earners household households demographic demographics aged age ages year years interested interests
    following follow follows looking researching engaged savvy avid keen passionate curious reading read watching watch
    target targeting targeted segment segments prospect prospects intender intenders likes loves want wants planning
-   parents-to-be singles hobbyist hobbyists amateur amateurs beginner beginners novice novices expert experts`.split(/\s+/),
+   parents-to-be singles hobbyists amateurs beginners novices experts`.split(/\s+/),
 )
 // Words that are audience only beside an audience word ("young moms", "people who love cooking"), and
 // content elsewhere: "Middle East", "interest rates", "income tax", "lower back pain", "cancer research".
@@ -222,12 +222,13 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     keep.push(w)
   }
 
+  const reader = wordReader()
   // "cyber security": two words the model knows only as one. The words are searched as written too.
   const joinedParts = new Map<string, string[]>()
   for (let i = 0; i + 1 < keep.length; i++) {
     const [a, b] = [keep[i] as string, keep[i + 1] as string]
     if (!LETTERS.test(a) || !LETTERS.test(b) || [a, b].some((w) => FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w))) continue
-    const joined = joinedForm(a, b, topicStrength)
+    const joined = joinedForm(a, b, reader.strength)
     if (joined === null) continue
     keep.splice(i, 2, joined)
     // "e-commerce": a part too short to be a word of its own is not searched.
@@ -240,9 +241,9 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   const termWeights = new Map<string, number>()
   const surface = new Map<string, string>()
   const content: string[] = []
-  // The content words in order, with the common words that make a phrase with one beside them: a common
-  // word is no evidence alone, but "real estate" and "world cup" name their topic better than "estate"
-  // and "cup" (where "new job" names it less surely than "job").
+  // The content words in order, with the common words that make a phrase with the one next to them: a
+  // common word is no evidence alone, but "real estate" and "world cup" name their topic better than
+  // "estate" and "cup" (where "new job" names it less surely than "job").
   const sequence: { word: string; common: boolean }[] = []
   // Stems of words read through a known form of theirs: not names, so not weighed or expanded as such.
   const formed = new Set<string>()
@@ -262,7 +263,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
       continue
     }
     // "gardeners" is read as "gardening", and searched as both.
-    const form = knownForm(w, topicStrength)
+    const form = knownForm(w, reader.strength, wordCosine)
     content.push(form ?? w)
     sequence.push({ word: form ?? w, common: false })
     for (const x of [w, ...(form === null ? [] : [form]), ...(joinedParts.get(w) ?? [])]) {
@@ -277,11 +278,11 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   // Symbols and emoji are not words at all: name them so the buyer sees they were read.
   for (const sym of prompt.match(/\p{Extended_Pictographic}/gu) ?? []) ignored.push({ word: sym, why: 'not a word' })
 
-  const a = analyze({ body: content.length ? withPhrases(sequence).join(' ') : '' })
+  const a = analyze({ body: content.length ? withPhrases(sequence, reader.strength).join(' ') : '' })
   // A word neither the model nor the vocabulary knows is likely a name (a team, a product): specific.
   const unknown: string[] = []
   for (const s of termWeights.keys()) {
-    if (!formed.has(s) && !knownToModel(surface.get(s) ?? s)) {
+    if (!formed.has(s) && !reader.known(surface.get(s) ?? s)) {
       termWeights.set(s, UNKNOWN_WORD_WEIGHT)
       unknown.push(surface.get(s) ?? s)
     }
@@ -362,14 +363,36 @@ const MIN_PART = 3
 // How much more surely a phrase with a common word must name its topic than its content word alone.
 const PHRASE_GAIN = 0.05
 
-/** Whether the topic model or the vocabulary reads the word (alone) as evidence of a topic. */
-function knownToModel(w: string): boolean {
-  const a = analyze({ body: w }, false)
-  return a.topicFeatures + a.matchedTerms > 0
+// A prompt's distinct words are few; the cap only bounds a hostile one.
+const MAX_READ_WORDS = 1000
+
+/**
+ * Each word of a prompt read alone, once: whether the topic model or the vocabulary knows it as
+ * evidence of a topic, and how surely it names a tier-1 topic (word-forms.ts; a common word names none).
+ */
+function wordReader(): { known: (w: string) => boolean; strength: TopicStrength } {
+  const cache = new Map<string, { known: boolean; strength: number }>()
+  const read = (w: string): { known: boolean; strength: number } => {
+    let r = cache.get(w)
+    if (r === undefined) {
+      const a = analyze({ body: w }, false)
+      const known = a.topicFeatures + a.matchedTerms > 0
+      r = { known, strength: known ? (tier1Probabilities(a)[0]?.score ?? 0) : 0 }
+      if (cache.size < MAX_READ_WORDS) cache.set(w, r)
+    }
+    return r
+  }
+  return {
+    known: (w) => read(w).known,
+    strength: (w) => (FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w) ? 0 : read(w).strength),
+  }
 }
 
-/** The content words, with each common word kept where it and a content word beside it name a topic more surely than that word alone. */
-function withPhrases(sequence: readonly { word: string; common: boolean }[]): string[] {
+/**
+ * The content words, with each common word kept where it and the content word next to it (function
+ * words aside) name a topic more surely than that word alone.
+ */
+function withPhrases(sequence: readonly { word: string; common: boolean }[], strength: TopicStrength): string[] {
   const out: string[] = []
   for (const [i, x] of sequence.entries()) {
     if (!x.common) {
@@ -378,18 +401,11 @@ function withPhrases(sequence: readonly { word: string; common: boolean }[]): st
     }
     const before = sequence[i - 1]
     const after = sequence[i + 1]
-    const phrase = (a: string, b: string, single: string): boolean => topicStrength(`${a} ${b}`) > topicStrength(single) + PHRASE_GAIN
+    const phrase = (a: string, b: string, single: string): boolean => strength(`${a} ${b}`) > strength(single) + PHRASE_GAIN
     if ((after && !after.common && phrase(x.word, after.word, after.word)) || (before && !before.common && phrase(before.word, x.word, before.word)))
       out.push(x.word)
   }
   return out
-}
-
-/** How surely the word alone names a tier-1 topic (word-forms.ts); a common word names none. */
-function topicStrength(w: string): number {
-  if (FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w)) return 0
-  const a = analyze({ body: w }, false)
-  return a.topicFeatures + a.matchedTerms > 0 ? (tier1Probabilities(a)[0]?.score ?? 0) : 0
 }
 
 /** The closest words to the given words, with their best cosine; the prompt's own words excluded. */

@@ -67,3 +67,14 @@ export function nearestWords(word: string, k: number, minCosine: number, accept:
   }
   return best
 }
+
+/** The cosine of two words' vectors, or null when either has none. */
+export function wordCosine(a: string, b: string): number | null {
+  const v = vectors()
+  const i = v.index.get(a)
+  const j = v.index.get(b)
+  if (i === undefined || j === undefined) return null
+  let dot = 0
+  for (let d = 0; d < DIMENSIONS; d++) dot += v.data[i * DIMENSIONS + d]! * v.data[j * DIMENSIONS + d]!
+  return dot * v.inverseNorm[i]! * v.inverseNorm[j]!
+}

@@ -4,7 +4,7 @@
 
 import { CAPTION } from './content-patterns.ts'
 import type { DateMatch } from './date-parse.ts'
-import { DAY_MS, findDates, parseDate, parseShortYearDate } from './date-parse.ts'
+import { DAY_MS, findDates, loneShortYearDate, parseDate, parseShortYearDate } from './date-parse.ts'
 import type { ScriptDate } from './date-script.ts'
 import { inTeaser } from './date-teaser.ts'
 import { COMMENT_AFTER, EMBED_BEFORE, PUBLISHED_AFTER, PUBLISHED_LABEL, READ_MORE_BEFORE, UPDATED_LABEL } from './date-words.ts'
@@ -472,15 +472,21 @@ function fromClassed(view: TextView, headlineLine: ReadonlySet<ElementNode>, day
 const PROSE_BLOCK_CHARS = 200
 const OPENING_CHARS = 40
 
-/** Where the block holding text[index, end) starts and ends in the view. */
-function blockAround(view: TextView, index: number, endAt: number): { start: number; end: number } {
+/** The index of the first break after `pos` in the view (view.breaks.length when none). */
+function breakAfter(view: TextView, pos: number): number {
   let lo = 0
   let hi = view.breaks.length
   while (lo < hi) {
     const mid = (lo + hi) >> 1
-    if ((view.breaks[mid] as number) <= index) lo = mid + 1
+    if ((view.breaks[mid] as number) <= pos) lo = mid + 1
     else hi = mid
   }
+  return lo
+}
+
+/** Where the block holding text[index, end) starts and ends in the view. */
+function blockAround(view: TextView, index: number, endAt: number): { start: number; end: number } {
+  const lo = breakAfter(view, index)
   const start = lo > 0 ? (view.breaks[lo - 1] as number) : 0
   let end = view.text.length
   for (let i = lo; i < view.breaks.length; i++) {
@@ -497,25 +503,24 @@ function inProse(view: TextView, d: DateMatch): boolean {
   return end - start > PROSE_BLOCK_CHARS && d.index - start > OPENING_CHARS
 }
 
-/** A two-digit-year date with nothing else in its block but a time: "02.12.19", "11/19/19 06:56". */
-const SHORT_DATE_CANDIDATE = /(?<![\d./])\d{1,2}([./])\d{1,2}\1\d{2}(?![\d./])/g
-const SHORT_DATE_ALONE = /^\s*\d{1,2}([./])\d{1,2}\1\d{2}(?:,?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:[ap]\.?m\.?|uhr|h))?)?\s*$/i
+const LONE_DATE_REACH = 400
 
 /**
  * A dateline with a two-digit year standing alone in its own block beside the headline ("02.12.19"
  * above it). In running text "1.2.10" is as likely a version or a section number; alone by the headline,
- * it is the page's date. Two such dates there are a list of dated teasers, and neither is the page's.
+ * with two-digit day and month, it is the page's date (loneShortYearDate). Two such dates there are a
+ * list of dated teasers, and neither is the page's.
  */
 function standaloneShortDate(view: TextView, dayFirst: boolean): string | null {
-  const from = Math.max(0, view.headline - 400)
-  const around = view.text.slice(from, view.headline + 400)
+  const from = view.headline - LONE_DATE_REACH
+  const to = view.headline + LONE_DATE_REACH
   const found = new Set<string>()
-  SHORT_DATE_CANDIDATE.lastIndex = 0
-  let m: RegExpExecArray | null
-  while ((m = SHORT_DATE_CANDIDATE.exec(around)) !== null) {
-    const { start, end } = blockAround(view, from + m.index, from + m.index + m[0].length)
-    if (!SHORT_DATE_ALONE.test(view.text.slice(start, end))) continue
-    const value = parseShortYearDate(m[0], dayFirst)
+  // Blocks run from one break to the next; the first one that ends after `from` is the first looked at.
+  for (let i = breakAfter(view, from); i <= view.breaks.length; i++) {
+    const start = i > 0 ? (view.breaks[i - 1] as number) : 0
+    if (start > to) break
+    const end = i < view.breaks.length ? (view.breaks[i] as number) : view.text.length
+    const value = loneShortYearDate(view.text.slice(start, end), dayFirst)
     if (value !== null) found.add(value.slice(0, 10))
   }
   return found.size === 1 ? ([...found][0] as string) : null

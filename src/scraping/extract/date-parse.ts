@@ -266,3 +266,17 @@ export function parseShortYearDate(text: string, dayFirst = false): string | nul
   const [day, month] = dayMonth(a, b, dayFirst) ?? [b, a]
   return build(fullYear(Number(slashed[3])), month, day)
 }
+
+/**
+ * A block holding a two-digit-year date and nothing else but a time: "02.12.19", "11/19/19 06:56 AM EST".
+ * Day and month take two digits each: "1.2.10" or "2.4.18" alone under a heading is a version.
+ */
+const LONE_SHORT_YEAR = /^\s*(\d{2}([./])\d{2}\2\d{2})(?:,?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:[ap]\.?m\.?|uhr|h))?(?:\s+[a-z]{2,4})?)?\s*$/i
+const LONE_BLOCK_CHARS = 60
+
+/** The date of a block that holds a two-digit-year date alone (LONE_SHORT_YEAR), read as parseShortYearDate reads it. */
+export function loneShortYearDate(block: string, dayFirst = false): string | null {
+  if (block.length > LONE_BLOCK_CHARS) return null
+  const m = LONE_SHORT_YEAR.exec(block)
+  return m ? parseShortYearDate(m[1] as string, dayFirst) : null
+}

@@ -173,15 +173,16 @@ const URL_TOLERANCE_DAYS = 2
  * A CMS writes the date into the URL when the post is first published and never rewrites it (a changed URL
  * would break every link to it), whereas a site migration or a re-publication rewrites the structured
  * data. A stated publication day more than two days from the URL's day is such a rewrite: the URL's day is
- * the original.
+ * the original. A canonical URL's day counts as the page's own (an AMP or syndicated copy's original).
  */
 function urlsDay(published: DateEvidence, evidence: DateEvidence[], notes: string[]): DateEvidence {
   const url = evidence.find((e) => e.source === 'url')
   if (url === undefined || published.source === 'url') return published
   const apart = Math.abs(Date.parse(day(url.value)) - Date.parse(day(published.value))) / DAY_MS
   if (!(apart > URL_TOLERANCE_DAYS)) return published
+  const whose = url.field === 'canonical path' ? "canonical URL's" : "URL's"
   notes.push(
-    `published ${day(published.value)} (${published.source} ${published.field}) is ${Math.round(apart)} days from the URL's ${day(url.value)}: the URL's taken`,
+    `published ${day(published.value)} (${published.source} ${published.field}) is ${Math.round(apart)} days from the ${whose} ${day(url.value)}: the ${whose} taken`,
   )
   return url
 }

@@ -241,13 +241,16 @@ class TreeBuilder implements TokenizerCallbacks {
 
     let el: ElementNode | null = null
     let startSkip = false
+    let transparent = false
     if (this.skipDepth > 0) {
       if (!isVoid) this.skipDepth++
     } else if (SKIP.has(name) || (isHidden(attrs) && name !== 'html' && name !== 'body')) {
       startSkip = true
-    } else if ((name === 'html' || name === 'body') && (this.openCount.get(name) ?? 0) > 0) {
-      // A document pasted into a post (<div class="entry-content"><html><body><p>…) is part of the post:
-      // as in a browser, the second <html> or <body> makes no element and its content stays where it is.
+    } else if (this.pastedDocumentTag(name)) {
+      // A document pasted into a post (<div class="entry-content"><html><head>…<body><p>…) is part of the
+      // post: as in a browser, its <html>, <head> and <body> make no element and their content stays
+      // where it is.
+      transparent = true
     } else {
       if (this.realDepth < MAX_TREE_DEPTH) {
         // <font> is a span in all but name (Readability renames it too; the cleaner counts spans).
@@ -272,7 +275,13 @@ class TreeBuilder implements TokenizerCallbacks {
     if (el !== null) this.realDepth++
     this.openCount.set(name, (this.openCount.get(name) ?? 0) + 1)
     if (name === 'svg' || name === 'math') this.foreignDepth++
-    if (name === 'head') this.inHead = true
+    if (name === 'head' && !transparent) this.inHead = true
+  }
+
+  /** A second <html> or <body>, or a <head> once the body has begun. */
+  private pastedDocumentTag(name: string): boolean {
+    if (name === 'head') return this.page.body !== this.page.root
+    return (name === 'html' || name === 'body') && (this.openCount.get(name) ?? 0) > 0
   }
 
   private closeName(name: string): void {

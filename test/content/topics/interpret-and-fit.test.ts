@@ -88,6 +88,16 @@ describe('interpretPrompt', () => {
     expect(r.terms).toEqual(['ecommerce', 'commerce', 'trends'])
   })
 
+  it.each([
+    ['copper prices', 'cop', 'Crime'],
+    ['software engineers', 'engine', 'Automotive'],
+    ['newspaper readers', 'pap', 'Healthy Living'],
+  ])('reads no cut of %j that only looks like a form of its words (%s)', (prompt, cut, topic) => {
+    const r = interpretPrompt(prompt).interpretation
+    expect(r.terms).not.toContain(cut)
+    expect(r.categories.map((c) => c.name)).not.toContain(topic)
+  })
+
   it('keeps a word whose other form names its topic no more surely as written ("Palestinians", not "Palestine")', () => {
     const r = interpretPrompt('Israel, the Palestinians and Middle East politics').interpretation
     expect(r.terms).toEqual(['israel', 'palestinians', 'middle', 'east', 'politics'])
@@ -111,7 +121,17 @@ describe('interpretPrompt', () => {
   })
 
   it('never throws on hostile input', () => {
-    for (const p of ['\u0000\uFFFF', 'x'.repeat(2000), 'not not not', 'excluding', '25-54 25-54', 'in in in Germany Germany']) {
+    for (const p of [
+      '\u0000\uFFFF',
+      'x'.repeat(2000),
+      `${'x'.repeat(1996)}ers`,
+      'cyber security '.repeat(130),
+      'real '.repeat(400),
+      'not not not',
+      'excluding',
+      '25-54 25-54',
+      'in in in Germany Germany',
+    ]) {
       expect(() => interpretPrompt(p)).not.toThrow()
     }
   })

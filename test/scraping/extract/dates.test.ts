@@ -47,8 +47,9 @@ describe('slashed dates that could be read either way', () => {
     expect(at('', '<meta property="og:locale" content="fr_FR">').published_date?.slice(0, 10)).toBe('2023-11-02')
     expect(at(' lang="en-US"').published_date).toBeNull()
     expect(at('').published_date).toBeNull()
-    // An XHTML page may declare its language only as xml:lang.
+    // An XHTML page may declare its language only as xml:lang; lang says first.
     expect(at(' xml:lang="fr"').published_date?.slice(0, 10)).toBe('2023-11-02')
+    expect(at(' lang="en-US" xml:lang="fr"').published_date).toBeNull()
   })
 })
 
@@ -216,6 +217,14 @@ describe('date evidence', () => {
     // The page's own URL says first.
     const own = at('<link rel="canonical" href="https://example.com/2019/01/05/story">', '<p>Text.</p>', 'https://example.com/2019/01/04/story')
     expect(own.published_date).toBe('2019-01-04')
+    // Days away from a stated date, it is the original's day, as the page's own URL's would be, and the note says whose.
+    const stated = at(
+      '<link rel="canonical" href="https://example.com/2020/10/02/story"><script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2023-05-10T09:00:00Z"}</script>',
+      '<h1>Title</h1><p>Text.</p>',
+      'https://amp.example.com/news/story',
+    )
+    expect(stated.published_date).toBe('2020-10-02')
+    expect(stated.metadata.date_evidence?.notes.join(' ')).toContain("the canonical URL's taken")
   })
 
   it('reads a one-digit day in the URL only when it ends its path segment', () => {
@@ -268,6 +277,14 @@ describe('date evidence', () => {
     expect(at('', '<h1>Title</h1><div>Von Anna</div><div>30.10.23, 14:05 Uhr</div><p>Text.</p>').published_date).toBe('2023-10-30')
     const teasers = '<a href="/a"><h4>One story</h4><div>11/13/19 11:00AM</div></a><a href="/b"><h4>Another</h4><div>11/12/19 9:00AM</div></a>'
     expect(at('', `${teasers}<h1>Title</h1><p>Text.</p>`).published_date).toBeNull()
+    expect(at('', '<h1>Title</h1><div>11/19/19 06:56 AM EST</div><p>Text.</p>').published_date).toBe('2019-11-19')
+    // At the edge of its reach the date is read whole, not from where the reach begins.
+    expect(at('', `<div>12.02.19</div><div>${'x'.repeat(390)}</div><h1>Title</h1><p>Text.</p>`).published_date).toBe('2019-02-12')
+  })
+
+  it('reads no version number alone under a heading as a date', () => {
+    expect(at('', '<h1>Release notes</h1><h2>2.4.18</h2><p>Fixes.</p>').published_date).toBeNull()
+    expect(at('', '<h1>MyLib</h1><div>Version</div><div>1.2.10</div><p>Text.</p>').published_date).toBeNull()
   })
 
   it('reads a slashed two-digit year as a four-digit one is read: the order that is possible, else the locale', () => {

@@ -68,6 +68,15 @@ describe('a document pasted into a post', () => {
     expect(result.text).toContain('Answer sentences')
   })
 
+  it("makes no element of a pasted document's <head>, which would hold the post's paragraphs when left open", () => {
+    const page = parseHtml(
+      `<html><head><title>Site</title></head><body><div class="post"><html><head><meta name="x" content="y">${para('Opening', 4)}${para('Closing', 4)}</div></body></html>`,
+    )
+    expect(page.title).toBe('Site')
+    const post = page.body.children.find((c) => !c.isText) as ElementNode
+    expect(post.children.filter((c) => !c.isText).map((c) => (c as ElementNode).tag)).toEqual(['meta', 'p', 'p'])
+  })
+
   it('keeps what follows an early </body> in the body, as a browser does', () => {
     const html = `<html><body><div class="post">${para('Opening', 4)}</body></html>${para('Closing', 4)}</div>`
     const result = extractMainText(parseHtml(html), 'Early end', true)
