@@ -21,6 +21,18 @@ export interface CorpusAccuracy {
   perClass: Record<string, number>
 }
 
+/** Right and total counts per class, and their shares. */
+function tally(): { add: (key: string, ok: boolean) => void; shares: () => Record<string, number> } {
+  const counts = new Map<string, [number, number]>()
+  return {
+    add: (key, ok) => {
+      const [right, total] = counts.get(key) ?? [0, 0]
+      counts.set(key, [right + (ok ? 1 : 0), total + 1])
+    },
+    shares: () => Object.fromEntries([...counts].map(([k, [right, total]]) => [k, right / total])),
+  }
+}
+
 function predict(variant: Variant, title: string, body: string): number | undefined {
   const a = analyze({ title, body }, false)
   if (variant === 'shipped') return tier1Probabilities(a)[0]?.id
@@ -33,7 +45,7 @@ export function corpusAccuracy(): CorpusAccuracy[] {
   for (const corpus of [...new Set(check.map((d) => d.corpus))]) {
     const items = check.filter((d) => d.corpus === corpus)
     const hits: Record<Variant, number> = { shipped: 0, 'model only': 0, 'vocabulary only': 0 }
-    const cls = new Map<string, [number, number]>()
+    const cls = tally()
     let classified = 0
     for (const d of items) {
       if (classifyPage({ title: d.title, text: d.body }).classified) classified++
@@ -44,11 +56,7 @@ export function corpusAccuracy(): CorpusAccuracy[] {
         const predicted = predict(v, d.title, d.body)
         const ok = predicted !== undefined && wants.includes(predicted)
         if (ok) hits[v]++
-        if (v === 'shipped') {
-          const name = want === undefined ? '?' : (getNode(want)?.name ?? '?')
-          const e = cls.get(name) ?? [0, 0]
-          cls.set(name, [e[0] + (ok ? 1 : 0), e[1] + 1])
-        }
+        if (v === 'shipped') cls.add(want === undefined ? '?' : (getNode(want)?.name ?? '?'), ok)
       }
     }
     const top1 = Object.fromEntries(Object.entries(hits).map(([k, n]) => [k, n / items.length])) as Record<Variant, number>
@@ -57,7 +65,7 @@ export function corpusAccuracy(): CorpusAccuracy[] {
       items: items.length,
       top1,
       classified: classified / items.length,
-      perClass: Object.fromEntries([...cls].map(([k, [a, n]]) => [k, a / n])),
+      perClass: cls.shares(),
     })
   }
   return out
@@ -98,7 +106,7 @@ export interface ProbeAccuracy {
 export function probeAccuracy(): ProbeAccuracy {
   const path = new URL('../../fixtures/topics/uk-news-probe.json', import.meta.url)
   const { articles } = JSON.parse(readFileSync(path, 'utf8')) as { articles: { class: string; title: string; body: string }[] }
-  const hits = new Map<string, [number, number]>()
+  const hits = tally()
   const misses: ProbeAccuracy['misses'] = {}
   let right = 0
   for (const a of articles) {
@@ -111,13 +119,12 @@ export function probeAccuracy(): ProbeAccuracy {
       const m = (misses[a.class] ??= {})
       m[name] = (m[name] ?? 0) + 1
     }
-    const e = hits.get(a.class) ?? [0, 0]
-    hits.set(a.class, [e[0] + (ok ? 1 : 0), e[1] + 1])
+    hits.add(a.class, ok)
   }
   return {
     items: articles.length,
     top1: right / Math.max(1, articles.length),
-    perClass: Object.fromEntries([...hits].map(([k, [a, n]]) => [k, a / n])),
+    perClass: hits.shares(),
     misses,
   }
 }

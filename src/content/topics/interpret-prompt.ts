@@ -266,9 +266,10 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     const form = knownForm(w, reader.strength, wordCosine)
     content.push(form ?? w)
     sequence.push({ word: form ?? w, common: false })
-    for (const x of [w, ...(form === null ? [] : [form]), ...(joinedParts.get(w) ?? [])]) {
+    const parts = joinedParts.get(w)
+    for (const x of [w, ...(form === null ? [] : [form]), ...(parts ?? [])]) {
       const s = stem(x)
-      if (form !== null || joinedParts.has(w)) formed.add(s)
+      if (form !== null || parts !== undefined) formed.add(s)
       if (!termWeights.has(s) && termWeights.size < MAX_TERMS) {
         termWeights.set(s, 1)
         surface.set(s, x)
@@ -393,6 +394,7 @@ function wordReader(): { known: (w: string) => boolean; strength: TopicStrength 
  * words aside) name a topic more surely than that word alone.
  */
 function withPhrases(sequence: readonly { word: string; common: boolean }[], strength: TopicStrength): string[] {
+  const phrase = (a: string, b: string, single: string): boolean => strength(`${a} ${b}`) > strength(single) + PHRASE_GAIN
   const out: string[] = []
   for (const [i, x] of sequence.entries()) {
     if (!x.common) {
@@ -401,7 +403,6 @@ function withPhrases(sequence: readonly { word: string; common: boolean }[], str
     }
     const before = sequence[i - 1]
     const after = sequence[i + 1]
-    const phrase = (a: string, b: string, single: string): boolean => strength(`${a} ${b}`) > strength(single) + PHRASE_GAIN
     if ((after && !after.common && phrase(x.word, after.word, after.word)) || (before && !before.common && phrase(before.word, x.word, before.word)))
       out.push(x.word)
   }

@@ -50,14 +50,10 @@ export function nearestWords(word: string, k: number, minCosine: number, accept:
   const v = vectors()
   const q = v.index.get(word)
   if (q === undefined) return []
-  const query = v.data.subarray(q * DIMENSIONS, (q + 1) * DIMENSIONS)
   const best: Neighbour[] = []
   for (let i = 0; i < v.words.length; i++) {
     if (i === q) continue
-    let dot = 0
-    const row = i * DIMENSIONS
-    for (let d = 0; d < DIMENSIONS; d++) dot += v.data[row + d]! * query[d]!
-    const cosine = dot * v.inverseNorm[i]! * v.inverseNorm[q]!
+    const cosine = cosineAt(v, q, i)
     if (cosine < minCosine || (best.length === k && cosine <= best[k - 1]!.cosine)) continue
     const w = v.words[i]!
     if (!accept(w)) continue
@@ -73,8 +69,14 @@ export function wordCosine(a: string, b: string): number | null {
   const v = vectors()
   const i = v.index.get(a)
   const j = v.index.get(b)
-  if (i === undefined || j === undefined) return null
+  return i === undefined || j === undefined ? null : cosineAt(v, i, j)
+}
+
+/** The cosine of the vectors of rows i and j. */
+function cosineAt(v: Vectors, i: number, j: number): number {
   let dot = 0
-  for (let d = 0; d < DIMENSIONS; d++) dot += v.data[i * DIMENSIONS + d]! * v.data[j * DIMENSIONS + d]!
+  const a = i * DIMENSIONS
+  const b = j * DIMENSIONS
+  for (let d = 0; d < DIMENSIONS; d++) dot += v.data[a + d]! * v.data[b + d]!
   return dot * v.inverseNorm[i]! * v.inverseNorm[j]!
 }

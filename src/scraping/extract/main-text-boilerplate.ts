@@ -151,8 +151,30 @@ const PHRASES = new RegExp(
   'i',
 )
 /** Navigation and related-content labels: only at the start of a block, where they introduce links. */
-const NAV_START =
-  /^(?:read more|weiterlesen|mehr zum thema|lesen sie (?:auch|mehr)|auch interessant|das könnte sie auch interessieren|siehe auch|weiterführender? links?|empfohlene beiträge|neueste artikel|related (?:stories|articles|coverage|posts)|you (?:may|might) also like|more from|zurück zu(?:r)? |back to |lire aussi|à lire aussi|leer más|lee también|(?:lea|ver|mira) también|te puede interesar|mira\s*:|leggi anche|zobacz (?:też|także)|czytaj (?:też|także)|lees ook|partager|compartir|condividi|dowiedz się więcej|en savoir plus|read the full (?:article|story)|baca juga|lihat juga|veja também|leia também|also read|(?:anzeige|advertisement|werbung|sponsored)\s*[-–:|])/i
+/** Labels that introduce related links or further reading, in either place they are read. */
+const RELATED_LABELS = [
+  'siehe auch',
+  'mehr zum thema',
+  'auch interessant',
+  'empfohlene beiträge',
+  'neueste artikel',
+  'you (?:may|might) also like',
+  'lire aussi',
+  'à lire aussi',
+  'leer más',
+  'leggi anche',
+  'zobacz (?:też|także)',
+  'czytaj (?:też|także)',
+  'lees ook',
+  'also read',
+  'veja também',
+  'leia também',
+  'baca juga',
+].join('|')
+const NAV_START = new RegExp(
+  `^(?:${RELATED_LABELS}|read more|weiterlesen|lesen sie (?:auch|mehr)|das könnte sie auch interessieren|weiterführender? links?|related (?:stories|articles|coverage|posts)|more from|zurück zu(?:r)? |back to |lee también|(?:lea|ver|mira) también|te puede interesar|mira\\s*:|partager|compartir|condividi|dowiedz się więcej|en savoir plus|read the full (?:article|story)|lihat juga|(?:anzeige|advertisement|werbung|sponsored)\\s*[-–:|])`,
+  'i',
+)
 /** A block that is only an advertising label. */
 const AD_LABEL = /^\W*(?:anzeige|advertisement|advertorial|werbung|publicité|publicidad|pubblicità|reklama|sponsored)\W*$/i
 /**
@@ -216,8 +238,10 @@ const NAVIGATION_ROLES = new Set(['navigation', 'contentinfo', 'banner', 'search
 const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6'])
 /** Blocks judged by their text (inline elements are judged with the block that holds them). */
 const BLOCKS = new Set(['p', 'div', 'section', 'aside', 'ul', 'ol', 'li', 'figure', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'dl', 'table'])
-const RELATED_HEADING =
-  /^(?:siehe auch|weitere informationen|weiterführende links?|mehr zum thema|lesen sie auch|auch interessant|empfohlene beiträge|neueste artikel|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|you (?:may|might) also like|recommended|à lire aussi|lire aussi|sur le même sujet|leer más|noticias relacionadas|leggi anche|articoli correlati|zobacz (?:też|także)|czytaj (?:też|także)|gerelateerd|lees ook|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben|topics mentioned in this article|themen in diesem artikel(?: folgen)?|(?:aktuell )?beliebte artikel|meist-?(?:gelesen|kommentiert)|most (?:read|popular|shared|viewed)|les plus (?:lus|partagés|commentés)|le più (?:condivise|lette|viste)|dernières news(?: sur)?\s*:?.{0,40}|weitere (?:meldungen|nachrichten)|also read|veja também|leia também|baca juga|(?:das (?:thema )?|dies )?könnte (?:dich|sie|euch) auch interessieren|you (?:may|might) also be interested in|(?:también )?te puede interesar|(?:ti )?potrebbe interessar(?:ti|e)|vous (?:aimerez|pourriez aimer) aussi|à découvrir aussi)\s*:?$/i
+const RELATED_HEADING = new RegExp(
+  `^(?:${RELATED_LABELS}|weitere informationen|weiterführende links?|lesen sie auch|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|recommended|sur le même sujet|noticias relacionadas|articoli correlati|gerelateerd|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben|topics mentioned in this article|themen in diesem artikel(?: folgen)?|(?:aktuell )?beliebte artikel|meist-?(?:gelesen|kommentiert)|most (?:read|popular|shared|viewed)|les plus (?:lus|partagés|commentés)|le più (?:condivise|lette|viste)|dernières news(?: sur)?\\s*:?.{0,40}|weitere (?:meldungen|nachrichten)|(?:das (?:thema )?|dies )?könnte (?:dich|sie|euch) auch interessieren|you (?:may|might) also be interested in|(?:también )?te puede interesar|(?:ti )?potrebbe interessar(?:ti|e)|vous (?:aimerez|pourriez aimer) aussi|à découvrir aussi)\\s*:?$`,
+  'i',
+)
 
 /** Which rule, if any, drops a block with this text. */
 function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
