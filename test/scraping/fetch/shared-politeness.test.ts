@@ -106,7 +106,9 @@ describeEachEngine('per-host politeness shared by two workers through the databa
   })
 
   it('lets the lease of a worker that never released it lapse, and frees a released one at once', async () => {
-    const gate = createDbHostGate(get().db, { perHostConcurrency: 2, perHostDelayMs: 0, leaseMs: 300 })
+    // The lease is long, so nothing lapses while the claims run however loaded the machine; the lapse
+    // is then made by moving the leases back, as if a minute had passed.
+    const gate = createDbHostGate(get().db, { perHostConcurrency: 2, perHostDelayMs: 0, leaseMs: 60_000 })
     const one = await gate.tryClaim('lapse.test')
     const two = await gate.tryClaim('lapse.test')
     expect('lease' in one && 'lease' in two).toBe(true)
@@ -115,7 +117,11 @@ describeEachEngine('per-host politeness shared by two workers through the databa
     const three = await gate.tryClaim('lapse.test')
     expect(three).toHaveProperty('lease')
     expect(await gate.tryClaim('lapse.test')).toHaveProperty('retryInMs')
-    await sleep(350) // `one` and `three` were never released: their holders "crashed"
+    // `one` and `three` were never released: their holders "crashed". Their leases still hold ten seconds on…
+    await get().db.query(`UPDATE scrape_host_gates SET leases = ARRAY(SELECT l - 50000000 FROM unnest(leases) AS l) WHERE host = 'lapse.test'`)
+    expect(await gate.tryClaim('lapse.test')).toHaveProperty('retryInMs')
+    // …and lapse once their time is past.
+    await get().db.query(`UPDATE scrape_host_gates SET leases = ARRAY(SELECT l - 20000000 FROM unnest(leases) AS l) WHERE host = 'lapse.test'`)
     expect(await gate.tryClaim('lapse.test')).toHaveProperty('lease')
   })
 
@@ -123,7 +129,7 @@ describeEachEngine('per-host politeness shared by two workers through the databa
     const gate = createDbHostGate(get().db, { perHostConcurrency: 4, perHostDelayMs: 5_000, leaseMs: 100 })
     expect(await gate.tryClaim('spaced.test')).toHaveProperty('lease')
     const again = await gate.tryClaim('spaced.test')
-    expect('retryInMs' in again && again.retryInMs > 4_000 && again.retryInMs <= 5_000).toBe(true)
+    expect('retryInMs' in again && again.retryInMs > 2_000 && again.retryInMs <= 5_000).toBe(true)
     await sleep(150)
     await sweepHostGates(get().db, 0)
     const { rows } = await get().db.query<{ host: string }>(`SELECT host FROM scrape_host_gates WHERE host = 'spaced.test'`)
