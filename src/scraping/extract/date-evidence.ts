@@ -7,7 +7,18 @@ import type { DateMatch } from './date-parse.ts'
 import { DAY_MS, findDates, loneShortYearDate, parseDate, parseShortYearDate } from './date-parse.ts'
 import type { ScriptDate } from './date-script.ts'
 import { inTeaser } from './date-teaser.ts'
-import { COMMENT_AFTER, EMBED_BEFORE, PUBLISHED_AFTER, PUBLISHED_LABEL, READ_MORE_BEFORE, UPDATED_LABEL } from './date-words.ts'
+import {
+  COMMENT_AFTER,
+  EMBED_BEFORE,
+  OTHERS_LABEL,
+  PUBLISHED_AFTER,
+  PUBLISHED_LABEL,
+  READ_MORE_AFTER,
+  READ_MORE_BEFORE,
+  SPAN_BETWEEN,
+  SPAN_END_BEFORE,
+  UPDATED_LABEL,
+} from './date-words.ts'
 import type { DomNode, ElementNode } from './dom.ts'
 import { classFlags, lineOf, markerOf, textOf, textWithin } from './dom.ts'
 import type { MetaIndex } from './meta-tags.ts'
@@ -535,10 +546,28 @@ function isMention(view: TextView, d: DateMatch): boolean {
   return inProse(view, d) && !PUBLISHED_AFTER.test(view.text.slice(d.end, d.end + 60))
 }
 
-/** An embedded post's date, a reader comment's or a teaser's, by the words around it (date-words.ts). */
-function isOthers(view: TextView, d: DateMatch): boolean {
+/**
+ * An embedded post's date, a reader comment's, a teaser's or an event's, by the words around it
+ * (date-words.ts) and by the dates beside it (a span's start or end).
+ */
+function isOthers(view: TextView, d: DateMatch, dates: DateMatch[]): boolean {
   const before = view.text.slice(Math.max(0, d.index - 120), d.index)
-  return EMBED_BEFORE.test(before) || READ_MORE_BEFORE.test(before.slice(-40)) || COMMENT_AFTER.test(view.text.slice(d.end, d.end + 40))
+  const after = view.text.slice(d.end, d.end + 40)
+  return (
+    EMBED_BEFORE.test(before) ||
+    READ_MORE_BEFORE.test(before.slice(-40)) ||
+    OTHERS_LABEL.test(before.slice(-40)) ||
+    COMMENT_AFTER.test(after) ||
+    // Markup's indentation can stand between a card's date and its link.
+    READ_MORE_AFTER.test(view.text.slice(d.end, d.end + 200)) ||
+    SPAN_END_BEFORE.test(before.slice(-20)) ||
+    dates.some((o) => o !== d && (o.end <= d.index ? d.index - o.end : o.index - d.end) <= 12 && spanBetween(view, o, d))
+  )
+}
+
+function spanBetween(view: TextView, a: DateMatch, b: DateMatch): boolean {
+  const [first, second] = a.index < b.index ? [a, b] : [b, a]
+  return first.end <= second.index && SPAN_BETWEEN.test(view.text.slice(first.end, second.index))
 }
 
 /**
@@ -552,7 +581,7 @@ function nearestOwnDate(view: TextView, dates: DateMatch[]): DateMatch | undefin
   let bestDistance = Number.POSITIVE_INFINITY
   for (const d of dates) {
     const distance = view.headline < 0 ? d.index : Math.abs(d.index - view.headline)
-    if (distance < bestDistance && !isMention(view, d) && !isOthers(view, d)) {
+    if (distance < bestDistance && !isMention(view, d) && !isOthers(view, d, dates)) {
       best = d
       bestDistance = distance
     }
@@ -578,7 +607,7 @@ function fromText(view: TextView, dayFirst: boolean, out: DateEvidence[]): void 
   const unlabelled = dates.filter((d) => !UPDATED_LABEL.test(view.text.slice(Math.max(0, d.index - 40), d.index)))
   if (view.headline >= 0) {
     // A date the article's prose mentions is no dateline (it stays a last resort, below).
-    const near = unlabelled.find((d) => d.index >= view.headline - 400 && d.index <= view.headline + 1500 && !inProse(view, d))
+    const near = unlabelled.find((d) => d.index >= view.headline - 400 && d.index <= view.headline + 1500 && !inProse(view, d) && !isOthers(view, d, dates))
     const value = near?.iso ?? standaloneShortDate(view, dayFirst)
     if (value !== null) out.push({ kind: 'published', source: 'text', field: 'near headline', value })
   }

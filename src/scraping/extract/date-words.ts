@@ -235,6 +235,28 @@ export const COMMENT_AFTER =
 export const READ_MORE_BEFORE =
   /(?:weiterlesen|read more|continue reading|mehr lesen|lire la suite|leer más|leggi tutto|lees meer|czytaj dalej)\s*[»›>→…]*\s*$/iu
 
+/**
+ * A teaser card's link right after its date ("5. Juli 2018 ⏎ read more", "20.11.2020 ⏎ Mehr"). A bare
+ * "more" counts only as a link of its own (its line ends there): "20. Mai 2020 mehr als …" is prose.
+ */
+export const READ_MORE_AFTER =
+  /^\s*(?:(?:weiterlesen|read more|continue reading|mehr lesen|lire la suite|leer más|leggi tutto|lees meer|czytaj dalej)(?!\p{L})|(?:mehr|more|plus|más|altro|meer)\s*[»›>→…]*\s*(?:\n|$))/iu
+
+/**
+ * A span of days is an event's (an exhibition, a festival, opening hours), not the page's date. The end
+ * of a short span, "9-23 Feb 2017" or "vom 9. bis 23. Februar", is told by the day before it (not a
+ * time's minutes: "14:30 – 23.02.2017" is a dateline); a span of two full dates by what stands between.
+ */
+export const SPAN_END_BEFORE = /(?<![\d:])\d{1,2}\.?\s*(?:[-–—]|bis|to|until|au|al|tot)\s*$/iu
+export const SPAN_BETWEEN = /^\s*(?:[-–—]|bis|to|until|au|al|tot)\s*$/iu
+
+/**
+ * Labels of a date that is a product's, an event's or an offer's, not the page's: a game's "Release:",
+ * an application's "Deadline:", a voucher's "gültig bis". A press release's date is its own.
+ */
+export const OTHERS_LABEL =
+  /(?:(?<!press\s)release(?:\s*date)?|release-?datum|erscheinungstermin|event date|veranstaltungsdatum|deadline|einsendeschluss|anmeldeschluss|bewerbungsschluss|date limite|fecha límite|scadenza|valid until|gültig bis|expires?(?:\s+on)?|ablaufdatum)\s*:?\s*$/iu
+
 /** Words that introduce a last-updated date. */
 export const UPDATED_LABEL =
   /(?:updated|last modified|modified|revised|last edited|edited|zuletzt bearbeitet|bearbeitet|dernière modification|última modificación|ultima modifica|aktualisiert|aktualisierung|zuletzt geändert|geändert|stand|mis à jour|mise à jour|actualización|aggiornamento|modifié|actualizado|actualizada|atualizado|aggiornato|aggiornata|bijgewerkt|gewijzigd|zaktualizowano|aktualizacja|uppdaterad|opdateret|oppdatert|aktualizováno|обновлено|оновлено)\s*(?:on|am|le|el|em|il|op|:)?\s*:?\s*$/iu

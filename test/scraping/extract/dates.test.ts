@@ -516,6 +516,22 @@ describe('date evidence', () => {
     expect(at('', `<h1>Title</h1>${byline}${filler}`).published_date).toBe('2023-06-07')
   })
 
+  it("takes no date from a teaser card with its link after the date, an event's span of days, or a product's release", () => {
+    const filler = `<p>${'Lorem ipsum dolor sit amet. '.repeat(80)}</p>`
+    const card = (link: string) => `<div class="card"><h3>Rundreise</h3><span>5. Juli 2018</span>\n          <a href="/x">${link}</a></div>`
+    expect(at('', `<h1>Expeditionen</h1>${filler}${card('read more')}`).published_date).toBeNull()
+    expect(at('', `<h1>Expeditionen</h1>${filler}${card('Mehr')}`).published_date).toBeNull()
+    // "mehr" running on is prose, and the date stays the page's.
+    expect(at('', `<h1>Titel</h1>${filler}<p>5. Juli 2018</p><p>mehr als zwanzig Teilnehmer kamen.</p>`).published_date).toBe('2018-07-05')
+    // An exhibition's days near the headline, short and full spans; a dateline with a time before it stays.
+    expect(at('', `<h1>Denkmäler in neuem Licht</h1><p>Ausstellung Palais Epstein, 9-23 Feb 2017 | Mo-Fr 9–16</p>${filler}`).published_date).toBeNull()
+    expect(at('', `<h1>Festival</h1><p>12.02.2017 – 19.02.2017</p>${filler}`).published_date).toBeNull()
+    expect(at('', `<h1>Titel</h1><p>Berlin, 14:30 – 23.02.2017</p>${filler}`).published_date).toBe('2017-02-23')
+    // A game's release date beside its title is the game's; a press release's date is its own.
+    expect(at('', `<h1>Bee Simulator</h1><ul><li>Online Coop: -</li><li>Release: 14.11.2019</li></ul>${filler}`).published_date).toBeNull()
+    expect(at('', `<h1>Neue Filiale</h1><p>Press release: 14.11.2019</p>${filler}`).published_date).toBe('2019-11-14')
+  })
+
   it('takes the day a <time> shows over its datetime when the value has no offset and they differ by a day', () => {
     const byline = (datetime: string, shown: string) =>
       at('', `<h1>Title</h1><p class="byline">By Chaim Gartenberg <time class="c-byline__item" datetime="${datetime}">${shown}</time></p><p>Text.</p>`)
