@@ -230,7 +230,21 @@ const CREDIT =
   /^(?:\(?(?:(?:foto|fotos|photo|photos|bild|bilder|image|images|featured image|header image|titelbild|beitragsbild)(?:\s*(?:source|credits?|quelle|nachweis))?|bildquelle|bildnachweis|fotoquelle|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
 /** A caption closed by its credit ("… Kastanien. Foto © Peter Steiger"): the whole block annotates an image. */
 const CREDIT_TAIL = /(?:^|[\s.])(?:foto|fotos|photo|photos|bild|bilder)\s*(?:[:©]|\(c\))\s*[^.!?:]{2,60}$/i
+/**
+ * A caption closed by a bare © and its holder ("… aus der Schweiz. © AFP / MARCO BERTORELLO"). A year
+ * after the © makes it a document's notice ("…or, why do I bother. © 2002, 2003 Jamie Zawinski"). Only a
+ * block of one piece counts: a section whose last image's caption ends so holds its paragraphs too.
+ */
+const COPYRIGHT_TAIL = /(?:^|[\s.])©(?!\s*\d)\s*[^.!?:©]{2,60}$/
 const ENDS_WITH_CREDIT = /\((?:foto|photo|bild|image|fotos|quelle|source)\s*:[^)]{1,80}\)\s*$/i
+
+/**
+ * A photo's credit standing alone, an agency and a photographer joined by a slash or a bar ("AFP /
+ * MARCO BERTORELLO", "APA/HELMUT FOHRINGER", "Sven Hoppe/dpa"): no sentence is written so.
+ */
+const AGENCIES =
+  'afp|apa|dpa|epa|ap|reuters|getty(?: images)?|imago(?: images)?|picture[- ]alliance|keystone|ansa|shutterstock|istock(?:photo)?|ddp(?: images)?|belga|anp|efe|xinhua|lapresse|kyodo|zuma(?: press)?|sipa|abaca|alamy|unsplash|pixabay|adobe ?stock|fotolia|dreamstime'
+const AGENCY_CREDIT = new RegExp(`^(?:(?:${AGENCIES})(?:\\s*[/|]\\s*[^/|.!?:]{2,40})+|[^/|.!?:]{2,40}[/|]\\s*(?:${AGENCIES}))$`, 'iu')
 
 /** Navigation by markup: menus, breadcrumbs and page footers that the container picked up. */
 const NAVIGATION_TAGS = new Set(['nav', 'menu'])
@@ -249,15 +263,25 @@ function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
   if (length === 0) return null
   if (length < 600 && PRIVACY.test(text)) return 'privacy-notice'
   if (length < 600 && APPEAL.test(text)) return 'boilerplate-phrase'
-  if (length < 400 && CREDIT_TAIL.test(text)) return 'credit-line'
+  if (length < 400 && (CREDIT_TAIL.test(text) || (COPYRIGHT_TAIL.test(text) && !holdsBlocks(el)))) return 'credit-line'
   if (length >= 160) return null
   if ((HEADINGS.has(el.tag) || length < 50) && RELATED_HEADING.test(text)) return 'related-section'
   if (length < 80 && COMMENT_HEADER.test(text)) return 'related-section'
   if (META_FIELDS.test(text)) return 'meta-line'
   if (PHRASES.test(text) || NAV_START.test(text) || AD_LABEL.test(text) || LOADING_LINE.test(text) || SLIDE_COUNTER.test(text)) return 'boilerplate-phrase'
-  if (CREDIT.test(text) || ENDS_WITH_CREDIT.test(text)) return 'credit-line'
+  if (CREDIT.test(text) || ENDS_WITH_CREDIT.test(text) || (length < 80 && AGENCY_CREDIT.test(text))) return 'credit-line'
   if (length < 80 && (META_LINE.test(text) || BYLINE_LINE.test(text) || (!inData(el) && isDateLine(text)))) return 'meta-line'
   return null
+}
+
+function holdsBlocks(el: ElementNode): boolean {
+  const stack = [...el.children]
+  for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
+    if (n.isText) continue
+    if (BLOCKS.has(n.tag)) return true
+    stack.push(...n.children)
+  }
+  return false
 }
 
 interface Pass {

@@ -147,6 +147,21 @@ describe('in-article boilerplate', () => {
     expect(rules).toEqual(new Set(['credit-line', 'boilerplate-phrase', 'meta-line', 'related-section']))
   })
 
+  it("drops a caption closed by a bare © and an agency's credit line, not a document's © notice nor a section holding a caption", () => {
+    const result = run(`<article>${prose(4)}
+      <p><img src="/a.jpg"><br>Marco Odermatt, Ski-Star aus der Schweiz. © AFP / MARCO BERTORELLO</p>
+      <p>APA/HELMUT FOHRINGER</p>
+      <div><h2>Sender wieder aktiv</h2><p>Erleichterung breitet sich aus.</p><p><img src="/b.jpg"><br>Bavaria im Flug. © Markus Leitner</p></div>
+      <p>Sven Hoppe/dpa</p>
+      <p>…or, why do I bother. © 2002, 2003 Jamie Zawinski</p>
+      <p>Preise steigen und/oder fallen je nach Saison.</p>
+      ${prose(3)}
+    </article>`)
+    for (const gone of ['Odermatt', 'FOHRINGER', 'Hoppe']) expect(result.text).not.toContain(gone)
+    for (const kept of ['Jamie Zawinski', 'und/oder', 'Sender wieder aktiv', 'Erleichterung']) expect(result.text).toContain(kept)
+    expect(new Set(result.dropped?.map((d) => d.rule))).toEqual(new Set(['credit-line']))
+  })
+
   it("drops what pages never written against put after their articles: forms' messages, saved-story and feedback widgets, paywall, reproduction and end-of-story lines", () => {
     // Kinds found at the end of the htmldate dev pages' text, which no main-text rule had been written from. A long
     // article, so the drops stay under half of it (else the largest are given up).
