@@ -175,6 +175,11 @@ const NAV_START = new RegExp(
   `^(?:${RELATED_LABELS}|read more|weiterlesen|lesen sie (?:auch|mehr)|das könnte sie auch interessieren|weiterführender? links?|related (?:stories|articles|coverage|posts)|more from|zurück zu(?:r)? |back to |lee también|(?:lea|ver|mira) también|te puede interesar|mira\\s*:|partager|compartir|condividi|dowiedz się więcej|en savoir plus|read the full (?:article|story)|lihat juga|(?:anzeige|advertisement|werbung|sponsored)\\s*[-–:|])`,
   'i',
 )
+/**
+ * A line that is one link marked by arrows (">> Wegen Corona: … <<", "» Alle Infos zum Spiel"): a
+ * pointer to another story set between paragraphs. Linked prose carries no such marks.
+ */
+const ARROW_POINTER = /^(?:>>|»|→|▶|►|➤|⇒)|(?:<<|«)$/
 /** A block that is only an advertising label. */
 const AD_LABEL = /^\W*(?:anzeige|advertisement|advertorial|werbung|publicité|publicidad|pubblicità|reklama|sponsored)\W*$/i
 /**
@@ -269,6 +274,7 @@ function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
   if (length < 80 && COMMENT_HEADER.test(text)) return 'related-section'
   if (META_FIELDS.test(text)) return 'meta-line'
   if (PHRASES.test(text) || NAV_START.test(text) || AD_LABEL.test(text) || LOADING_LINE.test(text) || SLIDE_COUNTER.test(text)) return 'boilerplate-phrase'
+  if (ARROW_POINTER.test(text) && el.linkLen >= 0.9 * el.textLen) return 'boilerplate-phrase'
   if (CREDIT.test(text) || ENDS_WITH_CREDIT.test(text) || (length < 80 && AGENCY_CREDIT.test(text))) return 'credit-line'
   if (length < 80 && (META_LINE.test(text) || BYLINE_LINE.test(text) || (!inData(el) && isDateLine(text)))) return 'meta-line'
   return null

@@ -74,6 +74,20 @@ describe('in-article boilerplate', () => {
     expect(new Set(result.dropped?.map((d) => d.rule))).toEqual(new Set(['furniture-class', 'boilerplate-phrase']))
   })
 
+  it('drops a link marked by arrows between paragraphs, not linked prose nor arrows in prose', () => {
+    const result = run(`<article>${prose(3)}
+      <p><a href="/corona-lokal">&gt;&gt; Wegen Corona: Danni Büchner muss ihr Lokal schließen &lt;&lt;</a></p>
+      <p><a href="/facc">&gt;&gt;&gt; Zulieferer FACC profitiert von Erholung der Luftfahrtbranche</a></p>
+      <p><a href="/spiel">» Alle Infos zum Spiel</a></p>
+      <p><a href="/bericht">Der Bericht des Rechnungshofs liegt seit Montag vor</a></p>
+      <p>» Der Rat stimmte zu, sagte die Bürgermeisterin, <a href="/rat">wie erwartet</a>.</p>
+      ${prose(2)}
+    </article>`)
+    for (const gone of ['Wegen Corona', 'FACC', 'Alle Infos']) expect(result.text).not.toContain(gone)
+    for (const kept of ['Rechnungshofs', 'Der Rat stimmte zu']) expect(result.text).toContain(kept)
+    expect(new Set(result.dropped?.map((d) => d.rule))).toEqual(new Set(['boilerplate-phrase']))
+  })
+
   it('reads "you might also be interested in" headings in several languages as related sections', () => {
     for (const heading of [
       'Das Thema könnte dich auch interessieren:',
