@@ -228,7 +228,7 @@ const PRIVACY =
 
 /** The site asking for support or consent in its own name: longer than a call to action. */
 const APPEAL =
-  /unterstütze unsere arbeit|unterstützen sie unsere arbeit|support our (?:journalism|work|reporting)|soutenez notre (?:journalisme|travail)|we use your sign-up to provide content|turn on notifications to receive/i
+  /unterstütze unsere arbeit|unterstützen sie unsere arbeit|support our (?:journalism|work|reporting)|soutenez notre (?:journalisme|travail)|we use your sign-up to provide content|turn on notifications to receive|zapraszamy (?:też |również )?do (?:subskrypcji|prenumeraty)/i
 
 /** Whole-line credits and captions: "Foto: …", "(Foto: Getty)", "Crédits photos : …", "© 2020 …". */
 const CREDIT =

@@ -195,6 +195,7 @@ describe('in-article boilerplate', () => {
       <p>Vielen Dank für Ihre Registrierung. Sie haben jetzt den Aktivierungslink per E-Mail erhalten.</p>
       <p>Turn on notifications to receive alerts as stories develop in real-time.</p>
       <p>KATAPULT ist gemeinnützig und unabhängig. Wir finanzieren uns durch Spenden und Abos. Unterstütze unsere Arbeit!</p>
+      <p>Zapraszamy też do subskrypcji tygodnika w Sieci Przyjaciół – www.siecprzyjaciol.pl.</p>
       <p>Titelbild: Geyres Christophe/ABACA/picture-alliance</p>
       <p>Photo Source: Markus Spiske from Pexels.</p>
       <p>Image credit: www.apple.com/in/</p>
@@ -213,6 +214,7 @@ describe('in-article boilerplate', () => {
       'RIPRODUZIONE',
       '무단전재',
       'Подписывайтесь',
+      'Zapraszamy',
       'Kommentare',
       'انتهای',
       'sign-up',
