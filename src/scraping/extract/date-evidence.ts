@@ -514,7 +514,12 @@ function inProse(view: TextView, d: DateMatch): boolean {
   return end - start > PROSE_BLOCK_CHARS && d.index - start > OPENING_CHARS
 }
 
-const LONE_DATE_REACH = 400
+// A dateline stands this far above the headline at most (past a kicker, a breadcrumb or a category
+// line); below it, a byline within the article's first paragraphs (NEAR_AFTER_HEADLINE).
+const NEAR_BEFORE_HEADLINE = 400
+const NEAR_AFTER_HEADLINE = 1500
+// A lone two-digit-year date is read only right beside the headline.
+const LONE_DATE_AFTER_HEADLINE = 400
 
 /**
  * A dateline with a two-digit year standing alone in its own block beside the headline ("02.12.19"
@@ -523,8 +528,8 @@ const LONE_DATE_REACH = 400
  * list of dated teasers, and neither is the page's.
  */
 function standaloneShortDate(view: TextView, dayFirst: boolean): string | null {
-  const from = view.headline - LONE_DATE_REACH
-  const to = view.headline + LONE_DATE_REACH
+  const from = view.headline - NEAR_BEFORE_HEADLINE
+  const to = view.headline + LONE_DATE_AFTER_HEADLINE
   const found = new Set<string>()
   // Blocks run from one break to the next; the first one that ends after `from` is the first looked at.
   for (let i = breakAfter(view, from); i <= view.breaks.length; i++) {
@@ -607,7 +612,10 @@ function fromText(view: TextView, dayFirst: boolean, out: DateEvidence[]): void 
   const unlabelled = dates.filter((d) => !UPDATED_LABEL.test(view.text.slice(Math.max(0, d.index - 40), d.index)))
   if (view.headline >= 0) {
     // A date the article's prose mentions is no dateline (it stays a last resort, below).
-    const near = unlabelled.find((d) => d.index >= view.headline - 400 && d.index <= view.headline + 1500 && !inProse(view, d) && !isOthers(view, d, dates))
+    const near = unlabelled.find(
+      (d) =>
+        d.index >= view.headline - NEAR_BEFORE_HEADLINE && d.index <= view.headline + NEAR_AFTER_HEADLINE && !inProse(view, d) && !isOthers(view, d, dates),
+    )
     const value = near?.iso ?? standaloneShortDate(view, dayFirst)
     if (value !== null) out.push({ kind: 'published', source: 'text', field: 'near headline', value })
   }
