@@ -281,10 +281,14 @@ const PUBLISHED_HINT =
   /publish|submitted|entry-date|post-date|posted|article-date|pubdate|created|date-main|dateline|byline|datum|fecha|data-pub|timestamp|meta-date|post-meta|entry-meta|article-meta|story-date|news-date|date/i
 /** "upd" and "change" as words of a class name: b-article__date-upd, date-changed. */
 const MODIFIED_HINT = /updated|modified|revised|aktualisiert|(?:^|[\s_-])upd(?:$|[\s_-])|chang(?:e|ed)(?:$|[\s_-])/i
-/** A "today's date" widget in the site header shows the day of the visit, not the page's. */
-const CURRENT_DATE = /current[-_]?date|today|heute|weather/i
+/**
+ * A "today's date" widget shows the day of the visit, not the page's; so does a date named for the site's
+ * header (`site-header__below-date`), wherever the template puts it. A class naming only the site header
+ * may wrap the article's own header too, so it alone is not enough (measured: a dated byline was lost).
+ */
+const CURRENT_DATE = /current[-_]?date|today|heute|weather|site-header[\w-]*date/i
 const EXCLUDED_HINT =
-  /current[-_]?date|today|heute|weather|comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar/i
+  /current[-_]?date|today|heute|weather|site-header[\w-]*date|comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar/i
 /**
  * A comment thread's dates are its readers', however their own elements are named ("date", "time"); a
  * date in the site navigation is the day of the visit or of another page.

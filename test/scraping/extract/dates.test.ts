@@ -510,6 +510,9 @@ describe('date evidence', () => {
     // The site's banner before the headline shows the day of the visit; an article's own <header> holds its headline.
     const banner = `<header class="masthead"><div class="below">Wednesday, November 20, 2019</div></header>`
     expect(at('', `${banner}<main><h1>Title</h1><p>By Jane Doe, November 13, 2019</p>${filler}</main>`).published_date).toBe('2019-11-13')
+    // So does a date named for the site header, outside any <header>.
+    const below = `<div class="site-header__below"><span class="site-header__below-date">Nov. 20, 2019</span></div>`
+    expect(at('', `${below}<main><h1>Title</h1><p>By Jane Doe, November 13, 2019</p>${filler}</main>`).published_date).toBe('2019-11-13')
     expect(at('', `<article><header><h1>Title</h1><p>November 13, 2019</p></header>${filler}</article>`).published_date).toBe('2019-11-13')
     // A byline box named for both its date and its comment count is the page's own.
     const byline = `<div class="article-date-and-comments"><span>June 7, 2023</span> <a href="#comments">12 comments</a></div>`
