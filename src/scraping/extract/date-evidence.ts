@@ -303,6 +303,24 @@ function inComments(el: ElementNode | null): boolean {
   return false
 }
 
+/**
+ * The words right before an element in its own line, up to two levels up ("<span>Updated <time>…"):
+ * a label there says which date the element holds, as its class may not.
+ */
+function labelBefore(el: ElementNode | null): string {
+  let out = ''
+  for (let n = el, depth = 0; n?.parent && depth < 2 && out.length < 40; n = n.parent, depth++) {
+    const siblings = n.parent.children
+    for (let i = siblings.indexOf(n) - 1; i >= 0 && out.length < 40; i--) {
+      const sibling = siblings[i] as DomNode
+      out = (sibling.isText ? sibling.text : textOf(sibling)) + out
+    }
+  }
+  return out.slice(-40)
+}
+
+const labelledUpdate = (el: ElementNode | null): boolean => UPDATED_LABEL.test(labelBefore(el))
+
 /** A <time> that dates something else: a widget or list by its class, a comment, another article's teaser. */
 function othersTime(n: DateNode, marker: string, headlineLine: ReadonlySet<ElementNode>): boolean {
   return EXCLUDED_HINT.test(marker) || inComments(n.el) || (n.el !== null && inTeaser(n.el, headlineLine))
@@ -320,14 +338,22 @@ function fromMarkup(nodes: DateNode[], headlineLine: ReadonlySet<ElementNode>, d
     if (n.tag !== 'time') continue
     const marker = markerOf(n)
     if (othersTime(n, marker, headlineLine)) continue
-    const kind = MODIFIED_HINT.test(marker) ? 'modified' : n.attrs.pubdate !== undefined || PUBLISHED_HINT.test(marker) ? 'published' : null
+    const kind =
+      MODIFIED_HINT.test(marker) || labelledUpdate(n.el) ? 'modified' : n.attrs.pubdate !== undefined || PUBLISHED_HINT.test(marker) ? 'published' : null
     const value = kind === null ? null : nodeValue(n.attrs, n.el, dayFirst)
     if (kind !== null && value !== null)
       out.push({ kind, source: 'markup', field: n.attrs.pubdate !== undefined ? 'time[pubdate]' : `time.${marker.trim()}`, value })
   }
   // Last resort among the markup: the first machine-readable <time> that is not an update or a comment's.
   for (const n of nodes) {
-    if (n.tag !== 'time' || n.attrs.datetime === undefined || MODIFIED_HINT.test(n.attrs.class ?? '') || othersTime(n, markerOf(n), headlineLine)) continue
+    if (
+      n.tag !== 'time' ||
+      n.attrs.datetime === undefined ||
+      MODIFIED_HINT.test(n.attrs.class ?? '') ||
+      labelledUpdate(n.el) ||
+      othersTime(n, markerOf(n), headlineLine)
+    )
+      continue
     const value = parseDate(n.attrs.datetime)
     if (value !== null) {
       out.push({ kind: 'published', source: 'markup', field: 'first time[datetime]', value })
@@ -465,15 +491,23 @@ function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLin
   return { text: parts.join(''), headline, classed, breaks }
 }
 
+/** Whether an element's own text labels its first date an update ("Updated Nov 13, 2019, 10:28am EST"). */
+function labelledWithin(el: ElementNode, dayFirst: boolean): boolean {
+  const own = textWithin(el, 300)
+  const first = own === null ? undefined : findDates(own, 1, dayFirst)[0]
+  return first !== undefined && UPDATED_LABEL.test((own as string).slice(Math.max(0, first.index - 40), first.index))
+}
+
 /** Date-classed elements ("post-date", "datum", "entry-meta"): the first one at or after the headline. */
 function fromClassed(view: TextView, headlineLine: ReadonlySet<ElementNode>, dayFirst: boolean, out: DateEvidence[]): void {
   const after = view.headline < 0 ? view.classed : view.classed.filter((c) => c.at >= view.headline - 300)
   for (const list of [after, view.classed]) {
     for (const c of list.slice(0, 40)) {
       if (inTeaser(c.el, headlineLine)) continue
-      // "Last edited: <span class=date>…</span>": the label before the element says which date it holds.
-      const labelledUpdate = UPDATED_LABEL.test(view.text.slice(Math.max(0, c.at - 40), c.at))
-      const kind: DateKind = (MODIFIED_HINT.test(c.marker) && !/publish/i.test(c.marker)) || labelledUpdate ? 'modified' : 'published'
+      // "Last edited: <span class=date>…</span>": the label before the element says which date it holds,
+      // or the label inside it before its first date ("<span class=byline-item>Updated <time>…").
+      const update = UPDATED_LABEL.test(view.text.slice(Math.max(0, c.at - 40), c.at)) || labelledWithin(c.el, dayFirst)
+      const kind: DateKind = (MODIFIED_HINT.test(c.marker) && !/publish/i.test(c.marker)) || update ? 'modified' : 'published'
       const value = nodeValue(c.el.attrs, c.el, dayFirst)
       if (value !== null) {
         out.push({ kind, source: 'markup', field: `class=${c.marker.trim().slice(0, 60)}`, value })

@@ -432,6 +432,23 @@ describe('date evidence', () => {
     expect(p.metadata.date_evidence?.notes[0]).toContain('stands in')
   })
 
+  it('takes a <time> or a byline item whose own line labels it an update as the update', () => {
+    const filler = `<p>${'Lorem ipsum dolor sit amet. '.repeat(80)}</p>`
+    const published = '<p>Posted in Science</p><p>November 8, 2019</p>'
+    // The label sits before the <time>, inside the byline item that holds both.
+    const item = `<span class="c-byline__item"> Updated <time class="c-byline__item" datetime="2019-11-13T15:28:18">Nov 13, 2019, 10:28am EST</time></span>`
+    const p = at('', `<h1>Title</h1><p class="c-byline">By Umair Irfan ${item}</p>${published}${filler}`)
+    expect(p.last_updated_date?.slice(0, 10)).toBe('2019-11-13')
+    expect(p.published_date?.slice(0, 10)).toBe('2019-11-08')
+    // An unlabelled <time> in the byline stays the publication.
+    const plain = at(
+      '',
+      `<h1>Title</h1><p class="c-byline">By Umair Irfan <time class="c-byline__item" datetime="2019-11-13T15:28:18">Nov 13, 2019</time></p>${filler}`,
+    )
+    expect(plain.published_date?.slice(0, 10)).toBe('2019-11-13')
+    expect(plain.last_updated_date).toBeNull()
+  })
+
   it("ignores a teaser's date (a related or latest-news item with its linked title), not the page's own byline", () => {
     const related = at(
       '',
