@@ -308,13 +308,17 @@ function inComments(el: ElementNode | null): boolean {
  * a label there says which date the element holds, as its class may not.
  */
 function labelBefore(el: ElementNode | null): string {
-  let out = ''
-  for (let n = el, depth = 0; n?.parent && depth < 2 && out.length < 40; n = n.parent, depth++) {
+  const stack: DomNode[] = []
+  for (let n = el, depth = 0; n?.parent && depth < 2; n = n.parent, depth++) {
+    // Outer levels first on the stack: the nearest text is popped first, in reverse document order.
     const siblings = n.parent.children
-    for (let i = siblings.indexOf(n) - 1; i >= 0 && out.length < 40; i--) {
-      const sibling = siblings[i] as DomNode
-      out = (sibling.isText ? sibling.text : textOf(sibling)) + out
-    }
+    stack.unshift(...siblings.slice(Math.max(0, siblings.indexOf(n) - 8), siblings.indexOf(n)))
+  }
+  // Only the tail of what comes before is read, however large the siblings.
+  let out = ''
+  for (let node = stack.pop(); node !== undefined && out.length < 40; node = stack.pop()) {
+    if (node.isText) out = node.text + out
+    else stack.push(...node.children)
   }
   return out.slice(-40)
 }
