@@ -20,7 +20,7 @@ export interface InterpretedCategory {
 
 export interface IgnoredWord {
   word: string
-  why: 'common word' | 'audience' | 'geography' | 'not a word'
+  why: 'common word' | 'kind of content' | 'audience' | 'geography' | 'not a word'
 }
 
 export interface Interpretation {
@@ -64,6 +64,11 @@ const AUDIENCE = new Set(
    following follow follows looking researching engaged savvy avid keen passionate curious reading read watching watch
    target targeting targeted segment segments prospect prospects intender intenders likes loves want wants planning
    parents-to-be singles hobbyists amateurs beginners novices experts`.split(/\s+/),
+)
+// Words that say what kind of content is wanted, not what it is about: "the gun control debate" is
+// about guns, and a page need not say "debate" to be about them.
+const CONTENT_KIND = new Set(
+  'debate debates discussion discussions controversy controversies coverage updates developments stories articles topics commentary'.split(' '),
 )
 // Words that are audience only beside an audience word ("young moms", "people who love cooking"), and
 // content elsewhere: "Middle East", "interest rates", "income tax", "lower back pain", "cancer research".
@@ -260,6 +265,11 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     if (w.length < 2 || FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w)) {
       if (!ignored.some((x) => x.word === w)) ignored.push({ word: w, why: 'common word' })
       if (GENERIC_WORD_SET.has(w)) sequence.push({ word: w, common: true })
+      continue
+    }
+    if (CONTENT_KIND.has(w)) {
+      if (!ignored.some((x) => x.word === w)) ignored.push({ word: w, why: 'kind of content' })
+      sequence.push({ word: w, common: true })
       continue
     }
     // "gardeners" is read as "gardening", and searched as both.

@@ -115,6 +115,14 @@ describe('interpretPrompt', () => {
     expect(interpretPrompt('real estate').interpretation).toMatchObject({ terms: ['estate'], ignored: [{ word: 'real', why: 'common word' }] })
   })
 
+  it('reads words naming a kind of content (debate, coverage, updates) as no term, and still in phrases', () => {
+    const gun = interpretPrompt('the gun control debate').interpretation
+    expect(gun.terms).toEqual(['gun', 'control'])
+    expect(gun.ignored).toContainEqual({ word: 'debate', why: 'kind of content' })
+    expect(gun.categories[0]).toMatchObject({ name: 'Politics' })
+    expect(interpretPrompt('coverage of the climate summit').interpretation.terms).not.toContain('coverage')
+  })
+
   it('takes hobbyists, beginners and experts as the audience', () => {
     expect(interpretPrompt('electronics hobbyists building circuits').interpretation.audience).toEqual(['hobbyists'])
     expect(interpretPrompt('guitar lessons for beginners').interpretation.audience).toEqual(['beginners'])
