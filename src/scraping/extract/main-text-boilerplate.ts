@@ -170,6 +170,7 @@ const RELATED_LABELS = [
   'veja também',
   'leia também',
   'baca juga',
+  'читайте (?:також|также)',
 ].join('|')
 const NAV_START = new RegExp(
   `^(?:${RELATED_LABELS}|read more|weiterlesen|lesen sie (?:auch|mehr)|das könnte sie auch interessieren|weiterführender? links?|related (?:stories|articles|coverage|posts)|more from|zurück zu(?:r)? |back to |lee también|(?:lea|ver|mira) también|te puede interesar|mira\\s*:|partager|compartir|condividi|dowiedz się więcej|en savoir plus|read the full (?:article|story)|lihat juga|(?:anzeige|advertisement|werbung|sponsored)\\s*[-–:|])`,
@@ -251,6 +252,9 @@ const AGENCIES =
   'afp|apa|dpa|epa|ap|reuters|getty(?: images)?|imago(?: images)?|picture[- ]alliance|keystone|ansa|shutterstock|istock(?:photo)?|ddp(?: images)?|belga|anp|efe|xinhua|lapresse|kyodo|zuma(?: press)?|sipa|abaca|alamy|unsplash|pixabay|adobe ?stock|fotolia|dreamstime'
 const AGENCY_CREDIT = new RegExp(`^(?:(?:${AGENCIES})(?:\\s*[/|]\\s*[^/|.!?:]{2,40})+|[^/|.!?:]{2,40}[/|]\\s*(?:${AGENCIES}))$`, 'iu')
 
+/** A PHP error the server printed into the page: "Deprecated: preg_replace(): … in /var/www/… on line 28". */
+const SERVER_ERROR = /^(?:deprecated|warning|notice|fatal error|strict standards|parse error)\s*:.{0,500}\bon line\s+\d+/i
+
 /** Navigation by markup: menus, breadcrumbs and page footers that the container picked up. */
 const NAVIGATION_TAGS = new Set(['nav', 'menu'])
 const NAVIGATION_ROLES = new Set(['navigation', 'contentinfo', 'banner', 'search', 'menu', 'menubar', 'toolbar'])
@@ -268,6 +272,7 @@ function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
   if (length === 0) return null
   if (length < 600 && PRIVACY.test(text)) return 'privacy-notice'
   if (length < 600 && APPEAL.test(text)) return 'boilerplate-phrase'
+  if (length < 600 && SERVER_ERROR.test(text)) return 'boilerplate-phrase'
   if (length < 400 && (CREDIT_TAIL.test(text) || (COPYRIGHT_TAIL.test(text) && !holdsBlocks(el)))) return 'credit-line'
   if (length >= 160) return null
   if ((HEADINGS.has(el.tag) || length < 50) && RELATED_HEADING.test(text)) return 'related-section'

@@ -196,6 +196,8 @@ describe('in-article boilerplate', () => {
       <p>Turn on notifications to receive alerts as stories develop in real-time.</p>
       <p>KATAPULT ist gemeinnützig und unabhängig. Wir finanzieren uns durch Spenden und Abos. Unterstütze unsere Arbeit!</p>
       <p>Zapraszamy też do subskrypcji tygodnika w Sieci Przyjaciół – www.siecprzyjaciol.pl.</p>
+      <p>Deprecated: preg_replace(): The /e modifier is deprecated, use preg_replace_callback instead in /www/htdocs/w00/wp-includes/functions.php on line 28</p>
+      <p>Читайте також Прорив в українському правосудді</p>
       <p>Titelbild: Geyres Christophe/ABACA/picture-alliance</p>
       <p>Photo Source: Markus Spiske from Pexels.</p>
       <p>Image credit: www.apple.com/in/</p>
@@ -215,6 +217,8 @@ describe('in-article boilerplate', () => {
       '무단전재',
       'Подписывайтесь',
       'Zapraszamy',
+      'preg_replace',
+      'Читайте',
       'Kommentare',
       'انتهای',
       'sign-up',
