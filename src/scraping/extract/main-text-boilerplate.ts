@@ -171,6 +171,7 @@ const RELATED_LABELS = [
   'leia também',
   'baca juga',
   'читайте (?:також|также)',
+  'ähnliche (?:neuigkeiten|beiträge|artikel)',
 ].join('|')
 const NAV_START = new RegExp(
   `^(?:${RELATED_LABELS}|read more|weiterlesen|lesen sie (?:auch|mehr)|das könnte sie auch interessieren|weiterführender? links?|related (?:stories|articles|coverage|posts)|more from|zurück zu(?:r)? |back to |lee también|(?:lea|ver|mira) también|te puede interesar|mira\\s*:|partager|compartir|condividi|dowiedz się więcej|en savoir plus|read the full (?:article|story)|lihat juga|(?:anzeige|advertisement|werbung|sponsored)\\s*[-–:|])`,
@@ -181,6 +182,8 @@ const NAV_START = new RegExp(
  * pointer to another story set between paragraphs. Linked prose carries no such marks.
  */
 const ARROW_POINTER = /^(?:>>|»|→|▶|►|➤|⇒)|(?:<<|«)$/
+/** A teaser's "more" link left alone on its line: "mehr...", "more »". */
+const MORE_LINK = /^(?:mehr|more|weiter|plus|más|meer)\s*(?:\.{3}|…|»|›|>+)$/i
 /** A block that is only an advertising label. */
 const AD_LABEL = /^\W*(?:anzeige|advertisement|advertorial|werbung|publicité|publicidad|pubblicità|reklama|sponsored)\W*$/i
 /**
@@ -193,7 +196,7 @@ const LOADING_LINE =
 const SLIDE_COUNTER = /^\W*(?:image|photo|picture|slide|bild|foto|imagen|immagine|zdjęcie|afbeelding)\s+\d+\s*(?:of|von|de|di|sur|z|van|\/)\s*\/?\s*\d+\W*$/i
 /** Metadata lines: "Kategorie: News", "Von:", "4 Min Read", "Aufrufe: 12", a bare time. */
 const META_LINE =
-  /^(?:(?:kategorie|kategorien|category|categories|rubrik|ressort|tags?|schlagwörter|schlagworte|stichwörter|von|by|autor|autorin|author|aufrufe|views|lesezeit|reading time|publikacja|autor|release date|posted in|filed under|abgelegt unter|veröffentlicht|published|erstellt|aktualisiert|updated|stand|quelle|source|foto|fotos|bild|bilder)\s*:.{0,60}|\d+\s*(?:min(?:ute)?s?|minuten)\.?\s*(?:read|lesezeit|lesen)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?|\s*uhr)?)$/i
+  /^(?:(?:kategorie|kategorien|category|categories|rubrik|ressort|tags?|schlagwörter|schlagworte|stichwörter|von|by|autor|autorin|author|aufrufe|views|lesezeit|reading time|publikacja|autor|release date|posted in|filed under|abgelegt unter|veröffentlicht|published|erstellt|aktualisiert|updated|stand|quelle|source|foto|fotos|bild|bilder|page revision)\s*:.{0,60}|(?:permalink|permalien)\s*:?\s*https?:\/\/\S+|\d+\s*(?:min(?:ute)?s?|minuten)\.?\s*(?:read|lesezeit|lesen)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?|\s*uhr)?)$/i
 /** A row of labelled fields ("Aufrufe: 1120 | Hinzugefügt von: Posh | Tags: …"): a post's metadata footer. */
 const META_FIELDS = /^(?:[\p{L} ]{2,25}:\s*[^|:]{0,60}\|\s*)+[\p{L} ]{2,25}:\s*[^|:]{0,60}$/u
 /** A comment's header ("#1 Kommentar von Naru-chan", "2 comments by …"): a thread starts here. */
@@ -233,7 +236,7 @@ const APPEAL =
 
 /** Whole-line credits and captions: "Foto: …", "(Foto: Getty)", "Crédits photos : …", "© 2020 …". */
 const CREDIT =
-  /^(?:\(?(?:(?:foto|fotos|photo|photos|bild|bilder|image|images|featured image|header image|titelbild|beitragsbild)(?:\s*(?:source|credits?|quelle|nachweis))?|bildquelle|bildnachweis|fotoquelle|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
+  /^(?:\(?(?:(?:foto|fotos|photo|photos|bild|bilder|image|images|featured image|header image|titelbild|beitragsbild)(?:\s*(?:source|credits?|quelle|nachweis))?|bildquelle|bildnachweis|fotoquelle|abb\.|abbildung|(?:weitere )?bildautor(?:en|in)?|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
 /** A caption closed by its credit ("… Kastanien. Foto © Peter Steiger"): the whole block annotates an image. */
 const CREDIT_TAIL = /(?:^|[\s.])(?:foto|fotos|photo|photos|bild|bilder)\s*(?:[:©]|\(c\))\s*[^.!?:]{2,60}$/i
 /**
@@ -279,7 +282,7 @@ function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
   if (length < 80 && COMMENT_HEADER.test(text)) return 'related-section'
   if (META_FIELDS.test(text)) return 'meta-line'
   if (PHRASES.test(text) || NAV_START.test(text) || AD_LABEL.test(text) || LOADING_LINE.test(text) || SLIDE_COUNTER.test(text)) return 'boilerplate-phrase'
-  if (ARROW_POINTER.test(text) && el.linkLen >= 0.9 * el.textLen) return 'boilerplate-phrase'
+  if ((ARROW_POINTER.test(text) && el.linkLen >= 0.9 * el.textLen) || MORE_LINK.test(text)) return 'boilerplate-phrase'
   if (CREDIT.test(text) || ENDS_WITH_CREDIT.test(text) || (length < 80 && AGENCY_CREDIT.test(text))) return 'credit-line'
   if (length < 80 && (META_LINE.test(text) || BYLINE_LINE.test(text) || (!inData(el) && isDateLine(text)))) return 'meta-line'
   return null

@@ -94,6 +94,7 @@ describe('in-article boilerplate', () => {
       'You might also be interested in',
       'También te puede interesar',
       'Vous aimerez aussi',
+      'Ähnliche Neuigkeiten:',
     ]) {
       const result = run(`<article>${prose(4)}<h3>${heading}</h3><p><a href="/x">Another bridge</a></p></article>`)
       expect(result.text, heading).not.toContain(heading.slice(0, 12))
@@ -198,6 +199,11 @@ describe('in-article boilerplate', () => {
       <p>Zapraszamy też do subskrypcji tygodnika w Sieci Przyjaciół – www.siecprzyjaciol.pl.</p>
       <p>Deprecated: preg_replace(): The /e modifier is deprecated, use preg_replace_callback instead in /www/htdocs/w00/wp-includes/functions.php on line 28</p>
       <p>Читайте також Прорив в українському правосудді</p>
+      <p>Abb.: Collage aus Internetbildern und Wake News</p>
+      <p>weitere Bildautoren: Jan Muster, Eva Beispiel</p>
+      <p>Permalien https://p.dw.com/p/RPYx</p>
+      <p>page revision: 8, last edited: 17 Jun 2018 15:15</p>
+      <p><a href="/mehr">mehr...</a></p>
       <p>Titelbild: Geyres Christophe/ABACA/picture-alliance</p>
       <p>Photo Source: Markus Spiske from Pexels.</p>
       <p>Image credit: www.apple.com/in/</p>
@@ -219,6 +225,11 @@ describe('in-article boilerplate', () => {
       'Zapraszamy',
       'preg_replace',
       'Читайте',
+      'Collage',
+      'Bildautoren',
+      'RPYx',
+      'page revision',
+      'mehr...',
       'Kommentare',
       'انتهای',
       'sign-up',
