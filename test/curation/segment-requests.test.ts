@@ -130,7 +130,6 @@ describeEachEngine('segment requests API', (getDb) => {
   it.each([
     ['only audience words', 'high income moms aged 25-54', /"moms" \(audience\)/],
     ['only common words', 'the and of with', /"the" \(common word\)/],
-    ['only words for kinds of content', 'debates and news coverage', /"debates" \(kind of content\)/],
     ['only emoji', '🎉🔥', /"🎉" \(not a word\)/],
     ['only a place', 'people in Germany', /"germany" \(geography\)/],
   ])('a prompt with %s → 422 naming the words and why', async (_name, prompt, named) => {

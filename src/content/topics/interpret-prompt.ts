@@ -20,7 +20,7 @@ export interface InterpretedCategory {
 
 export interface IgnoredWord {
   word: string
-  why: 'common word' | 'kind of content' | 'audience' | 'geography' | 'not a word'
+  why: 'common word' | 'audience' | 'geography' | 'not a word'
 }
 
 export interface Interpretation {
@@ -65,11 +65,15 @@ const AUDIENCE = new Set(
    target targeting targeted segment segments prospect prospects intender intenders likes loves want wants planning
    parents-to-be singles hobbyists amateurs beginners novices experts`.split(/\s+/),
 )
-// Words that say what kind of content is wanted, not what it is about: "the gun control debate" is
-// about guns, and a page need not say "debate" to be about them.
+// Words that say what kind of content is wanted more than what it is about: "the gun control debate" is
+// about guns, and a page need not say "debate" to be about them. They are read and searched, with a
+// small weight, since alone or before a noun they may be the subject ("stories", "debate club").
 const CONTENT_KIND = new Set(
-  'debate debates discussion discussions controversy controversies coverage updates developments stories articles topics commentary'.split(' '),
+  'debate debates discussion discussions controversy controversies coverage update updates development developments story stories article articles topic topics commentary'.split(
+    ' ',
+  ),
 )
+const KIND_WORD_WEIGHT = 0.25
 // Words that are audience only beside an audience word ("young moms", "people who love cooking"), and
 // content elsewhere: "Middle East", "interest rates", "income tax", "lower back pain", "cancer research".
 const AUDIENCE_BESIDE = new Set(
@@ -267,11 +271,6 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
       if (GENERIC_WORD_SET.has(w)) sequence.push({ word: w, common: true })
       continue
     }
-    if (CONTENT_KIND.has(w)) {
-      if (!ignored.some((x) => x.word === w)) ignored.push({ word: w, why: 'kind of content' })
-      sequence.push({ word: w, common: true })
-      continue
-    }
     // "gardeners" is read as "gardening", and searched as both.
     const form = knownForm(w, reader.strength, wordCosine)
     content.push(form ?? w)
@@ -281,7 +280,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
       const s = stem(x)
       if (form !== null || parts !== undefined) formed.add(s)
       if (!termWeights.has(s) && termWeights.size < MAX_TERMS) {
-        termWeights.set(s, 1)
+        termWeights.set(s, CONTENT_KIND.has(x) ? KIND_WORD_WEIGHT : 1)
         surface.set(s, x)
       }
     }
@@ -322,8 +321,8 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   const named = (c: ScoredCategory): InterpretedCategory => ({ taxonomy_id: c.id, name: getNode(c.id)?.name ?? String(c.id), weight: round(c.score) })
   const interpretation: Interpretation = {
     categories: categories.map(named),
-    terms: [...termWeights].filter(([, w]) => w >= 1).map(([s]) => surface.get(s) ?? s),
-    expansions: [...termWeights].filter(([, w]) => w < 1).map(([s]) => surface.get(s) ?? s),
+    terms: [...termWeights].filter(([s, w]) => w >= 1 || CONTENT_KIND.has(surface.get(s) ?? s)).map(([s]) => surface.get(s) ?? s),
+    expansions: [...termWeights].filter(([s, w]) => w < 1 && !CONTENT_KIND.has(surface.get(s) ?? s)).map(([s]) => surface.get(s) ?? s),
     audience,
     geo: [...geo],
     blocks: { categories: [...blockCategories].map(([id, score]) => named({ id, score })), terms: blockTerms },

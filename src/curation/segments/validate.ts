@@ -114,7 +114,7 @@ const pathOf = (n: TaxonomyNode): string => [n.level1_name, n.level2_name, n.lev
 
 /**
  * A prompt alone must say what content to find: one made only of audience words ("moms 25-54"),
- * places, common words, words for kinds of content or symbols is a 422 naming each word and why it cannot target content.
+ * places, common words or symbols is a 422 naming each word and why it cannot target content.
  */
 export function checkTopical(prompt: string): void {
   const intent = interpretPrompt(prompt)
@@ -127,7 +127,7 @@ export function checkTopical(prompt: string): void {
   ]
   const found = named.length ? `found ${[...new Set(named)].slice(0, 20).join(', ')}` : 'found no word'
   throw unprocessable(
-    `body.prompt names no content topic: ${found}. Audience, place, common and kind-of-content words cannot target pages; name what they read (e.g. "moms interested in cooking"), or send example_urls or a taxonomy category`,
+    `body.prompt names no content topic: ${found}. Audience, place and common words cannot target pages; name what they read (e.g. "moms interested in cooking"), or send example_urls or a taxonomy category`,
     [{ path: 'body.prompt', message: 'no topical words' }],
   )
 }

@@ -8,6 +8,7 @@ import { DAY_MS, findDates, loneShortYearDate, parseDate, parseShortYearDate } f
 import type { ScriptDate } from './date-script.ts'
 import { inTeaser } from './date-teaser.ts'
 import {
+  BARE_MORE_AFTER,
   COMMENT_AFTER,
   EMBED_BEFORE,
   OTHERS_LABEL,
@@ -286,9 +287,9 @@ const MODIFIED_HINT = /updated|modified|revised|aktualisiert|(?:^|[\s_-])upd(?:$
  * header (`site-header__below-date`), wherever the template puts it. A class naming only the site header
  * may wrap the article's own header too, so it alone is not enough (measured: a dated byline was lost).
  */
-const CURRENT_DATE = /current[-_]?date|today|heute|weather|site-header[\w-]*date/i
+const CURRENT_DATE = /current[-_]?date|today|heute|weather|site-header[\w-]{0,40}date/i
 const EXCLUDED_HINT =
-  /current[-_]?date|today|heute|weather|site-header[\w-]*date|comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar/i
+  /current[-_]?date|today|heute|weather|site-header[\w-]{0,40}date|comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar/i
 /**
  * A comment thread's dates are its readers', however their own elements are named ("date", "time"); a
  * date in the site navigation is the day of the visit or of another page.
@@ -303,27 +304,38 @@ function inComments(el: ElementNode | null): boolean {
   return false
 }
 
+const LABEL_CHARS = 40
+const LABEL_NODES = 100
+
 /**
- * The words right before an element in its own line, up to two levels up ("<span>Updated <time>…"):
- * a label there says which date the element holds, as its class may not.
+ * The words right before an element in its own line ("<span>Updated <time>…"): a label there says which
+ * date the element holds, as its class may not. Read backwards up to two levels up, never across a
+ * block, a line break or another <time>, and within a bounded number of nodes however large the page.
  */
 function labelBefore(el: ElementNode | null): string {
-  const stack: DomNode[] = []
+  const levels: DomNode[][] = []
   for (let n = el, depth = 0; n?.parent && depth < 2; n = n.parent, depth++) {
-    // Outer levels first on the stack: the nearest text is popped first, in reverse document order.
     const siblings = n.parent.children
-    stack.unshift(...siblings.slice(Math.max(0, siblings.indexOf(n) - 8), siblings.indexOf(n)))
+    const at = siblings.indexOf(n)
+    levels.push(siblings.slice(Math.max(0, at - 8), at))
+    if (LINE_BREAKING.has(n.parent.tag)) break
   }
-  // Only the tail of what comes before is read, however large the siblings.
+  // The nearest level last, so the nearest text is popped first, in reverse document order.
+  const stack = levels.reverse().flat()
   let out = ''
-  for (let node = stack.pop(); node !== undefined && out.length < 40; node = stack.pop()) {
+  let visited = 0
+  for (let node = stack.pop(); node !== undefined && out.length < LABEL_CHARS && visited < LABEL_NODES; node = stack.pop(), visited++) {
     if (node.isText) out = node.text + out
-    else stack.push(...node.children)
+    else if (LINE_BREAKING.has(node.tag)) break
+    else for (const child of node.children) stack.push(child)
   }
-  return out.slice(-40)
+  return out.slice(-LABEL_CHARS)
 }
 
-const labelledUpdate = (el: ElementNode | null): boolean => UPDATED_LABEL.test(labelBefore(el))
+/** Whether the text just before `at` labels the date there an update ("Updated", "Stand:", "Last edited:"). */
+const updateLabelBefore = (text: string, at: number): boolean => UPDATED_LABEL.test(text.slice(Math.max(0, at - LABEL_CHARS), at))
+
+const labelledUpdate = (el: ElementNode | null): boolean => updateLabelBefore(labelBefore(el), LABEL_CHARS)
 
 /** A <time> that dates something else: a widget or list by its class, a comment, another article's teaser. */
 function othersTime(n: DateNode, marker: string, headlineLine: ReadonlySet<ElementNode>): boolean {
@@ -399,6 +411,8 @@ const BLOCK = new Set([
   'dd',
   'dt',
 ])
+/** Elements that end a line of text (the view's blocks but inline spans, and lists and tables): a label is not read across them. */
+const LINE_BREAKING: ReadonlySet<string> = new Set([...[...BLOCK].filter((t) => t !== 'span' && t !== 'abbr'), 'ul', 'ol', 'table'])
 /**
  * A page's own dates sit near its headline: the view stops this far past the headline (or after
  * MAX_VIEW_CHARS without one), which bounds the cost on long pages. Mega-menus can put the headline
@@ -498,8 +512,9 @@ function textView(body: ElementNode, headlineEl: ElementNode | null, headlineLin
 /** Whether an element's own text labels its first date an update ("Updated Nov 13, 2019, 10:28am EST"). */
 function labelledWithin(el: ElementNode, dayFirst: boolean): boolean {
   const own = textWithin(el, 300)
-  const first = own === null ? undefined : findDates(own, 1, dayFirst)[0]
-  return first !== undefined && UPDATED_LABEL.test((own as string).slice(Math.max(0, first.index - 40), first.index))
+  if (own === null) return false
+  const first = findDates(own, 1, dayFirst)[0]
+  return first !== undefined && updateLabelBefore(own, first.index)
 }
 
 /** Date-classed elements ("post-date", "datum", "entry-meta"): the first one at or after the headline. */
@@ -510,7 +525,7 @@ function fromClassed(view: TextView, headlineLine: ReadonlySet<ElementNode>, day
       if (inTeaser(c.el, headlineLine)) continue
       // "Last edited: <span class=date>…</span>": the label before the element says which date it holds,
       // or the label inside it before its first date ("<span class=byline-item>Updated <time>…").
-      const update = UPDATED_LABEL.test(view.text.slice(Math.max(0, c.at - 40), c.at)) || labelledWithin(c.el, dayFirst)
+      const update = updateLabelBefore(view.text, c.at) || labelledWithin(c.el, dayFirst)
       const kind: DateKind = (MODIFIED_HINT.test(c.marker) && !/publish/i.test(c.marker)) || update ? 'modified' : 'published'
       const value = nodeValue(c.el.attrs, c.el, dayFirst)
       if (value !== null) {
@@ -600,16 +615,35 @@ function isMention(view: TextView, d: DateMatch): boolean {
 function isOthers(view: TextView, d: DateMatch, dates: DateMatch[]): boolean {
   const before = view.text.slice(Math.max(0, d.index - 120), d.index)
   const after = view.text.slice(d.end, d.end + 40)
+  // Markup's indentation can stand between a card's date and its link.
+  const followed = view.text.slice(d.end, d.end + 200)
   return (
     EMBED_BEFORE.test(before) ||
     READ_MORE_BEFORE.test(before.slice(-40)) ||
     OTHERS_LABEL.test(before.slice(-40)) ||
     COMMENT_AFTER.test(after) ||
-    // Markup's indentation can stand between a card's date and its link.
-    READ_MORE_AFTER.test(view.text.slice(d.end, d.end + 200)) ||
-    SPAN_END_BEFORE.test(before.slice(-20)) ||
+    READ_MORE_AFTER.test(followed) ||
+    bareMoreLink(view, d.end, followed) ||
+    spanEnd(before.slice(-20), d) ||
     dates.some((o) => o !== d && (o.end <= d.index ? d.index - o.end : o.index - d.end) <= 12 && spanBetween(view, o, d))
   )
+}
+
+/** A bare "Mehr" right after a date that is a block of its own, a card's link: blocks start before and end after it. */
+function bareMoreLink(view: TextView, from: number, followed: string): boolean {
+  const m = BARE_MORE_AFTER.exec(followed)
+  if (m === null) return false
+  const start = from + (m[1] as string).length
+  const end = from + m[0].length
+  const rest = view.text.slice(end, end + 40)
+  const trailing = rest.length - rest.trimStart().length
+  return view.breaks.some((b) => b >= from && b <= start) && (end + trailing >= view.text.length || view.breaks.some((b) => b >= end && b <= end + trailing))
+}
+
+/** "9-23 Feb 2017": the date ends a span that a smaller day starts. */
+function spanEnd(before: string, d: DateMatch): boolean {
+  const m = SPAN_END_BEFORE.exec(before)
+  return m !== null && Number(m[1]) < Number(d.iso.slice(8, 10))
 }
 
 function spanBetween(view: TextView, a: DateMatch, b: DateMatch): boolean {
@@ -623,12 +657,12 @@ function spanBetween(view: TextView, a: DateMatch, b: DateMatch): boolean {
  * teaser's or a caption's further down while the page's own stands just above the headline. A page whose
  * only dates are mentions has no date of its own to give. Without a headline, the first date on the page.
  */
-function nearestOwnDate(view: TextView, dates: DateMatch[]): DateMatch | undefined {
+function nearestOwnDate(view: TextView, candidates: DateMatch[], all: DateMatch[]): DateMatch | undefined {
   let best: DateMatch | undefined
   let bestDistance = Number.POSITIVE_INFINITY
-  for (const d of dates) {
+  for (const d of candidates) {
     const distance = view.headline < 0 ? d.index : Math.abs(d.index - view.headline)
-    if (distance < bestDistance && !isMention(view, d) && !isOthers(view, d, dates)) {
+    if (distance < bestDistance && !isMention(view, d) && !isOthers(view, d, all)) {
       best = d
       bestDistance = distance
     }
@@ -651,7 +685,7 @@ function fromText(view: TextView, dayFirst: boolean, out: DateEvidence[]): void 
       modified = true
     }
   }
-  const unlabelled = dates.filter((d) => !UPDATED_LABEL.test(view.text.slice(Math.max(0, d.index - 40), d.index)))
+  const unlabelled = dates.filter((d) => !updateLabelBefore(view.text, d.index))
   if (view.headline >= 0) {
     // A date the article's prose mentions is no dateline (it stays a last resort, below).
     const near = unlabelled.find(
@@ -661,7 +695,7 @@ function fromText(view: TextView, dayFirst: boolean, out: DateEvidence[]): void 
     const value = near?.iso ?? standaloneShortDate(view, dayFirst)
     if (value !== null) out.push({ kind: 'published', source: 'text', field: 'near headline', value })
   }
-  const own = nearestOwnDate(view, unlabelled)
+  const own = nearestOwnDate(view, unlabelled, dates)
   if (own !== undefined) out.push({ kind: 'published', source: 'text', field: 'nearest in text', value: own.iso })
 }
 

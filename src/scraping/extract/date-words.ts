@@ -231,31 +231,36 @@ export const EMBED_BEFORE = /(?:\bpost shared by\b\D{0,80}|\(@\w{1,30}\)\s*(?:on
 export const COMMENT_AFTER =
   /^\s*(?:,\s*)?(?:(?:at|um|à|a las|alle|om|o)\s+\d{1,2}[:.h]\d{2}\s*(?:[ap]\.?\s?m\.?|uhr|h)?\s*)?(?:said|says|wrote|schrieb|sagte|sagt|meint|a dit|a écrit|dijo|escribió|ha detto|ha scritto|schreef|zegt|napisał)\s*:/iu
 
+const READ_MORE = 'weiterlesen|read more|continue reading|mehr lesen|lire la suite|leer más|leggi tutto|lees meer|czytaj dalej'
+
 /** A teaser card's "read more" link right before a date: the date is the linked article's. */
-export const READ_MORE_BEFORE =
-  /(?:weiterlesen|read more|continue reading|mehr lesen|lire la suite|leer más|leggi tutto|lees meer|czytaj dalej)\s*[»›>→…]*\s*$/iu
+export const READ_MORE_BEFORE = new RegExp(`(?:${READ_MORE})\\s*[»›>→…]*\\s*$`, 'iu')
+
+/** The same link right after its date ("5. Juli 2018 ⏎ read more"). */
+export const READ_MORE_AFTER = new RegExp(`^\\s*(?:${READ_MORE})(?!\\p{L})`, 'iu')
 
 /**
- * A teaser card's link right after its date ("5. Juli 2018 ⏎ read more", "20.11.2020 ⏎ Mehr"). A bare
- * "more" counts only as a link of its own (its line ends there): "20. Mai 2020 mehr als …" is prose.
+ * A bare "more" after a date ("20.11.2020 ⏎ Mehr"): a card's link only when it is a block of its own,
+ * which the caller checks ("20. Mai 2020 mehr als …" is prose).
  */
-export const READ_MORE_AFTER =
-  /^\s*(?:(?:weiterlesen|read more|continue reading|mehr lesen|lire la suite|leer más|leggi tutto|lees meer|czytaj dalej)(?!\p{L})|(?:mehr|more|plus|más|altro|meer)\s*[»›>→…]*\s*(?:\n|$))/iu
+export const BARE_MORE_AFTER = /^(\s*)(?:mehr|more|plus|más|altro|meer)(?:\s*[»›>→…]+)?/iu
 
 /**
  * A span of days is an event's (an exhibition, a festival, opening hours), not the page's date. The end
- * of a short span, "9-23 Feb 2017" or "vom 9. bis 23. Februar", is told by the day before it (not a
- * time's minutes: "14:30 – 23.02.2017" is a dateline); a span of two full dates by what stands between.
+ * of a short span, "9-23 Feb 2017" or "vom 9. bis 23. Februar", is told by the smaller day before it
+ * (the caller compares): not a time ("14:30 – " or "14.30 – " before a dateline), not an episode's or an
+ * issue's number ("Folge 12 – 3. März 2020"). A span of two full dates is told by what stands between.
  */
-export const SPAN_END_BEFORE = /(?<![\d:])\d{1,2}\.?\s*(?:[-–—]|bis|to|until|au|al|tot)\s*$/iu
-export const SPAN_BETWEEN = /^\s*(?:[-–—]|bis|to|until|au|al|tot)\s*$/iu
+const SPAN_JOIN = '[-–—]|\\b(?:bis|to|until|au|al|tot)\\b'
+export const SPAN_END_BEFORE = new RegExp(`(?<![\\d:.])(\\d{1,2})\\.?\\s*(?:${SPAN_JOIN})\\s*$`, 'iu')
+export const SPAN_BETWEEN = new RegExp(`^\\s*(?:${SPAN_JOIN})\\s*$`, 'iu')
 
 /**
  * Labels of a date that is a product's, an event's or an offer's, not the page's: a game's "Release:",
- * an application's "Deadline:", a voucher's "gültig bis". A press release's date is its own.
+ * an application's "Deadline:", a voucher's "gültig bis". A press, news or media release's date is its own.
  */
 export const OTHERS_LABEL =
-  /(?:(?<!press\s)release(?:\s*date)?|release-?datum|erscheinungstermin|event date|veranstaltungsdatum|deadline|einsendeschluss|anmeldeschluss|bewerbungsschluss|date limite|fecha límite|scadenza|valid until|gültig bis|expires?(?:\s+on)?|ablaufdatum)\s*:?\s*$/iu
+  /(?:(?<!(?:press|news|media)[\s-]?)\brelease(?:\s*date)?|release-?datum|erscheinungstermin|event date|veranstaltungsdatum|deadline|einsendeschluss|anmeldeschluss|bewerbungsschluss|date limite|fecha límite|scadenza|valid until|gültig bis|expires?(?:\s+on)?|ablaufdatum)\s*:?\s*$/iu
 
 /** Words that introduce a last-updated date. */
 export const UPDATED_LABEL =

@@ -4,6 +4,7 @@
 // explained (docs/extraction.md, "Main text").
 
 import { findDates } from './date-parse.ts'
+import type { DomNode } from './dom.ts'
 import { classFlags, ElementNode, markerOf, textOf } from './dom.ts'
 
 export type BoilerplateRule =
@@ -179,9 +180,10 @@ const NAV_START = new RegExp(
 )
 /**
  * A line that is one link marked by arrows (">> Wegen Corona: … <<", "» Alle Infos zum Spiel"): a
- * pointer to another story set between paragraphs. Linked prose carries no such marks.
+ * pointer to another story set between paragraphs. Linked prose carries no such marks, and a title in
+ * German quotation marks ("»Die Verwandlung« von Franz Kafka") has no space inside them.
  */
-const ARROW_POINTER = /^(?:>>|»|→|▶|►|➤|⇒)|(?:<<|«)$/
+const ARROW_POINTER = /^(?:>>|»(?=\s)|→|▶|►|➤|⇒)|(?:<<|(?<=\s)«)$/
 /** A teaser's "more" link left alone on its line: "mehr...", "more »". */
 const MORE_LINK = /^(?:mehr|more|weiter|plus|más|meer)\s*(?:\.{3}|…|»|›|>+)$/i
 /** A block that is only an advertising label. */
@@ -241,10 +243,11 @@ const CREDIT =
 const CREDIT_TAIL = /(?:^|[\s.])(?:foto|fotos|photo|photos|bild|bilder)\s*(?:[:©]|\(c\))\s*[^.!?:]{2,60}$/i
 /**
  * A caption closed by a bare © and its holder ("… aus der Schweiz. © AFP / MARCO BERTORELLO"). A year
- * after the © makes it a document's notice ("…or, why do I bother. © 2002, 2003 Jamie Zawinski"). Only a
- * block of one piece counts: a section whose last image's caption ends so holds its paragraphs too.
+ * after the © or after the holder makes it a document's notice ("…or, why do I bother. © 2002, 2003 Jamie
+ * Zawinski", "© Thomson Reuters 2020"). Only a block of one piece beside an image counts: a section whose
+ * last image's caption ends so holds its paragraphs too, and prose may end "© dpa".
  */
-const COPYRIGHT_TAIL = /(?:^|[\s.])©(?!\s*\d)\s*[^.!?:©]{2,60}$/
+const COPYRIGHT_TAIL = /(?:^|[\s.])©\s*[^.!?:©\d]{2,60}$/
 const ENDS_WITH_CREDIT = /\((?:foto|photo|bild|image|fotos|quelle|source)\s*:[^)]{1,80}\)\s*$/i
 
 /**
@@ -256,7 +259,7 @@ const AGENCIES =
 const AGENCY_CREDIT = new RegExp(`^(?:(?:${AGENCIES})(?:\\s*[/|]\\s*[^/|.!?:]{2,40})+|[^/|.!?:]{2,40}[/|]\\s*(?:${AGENCIES}))$`, 'iu')
 
 /** A PHP error the server printed into the page: "Deprecated: preg_replace(): … in /var/www/… on line 28". */
-const SERVER_ERROR = /^(?:deprecated|warning|notice|fatal error|strict standards|parse error)\s*:.{0,500}\bon line\s+\d+/i
+const SERVER_ERROR = /^(?:deprecated|warning|notice|fatal error|strict standards|parse error)\s*:.{0,500}\bin\s+\S+\.php\s+on line\s+\d+/i
 
 /** Navigation by markup: menus, breadcrumbs and page footers that the container picked up. */
 const NAVIGATION_TAGS = new Set(['nav', 'menu'])
@@ -270,30 +273,52 @@ const RELATED_HEADING = new RegExp(
 )
 
 /** Which rule, if any, drops a block with this text. */
-function blockRule(el: ElementNode, text: string): BoilerplateRule | null {
+function blockRule(el: ElementNode, text: string, run: number): BoilerplateRule | null {
   const length = text.length
   if (length === 0) return null
   if (length < 600 && PRIVACY.test(text)) return 'privacy-notice'
   if (length < 600 && APPEAL.test(text)) return 'boilerplate-phrase'
   if (length < 600 && SERVER_ERROR.test(text)) return 'boilerplate-phrase'
-  if (length < 400 && (CREDIT_TAIL.test(text) || (COPYRIGHT_TAIL.test(text) && !holdsBlocks(el)))) return 'credit-line'
+  if (length < 400 && (CREDIT_TAIL.test(text) || (COPYRIGHT_TAIL.test(text) && !holdsAny(el, BLOCKS, run) && nearImage(el, run)))) return 'credit-line'
   if (length >= 160) return null
   if ((HEADINGS.has(el.tag) || length < 50) && RELATED_HEADING.test(text)) return 'related-section'
   if (length < 80 && COMMENT_HEADER.test(text)) return 'related-section'
   if (META_FIELDS.test(text)) return 'meta-line'
   if (PHRASES.test(text) || NAV_START.test(text) || AD_LABEL.test(text) || LOADING_LINE.test(text) || SLIDE_COUNTER.test(text)) return 'boilerplate-phrase'
-  if ((ARROW_POINTER.test(text) && el.linkLen >= 0.9 * el.textLen) || MORE_LINK.test(text)) return 'boilerplate-phrase'
+  if ((ARROW_POINTER.test(text) || MORE_LINK.test(text)) && linkShare(el, run, length) >= 0.9) return 'boilerplate-phrase'
   if (CREDIT.test(text) || ENDS_WITH_CREDIT.test(text) || (length < 80 && AGENCY_CREDIT.test(text))) return 'credit-line'
   if (length < 80 && (META_LINE.test(text) || BYLINE_LINE.test(text) || (!inData(el) && isDateLine(text)))) return 'meta-line'
   return null
 }
 
-function holdsBlocks(el: ElementNode): boolean {
-  const stack = [...el.children]
-  for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
-    if (n.isText) continue
-    if (BLOCKS.has(n.tag)) return true
-    stack.push(...n.children)
+/** Whether a live element under `el` has one of `tags`. */
+function holdsAny(el: ElementNode, tags: ReadonlySet<string>, run: number): boolean {
+  const stack: ElementNode[] = [el]
+  while (stack.length > 0) {
+    const node = stack.pop() as ElementNode
+    for (const child of node.children) {
+      if (child.isText || child.gone === run) continue
+      if (tags.has(child.tag)) return true
+      stack.push(child)
+    }
+  }
+  return false
+}
+
+const IMAGES = new Set(['img', 'picture', 'figure', 'svg', 'video'])
+
+/** Whether a block holds an image or follows one (two elements back, up to two levels up): a caption's place. */
+function nearImage(el: ElementNode, run: number): boolean {
+  if (holdsAny(el, IMAGES, run)) return true
+  for (let n = el, depth = 0; n.parent !== null && depth < 2; n = n.parent, depth++) {
+    const siblings = n.parent.children
+    let seen = 0
+    for (let i = siblings.indexOf(n) - 1; i >= 0 && seen < 2; i--) {
+      const sibling = siblings[i] as DomNode
+      if (sibling.isText) continue
+      seen++
+      if (IMAGES.has(sibling.tag) || holdsAny(sibling, IMAGES, run)) return true
+    }
   }
   return false
 }
@@ -350,19 +375,6 @@ function dropRelatedTail(parent: ElementNode, start: number, pass: Pass): void {
 const CARD_BLOCKS = new Set(['p', 'h2', 'h3', 'h4', 'h5', 'h6'])
 
 /** A link that wraps a heading or a paragraph is a card pointing at another page (a teaser), not prose. */
-function holdsBlock(link: ElementNode, run: number): boolean {
-  const stack: ElementNode[] = [link]
-  while (stack.length > 0) {
-    const node = stack.pop() as ElementNode
-    for (const child of node.children) {
-      if (child.isText || child.gone === run) continue
-      if (CARD_BLOCKS.has(child.tag)) return true
-      stack.push(child)
-    }
-  }
-  return false
-}
-
 function visit(el: ElementNode, pass: Pass, depth: number): void {
   for (let i = 0; i < el.children.length; i++) {
     const child = el.children[i]
@@ -378,14 +390,14 @@ function visit(el: ElementNode, pass: Pass, depth: number): void {
         continue
       }
     }
-    if (child.tag === 'a' && child.textLen < 800 && holdsBlock(child, pass.run)) {
+    if (child.tag === 'a' && child.textLen < 800 && holdsAny(child, CARD_BLOCKS, pass.run)) {
       drop(child, 'teaser-card', pass)
       continue
     }
     // Measured lengths are from before cleaning: an upper bound, so short blocks are never missed.
     if (BLOCKS.has(child.tag) && child.textLen < 600) {
       const text = liveText(child, pass.run)
-      const rule = blockRule(child, text)
+      const rule = blockRule(child, text, pass.run)
       if (rule === 'related-section') {
         dropRelatedTail(el, i, pass)
         continue

@@ -115,12 +115,17 @@ describe('interpretPrompt', () => {
     expect(interpretPrompt('real estate').interpretation).toMatchObject({ terms: ['estate'], ignored: [{ word: 'real', why: 'common word' }] })
   })
 
-  it('reads words naming a kind of content (debate, coverage, updates) as no term, and still in phrases', () => {
-    const gun = interpretPrompt('the gun control debate').interpretation
-    expect(gun.terms).toEqual(['gun', 'control'])
-    expect(gun.ignored).toContainEqual({ word: 'debate', why: 'kind of content' })
-    expect(gun.categories[0]).toMatchObject({ name: 'Politics' })
-    expect(interpretPrompt('coverage of the climate summit').interpretation.terms).not.toContain('coverage')
+  it('searches words naming a kind of content (debate, coverage, stories) with a small weight', () => {
+    const gun = interpretPrompt('the gun control debate')
+    expect(gun.interpretation.terms).toEqual(['gun', 'control', 'debate'])
+    expect(gun.termWeights.get('gun')).toBe(1)
+    expect(gun.termWeights.get('debate')).toBeLessThan(0.5)
+    expect(gun.interpretation.categories[0]).toMatchObject({ name: 'Politics' })
+    // Alone, such a word is still the subject: "stories" is Books and Literature, and no 422.
+    const stories = interpretPrompt('stories')
+    expect(stories.topical).toBe(true)
+    expect(stories.interpretation.categories[0]).toMatchObject({ name: 'Books and Literature' })
+    expect(interpretPrompt('short stories').interpretation.terms).toEqual(['short', 'stories'])
   })
 
   it('takes hobbyists, beginners and experts as the audience', () => {

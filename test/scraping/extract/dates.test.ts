@@ -440,6 +440,11 @@ describe('date evidence', () => {
     const p = at('', `<h1>Title</h1><p class="c-byline">By Umair Irfan ${item}</p>${published}${filler}`)
     expect(p.last_updated_date?.slice(0, 10)).toBe('2019-11-13')
     expect(p.published_date?.slice(0, 10)).toBe('2019-11-08')
+    // A label does not carry past another <time> or out of its block.
+    const two = `<p class="byline"><span>Updated <time datetime="2019-11-13T15:28:18"></time></span> <time class="entry-date" datetime="2019-11-08T09:00:00">Nov 8, 2019</time></p>`
+    expect(at('', `<h1>Title</h1>${two}${filler}`).published_date?.slice(0, 10)).toBe('2019-11-08')
+    const blocks = `<p>Updated</p><p><time class="entry-date" datetime="2019-11-08T09:00:00">Nov 8, 2019</time></p>`
+    expect(at('', `<h1>Title</h1>${blocks}${filler}`).published_date?.slice(0, 10)).toBe('2019-11-08')
     // An unlabelled <time> in the byline stays the publication.
     const plain = at(
       '',
@@ -540,16 +545,23 @@ describe('date evidence', () => {
     const filler = `<p>${'Lorem ipsum dolor sit amet. '.repeat(80)}</p>`
     const card = (link: string) => `<div class="card"><h3>Rundreise</h3><span>5. Juli 2018</span>\n          <a href="/x">${link}</a></div>`
     expect(at('', `<h1>Expeditionen</h1>${filler}${card('read more')}`).published_date).toBeNull()
-    expect(at('', `<h1>Expeditionen</h1>${filler}${card('Mehr')}`).published_date).toBeNull()
-    // "mehr" running on is prose, and the date stays the page's.
+    expect(at('', `<h1>Expeditionen</h1>${filler}${card('Mehr')}<p>Impressum</p>`).published_date).toBeNull()
+    // "mehr" running on is prose, even hard-wrapped, and the date stays the page's.
     expect(at('', `<h1>Titel</h1>${filler}<p>5. Juli 2018</p><p>mehr als zwanzig Teilnehmer kamen.</p>`).published_date).toBe('2018-07-05')
+    expect(at('', `<h1>Titel</h1>${filler}<p>Am 5. Juli 2018 mehr\nals zwanzig Teilnehmer.</p>`).published_date).toBe('2018-07-05')
     // An exhibition's days near the headline, short and full spans; a dateline with a time before it stays.
     expect(at('', `<h1>Denkmäler in neuem Licht</h1><p>Ausstellung Palais Epstein, 9-23 Feb 2017 | Mo-Fr 9–16</p>${filler}`).published_date).toBeNull()
     expect(at('', `<h1>Festival</h1><p>12.02.2017 – 19.02.2017</p>${filler}`).published_date).toBeNull()
     expect(at('', `<h1>Titel</h1><p>Berlin, 14:30 – 23.02.2017</p>${filler}`).published_date).toBe('2017-02-23')
+    expect(at('', `<h1>Titel</h1><p>Berlin, 14.30 – 23.02.2017</p>${filler}`).published_date).toBe('2017-02-23')
+    // An episode's or an issue's number before a dash is no day starting a span.
+    expect(at('', `<h1>Podcast</h1><p>Folge 12 – 3. März 2020</p>${filler}`).published_date).toBe('2020-03-03')
+    expect(at('', `<h1>Zeitung</h1><p>Nr. 12 - 05.03.2020</p>${filler}`).published_date).toBe('2020-03-05')
     // A game's release date beside its title is the game's; a press release's date is its own.
     expect(at('', `<h1>Bee Simulator</h1><ul><li>Online Coop: -</li><li>Release: 14.11.2019</li></ul>${filler}`).published_date).toBeNull()
     expect(at('', `<h1>Neue Filiale</h1><p>Press release: 14.11.2019</p>${filler}`).published_date).toBe('2019-11-14')
+    expect(at('', `<h1>Neue Filiale</h1><p>News release: 14.11.2019</p>${filler}`).published_date).toBe('2019-11-14')
+    expect(at('', `<h1>Neue Filiale</h1><p>Press-Release: 14.11.2019</p>${filler}`).published_date).toBe('2019-11-14')
   })
 
   it('takes the day a <time> shows over its datetime when the value has no offset and they differ by a day', () => {

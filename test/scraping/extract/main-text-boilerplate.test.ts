@@ -81,10 +81,11 @@ describe('in-article boilerplate', () => {
       <p><a href="/spiel">» Alle Infos zum Spiel</a></p>
       <p><a href="/bericht">Der Bericht des Rechnungshofs liegt seit Montag vor</a></p>
       <p>» Der Rat stimmte zu, sagte die Bürgermeisterin, <a href="/rat">wie erwartet</a>.</p>
+      <p><a href="/kafka">»Die Verwandlung« von Franz Kafka</a></p>
       ${prose(2)}
     </article>`)
     for (const gone of ['Wegen Corona', 'FACC', 'Alle Infos']) expect(result.text).not.toContain(gone)
-    for (const kept of ['Rechnungshofs', 'Der Rat stimmte zu']) expect(result.text).toContain(kept)
+    for (const kept of ['Rechnungshofs', 'Der Rat stimmte zu', 'Die Verwandlung']) expect(result.text).toContain(kept)
     expect(new Set(result.dropped?.map((d) => d.rule))).toEqual(new Set(['boilerplate-phrase']))
   })
 
@@ -170,10 +171,14 @@ describe('in-article boilerplate', () => {
       <p>Sven Hoppe/dpa</p>
       <p>…or, why do I bother. © 2002, 2003 Jamie Zawinski</p>
       <p>Preise steigen und/oder fallen je nach Saison.</p>
+      <p>Die Gewerkschaft kündigte für die kommende Woche weitere Warnstreiks im Nahverkehr an, nachdem die dritte Verhandlungsrunde ohne Ergebnis endete. © dpa</p>
+      <p><img src="/c.jpg"><br>Die Börse am Morgen. © Thomson Reuters 2020</p>
       ${prose(3)}
     </article>`)
     for (const gone of ['Odermatt', 'FOHRINGER', 'Hoppe']) expect(result.text).not.toContain(gone)
-    for (const kept of ['Jamie Zawinski', 'und/oder', 'Sender wieder aktiv', 'Erleichterung']) expect(result.text).toContain(kept)
+    // A paragraph of prose that ends "© dpa" is beside no image; a year makes a notice.
+    for (const kept of ['Jamie Zawinski', 'und/oder', 'Sender wieder aktiv', 'Erleichterung', 'Warnstreiks', 'Thomson Reuters 2020'])
+      expect(result.text).toContain(kept)
     expect(new Set(result.dropped?.map((d) => d.rule))).toEqual(new Set(['credit-line']))
   })
 
@@ -272,9 +277,14 @@ describe('in-article boilerplate', () => {
   it('keeps prose that names a photo, a file or a comment in passing', () => {
     const result = run(`<article>${prose(4)}
       <p>The mayor showed the plan as a PDF and asked for comments by Friday; the photo of the old bridge hangs in the hall.</p>
+      <p>Notice: trains on line 3 are delayed.</p>
+      <p>Warning: the council's site goes down tonight for work on line 5 of the tram network.</p>
       ${prose(2)}
     </article>`)
     expect(result.text).toContain('asked for comments by Friday')
+    // A notice or a warning in prose is not a server's error, which names a .php file and its line.
+    expect(result.text).toContain('trains on line 3')
+    expect(result.text).toContain('line 5 of the tram network')
   })
 
   it('keeps an article that the template wraps in an <aside>, and still drops real sidebars', () => {

@@ -75,6 +75,18 @@ describe('malformed input', () => {
     expect(timed(closed).page.content?.full_text).toContain('deep text that is the article')
   })
 
+  it('handles 200,000 empty siblings before a labelled <time> and a caption, and a 300 KB class', () => {
+    const wide = `<body><h1>T</h1><p>${'<i></i>'.repeat(200_000)}Updated <time datetime="2019-11-13">Nov 13</time></p><p class="caption">${'<b></b>'.repeat(200_000)}x © AFP / X</p><p>${'word '.repeat(300)}</p>`
+    const { page, ms } = timed(wide)
+    expectShape(page)
+    expect(page.last_updated_date).toBe('2019-11-13')
+    expect(page.content?.full_text).toContain('word word')
+    expect(ms).toBeLessThan(HANG_MS)
+    const widget = timed(`<body><h1>T</h1><span class="${'site-header'.repeat(30_000)}">Nov 20, 2019</span><p>${'word '.repeat(300)}</p>`)
+    expectShape(widget.page)
+    expect(widget.ms).toBeLessThan(HANG_MS)
+  })
+
   it('copes with unterminated markup and broken JSON-LD', () => {
     const { page } = timed(
       '<html><head><title>T</title><script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "2020-02-02",}</script><script>var s = "<div>',
