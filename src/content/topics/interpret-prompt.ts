@@ -319,10 +319,12 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   const deeper = content.length ? specific(classifyAnalysis(a, { minEvidence: 0, minFeatures: 0, threshold: 0.08 }).categories) : []
   const categories = [...tier1.filter((c) => c.score >= CATEGORY_FLOOR), ...deeper]
   const named = (c: ScoredCategory): InterpretedCategory => ({ taxonomy_id: c.id, name: getNode(c.id)?.name ?? String(c.id), weight: round(c.score) })
+  // The prompt's own words, kind-of-content words at their small weight among them; the rest were added.
+  const written = [...termWeights].map(([s, w]) => ({ word: surface.get(s) ?? s, own: w >= 1 || CONTENT_KIND.has(surface.get(s) ?? s) }))
   const interpretation: Interpretation = {
     categories: categories.map(named),
-    terms: [...termWeights].filter(([s, w]) => w >= 1 || CONTENT_KIND.has(surface.get(s) ?? s)).map(([s]) => surface.get(s) ?? s),
-    expansions: [...termWeights].filter(([s, w]) => w < 1 && !CONTENT_KIND.has(surface.get(s) ?? s)).map(([s]) => surface.get(s) ?? s),
+    terms: written.filter((t) => t.own).map((t) => t.word),
+    expansions: written.filter((t) => !t.own).map((t) => t.word),
     audience,
     geo: [...geo],
     blocks: { categories: [...blockCategories].map(([id, score]) => named({ id, score })), terms: blockTerms },

@@ -288,8 +288,10 @@ const MODIFIED_HINT = /updated|modified|revised|aktualisiert|(?:^|[\s_-])upd(?:$
  * may wrap the article's own header too, so it alone is not enough (measured: a dated byline was lost).
  */
 const CURRENT_DATE = /current[-_]?date|today|heute|weather|site-header[\w-]{0,40}date/i
-const EXCLUDED_HINT =
-  /current[-_]?date|today|heute|weather|site-header[\w-]{0,40}date|comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar/i
+const EXCLUDED_HINT = new RegExp(
+  `${CURRENT_DATE.source}|comment|related|sidebar|widget|footer|archive|calendar|event|copyright|teaser|recent|popular|reply|kommentar`,
+  'i',
+)
 /**
  * A comment thread's dates are its readers', however their own elements are named ("date", "time"); a
  * date in the site navigation is the day of the visit or of another page.
@@ -335,7 +337,7 @@ function labelBefore(el: ElementNode | null): string {
 /** Whether the text just before `at` labels the date there an update ("Updated", "Stand:", "Last edited:"). */
 const updateLabelBefore = (text: string, at: number): boolean => UPDATED_LABEL.test(text.slice(Math.max(0, at - LABEL_CHARS), at))
 
-const labelledUpdate = (el: ElementNode | null): boolean => updateLabelBefore(labelBefore(el), LABEL_CHARS)
+const labelledUpdate = (el: ElementNode | null): boolean => UPDATED_LABEL.test(labelBefore(el))
 
 /** A <time> that dates something else: a widget or list by its class, a comment, another article's teaser. */
 function othersTime(n: DateNode, marker: string, headlineLine: ReadonlySet<ElementNode>): boolean {
@@ -637,7 +639,13 @@ function bareMoreLink(view: TextView, from: number, followed: string): boolean {
   const end = from + m[0].length
   const rest = view.text.slice(end, end + 40)
   const trailing = rest.length - rest.trimStart().length
-  return view.breaks.some((b) => b >= from && b <= start) && (end + trailing >= view.text.length || view.breaks.some((b) => b >= end && b <= end + trailing))
+  return breakWithin(view, from, start) && (end + trailing >= view.text.length || breakWithin(view, end, end + trailing))
+}
+
+/** Whether a block break falls in [lo, hi] of the view. */
+function breakWithin(view: TextView, lo: number, hi: number): boolean {
+  const i = breakAfter(view, lo - 1)
+  return i < view.breaks.length && (view.breaks[i] as number) <= hi
 }
 
 /** "9-23 Feb 2017": the date ends a span that a smaller day starts. */

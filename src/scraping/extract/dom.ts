@@ -39,6 +39,20 @@ export class ElementNode {
 
 export type DomNode = ElementNode | TextNode
 
+/** Whether an element under `root` has one of `tags`, optionally skipping nodes removed in attempt `run`. */
+export function hasDescendant(root: ElementNode, tags: ReadonlySet<string>, run = 0): boolean {
+  const stack: ElementNode[] = [root]
+  while (stack.length > 0) {
+    const node = stack.pop() as ElementNode
+    for (const child of node.children) {
+      if (child.isText || (run !== 0 && child.gone === run)) continue
+      if (tags.has(child.tag)) return true
+      stack.push(child)
+    }
+  }
+  return false
+}
+
 /** Text of a subtree, optionally skipping nodes removed in attempt `run`. Iterative: trees can be deep. */
 export function textOf(root: ElementNode, run = 0): string {
   let out = ''

@@ -5,7 +5,7 @@
 
 import { findDates } from './date-parse.ts'
 import type { DomNode } from './dom.ts'
-import { classFlags, ElementNode, markerOf, textOf } from './dom.ts'
+import { classFlags, ElementNode, hasDescendant, markerOf, textOf } from './dom.ts'
 
 export type BoilerplateRule =
   | 'furniture-class'
@@ -279,7 +279,7 @@ function blockRule(el: ElementNode, text: string, run: number): BoilerplateRule 
   if (length < 600 && PRIVACY.test(text)) return 'privacy-notice'
   if (length < 600 && APPEAL.test(text)) return 'boilerplate-phrase'
   if (length < 600 && SERVER_ERROR.test(text)) return 'boilerplate-phrase'
-  if (length < 400 && (CREDIT_TAIL.test(text) || (COPYRIGHT_TAIL.test(text) && !holdsAny(el, BLOCKS, run) && nearImage(el, run)))) return 'credit-line'
+  if (length < 400 && (CREDIT_TAIL.test(text) || (COPYRIGHT_TAIL.test(text) && !hasDescendant(el, BLOCKS, run) && nearImage(el, run)))) return 'credit-line'
   if (length >= 160) return null
   if ((HEADINGS.has(el.tag) || length < 50) && RELATED_HEADING.test(text)) return 'related-section'
   if (length < 80 && COMMENT_HEADER.test(text)) return 'related-section'
@@ -291,25 +291,11 @@ function blockRule(el: ElementNode, text: string, run: number): BoilerplateRule 
   return null
 }
 
-/** Whether a live element under `el` has one of `tags`. */
-function holdsAny(el: ElementNode, tags: ReadonlySet<string>, run: number): boolean {
-  const stack: ElementNode[] = [el]
-  while (stack.length > 0) {
-    const node = stack.pop() as ElementNode
-    for (const child of node.children) {
-      if (child.isText || child.gone === run) continue
-      if (tags.has(child.tag)) return true
-      stack.push(child)
-    }
-  }
-  return false
-}
-
 const IMAGES = new Set(['img', 'picture', 'figure', 'svg', 'video'])
 
 /** Whether a block holds an image or follows one (two elements back, up to two levels up): a caption's place. */
 function nearImage(el: ElementNode, run: number): boolean {
-  if (holdsAny(el, IMAGES, run)) return true
+  if (hasDescendant(el, IMAGES, run)) return true
   for (let n = el, depth = 0; n.parent !== null && depth < 2; n = n.parent, depth++) {
     const siblings = n.parent.children
     let seen = 0
@@ -317,7 +303,7 @@ function nearImage(el: ElementNode, run: number): boolean {
       const sibling = siblings[i] as DomNode
       if (sibling.isText) continue
       seen++
-      if (IMAGES.has(sibling.tag) || holdsAny(sibling, IMAGES, run)) return true
+      if (IMAGES.has(sibling.tag) || hasDescendant(sibling, IMAGES, run)) return true
     }
   }
   return false
@@ -372,9 +358,9 @@ function dropRelatedTail(parent: ElementNode, start: number, pass: Pass): void {
   }
 }
 
+/** A link that wraps a heading or a paragraph is a card pointing at another page (a teaser), not prose. */
 const CARD_BLOCKS = new Set(['p', 'h2', 'h3', 'h4', 'h5', 'h6'])
 
-/** A link that wraps a heading or a paragraph is a card pointing at another page (a teaser), not prose. */
 function visit(el: ElementNode, pass: Pass, depth: number): void {
   for (let i = 0; i < el.children.length; i++) {
     const child = el.children[i]
@@ -390,7 +376,7 @@ function visit(el: ElementNode, pass: Pass, depth: number): void {
         continue
       }
     }
-    if (child.tag === 'a' && child.textLen < 800 && holdsAny(child, CARD_BLOCKS, pass.run)) {
+    if (child.tag === 'a' && child.textLen < 800 && hasDescendant(child, CARD_BLOCKS, pass.run)) {
       drop(child, 'teaser-card', pass)
       continue
     }

@@ -4,7 +4,7 @@
 
 import { BLOCK_TAGS, EMPTY_REMOVABLE, PHRASING } from './content-patterns.ts'
 import type { DomNode } from './dom.ts'
-import { ElementNode } from './dom.ts'
+import { ElementNode, hasDescendant } from './dom.ts'
 import { emptySpan, joinSpan, textSpan, trimmedLength } from './text-stats.ts'
 
 const WS_ONLY = /^\s*$/
@@ -120,14 +120,6 @@ export function linkDensity(el: ElementNode): number {
   return el.textLen === 0 ? 0 : el.linkLen / el.textLen
 }
 
-function hasBlockDescendant(el: ElementNode): boolean {
-  for (const child of el.children) {
-    if (child.isText) continue
-    if (BLOCK_TAGS.has(child.tag) || hasBlockDescendant(child)) return true
-  }
-  return false
-}
-
 /** Wraps runs of phrasing content of a div into paragraphs; returns whether any paragraph was made. */
 function wrapPhrasing(div: ElementNode): boolean {
   const out: DomNode[] = []
@@ -204,7 +196,7 @@ function prepareChildren(parent: ElementNode): void {
     }
     let node = child
     if (node.tag === 'div') {
-      const hadBlock = hasBlockDescendant(node)
+      const hadBlock = hasDescendant(node, BLOCK_TAGS)
       const made = wrapPhrasing(node)
       const onlyP = singleChildTag(node, 'p')
       if (onlyP !== null && linkDensity(node) < 0.25) {
