@@ -4,7 +4,8 @@ import { type KeywordModel, model, modelLanguage } from './model.ts'
 import { contentTokens, isGeneric, urlTokens } from './text.ts'
 
 export interface TextFields {
-  body: string
+  /** the text; a list's items are read apart, with no word pair or vocabulary phrase across two of them */
+  body: string | readonly string[]
   title?: string
   description?: string
   url?: string
@@ -77,7 +78,11 @@ function strengthFor(bodyLength: number): (o: Occurrence) => number {
 /** `withTerms: false` skips the term profile, which only embeddings need. */
 export function analyze(fields: TextFields, withTerms = true): Analysis {
   const m = model(fields.language)
-  const body = contentTokens(fields.body)
+  const items = typeof fields.body === 'string' ? [contentTokens(fields.body)] : fields.body.map(contentTokens)
+  const body = items.length === 1 ? (items[0] as string[]) : items.flat()
+  // Where each item after the first starts in `body`.
+  const bodyBreaks = new Set<number>()
+  for (let i = 0, at = 0; i < items.length - 1; i++) bodyBreaks.add((at += (items[i] as string[]).length))
   const title = contentTokens(fields.title ?? '')
   const description = contentTokens(fields.description ?? '')
   const url = urlTokens(fields.url)
@@ -88,12 +93,12 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
     if (!o) occ.set(key, (o = { body: 0, title: false, description: false, url: false }))
     return o
   }
-  eachTerm(body, m, (k) => get(k).body++)
+  for (const item of items) eachTerm(item, m, (k) => get(k).body++)
   eachTerm(title, m, (k) => (get(k).title = true))
   eachTerm(description, m, (k) => (get(k).description = true))
   eachTerm(url, m, (k) => (get(k).url = true))
 
-  const topics = topicLogits({ title, description, body })
+  const topics = topicLogits({ title, description, body, bodyBreaks })
   const strength = strengthFor(body.length)
   const nodeScores = new Map<number, number>()
   for (const [key, o] of occ) {

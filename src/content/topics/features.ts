@@ -20,6 +20,8 @@ export interface TopicTokens {
   title: readonly string[]
   description: readonly string[]
   body: readonly string[]
+  /** positions in `body` that start a new item of a list: no word pair is read across them */
+  bodyBreaks?: ReadonlySet<number>
 }
 
 export function topicTokens(t: TopicText): TopicTokens {
@@ -29,11 +31,11 @@ export function topicTokens(t: TopicText): TopicTokens {
 /** Feature → count (title words count double). Takes tokens, so a caller that has them does not tokenise twice. */
 export function featureCounts(t: TopicTokens): Map<string, number> {
   const counts = new Map<string, number>()
-  const addRun = (tokens: readonly string[], weight: number): void => {
+  const addRun = (tokens: readonly string[], weight: number, breaks?: ReadonlySet<number>): void => {
     for (let i = 0; i < tokens.length; i++) {
       const w = tokens[i] as string
       counts.set(w, (counts.get(w) ?? 0) + weight)
-      if (i + 1 < tokens.length) {
+      if (i + 1 < tokens.length && !breaks?.has(i + 1)) {
         const bigram = `${w} ${tokens[i + 1] as string}`
         counts.set(bigram, (counts.get(bigram) ?? 0) + weight)
       }
@@ -41,7 +43,7 @@ export function featureCounts(t: TopicTokens): Map<string, number> {
   }
   addRun(t.title, TITLE_COUNT)
   addRun(t.description, 1)
-  addRun(t.body.length > MAX_BODY_TOKENS ? t.body.slice(0, MAX_BODY_TOKENS) : t.body, 1)
+  addRun(t.body.length > MAX_BODY_TOKENS ? t.body.slice(0, MAX_BODY_TOKENS) : t.body, 1, t.bodyBreaks)
   return counts
 }
 

@@ -153,6 +153,8 @@ const BLOCK_MIN_PROBABILITY = 0.3
 // A word shared by many sibling names ("sports" in Extreme Sports, Olympic Sports…) names none of them.
 const MAX_TIED_SIBLINGS = 2
 const CATEGORY_FLOOR = 0.1
+// How a prompt's deeper categories are read: any evidence counts, from a score of 0.08.
+const DEEPER_OPTIONS = { minEvidence: 0, minFeatures: 0, threshold: 0.08 } as const
 
 /** Words the index associates with a prompt word count for less than the prompt's own words. */
 const EXPANSION_WEIGHT = 0.5
@@ -210,8 +212,12 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   const geo = new Set<string>()
   const tokens = words(text)
   const original = text.match(/[\p{L}\p{N}]+/gu) ?? []
+  const breaks = listBreaks(text)
   const keep: string[] = []
+  const keepBreak: boolean[] = []
+  let carry = false
   for (let i = 0; i < tokens.length; i++) {
+    carry ||= breaks[i] ?? false
     const w = tokens[i] as string
     const two = i + 1 < tokens.length ? `${w} ${tokens[i + 1] as string}` : ''
     const prev = tokens[i - 1] ?? ''
@@ -220,15 +226,19 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
       geo.add(COUNTRIES[two])
       ignored.push({ word: two, why: 'geography' })
       i++
+      carry = true
       continue
     }
     const code = COUNTRIES[w]
     if (code && (w.length > 3 ? GEO_PREPOSITION.test(prev) || tokens.length <= 2 : isCode)) {
       geo.add(code)
       ignored.push({ word: w, why: 'geography' })
+      carry = true
       continue
     }
     keep.push(w)
+    keepBreak.push(carry)
+    carry = false
   }
 
   const reader = wordReader()
@@ -236,10 +246,11 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   const joinedParts = new Map<string, string[]>()
   for (let i = 0; i + 1 < keep.length; i++) {
     const [a, b] = [keep[i] as string, keep[i + 1] as string]
-    if (!LETTERS.test(a) || !LETTERS.test(b) || [a, b].some((w) => FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w))) continue
+    if (keepBreak[i + 1] || !LETTERS.test(a) || !LETTERS.test(b) || [a, b].some((w) => FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w))) continue
     const joined = joinedForm(a, b, reader.strength)
     if (joined === null) continue
     keep.splice(i, 2, joined)
+    keepBreak.splice(i + 1, 1)
     // "e-commerce": a part too short to be a word of its own is not searched.
     joinedParts.set(
       joined,
@@ -253,11 +264,15 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   // The content words in order, with the common words that make a phrase with the one next to them: a
   // common word is no evidence alone, but "real estate" and "world cup" name their topic better than
   // "estate" and "cup" (where "new job" names it less surely than "job").
-  const sequence: { word: string; common: boolean }[] = []
+  const sequence: PhraseWord[] = []
   // Stems of words read through a known form of theirs: not names, so not weighed or expanded as such.
   const formed = new Set<string>()
   const isAudience = audienceWords(keep)
+  // What separates the content words: punctuation, or a conjunction ("dogs and cats").
+  let before: Separator = 'none'
   for (const [i, w] of keep.entries()) {
+    if (keepBreak[i]) before = 'punctuation'
+    else if (CONJUNCTIONS.has(w) && before === 'none') before = 'conjunction'
     if (!/\p{L}/u.test(w)) {
       ignored.push({ word: w, why: 'not a word' })
       continue
@@ -268,13 +283,17 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     }
     if (w.length < 2 || FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w)) {
       if (!ignored.some((x) => x.word === w)) ignored.push({ word: w, why: 'common word' })
-      if (GENERIC_WORD_SET.has(w)) sequence.push({ word: w, common: true })
+      if (GENERIC_WORD_SET.has(w)) {
+        sequence.push({ word: w, common: true, before: sequence.length ? before : 'none' })
+        before = 'none'
+      }
       continue
     }
     // "gardeners" is read as "gardening", and searched as both.
     const form = knownForm(w, reader.strength, wordCosine)
     content.push(form ?? w)
-    sequence.push({ word: form ?? w, common: false })
+    sequence.push({ word: form ?? w, common: false, before: sequence.length ? before : 'none' })
+    before = 'none'
     const parts = joinedParts.get(w)
     for (const x of [w, ...(form === null ? [] : [form]), ...(parts ?? [])]) {
       const s = stem(x)
@@ -288,7 +307,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   // Symbols and emoji are not words at all: name them so the buyer sees they were read.
   for (const sym of prompt.match(/\p{Extended_Pictographic}/gu) ?? []) ignored.push({ word: sym, why: 'not a word' })
 
-  const a = analyze({ body: content.length ? withPhrases(sequence, reader.strength).join(' ') : '' })
+  const a = readContent(content.length ? sequence : [], reader.strength)
   // A word neither the model nor the vocabulary knows is likely a name (a team, a product): specific.
   const unknown: string[] = []
   for (const s of termWeights.keys()) {
@@ -316,7 +335,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     }
   }
   const tier1 = content.length ? withNeighbours(tier1Probabilities(a), a, near) : []
-  const deeper = content.length ? specific(classifyAnalysis(a, { minEvidence: 0, minFeatures: 0, threshold: 0.08 }).categories) : []
+  const deeper = content.length ? specific(classifyAnalysis(a, DEEPER_OPTIONS).categories) : []
   const categories = [...tier1.filter((c) => c.score >= CATEGORY_FLOOR), ...deeper]
   const named = (c: ScoredCategory): InterpretedCategory => ({ taxonomy_id: c.id, name: getNode(c.id)?.name ?? String(c.id), weight: round(c.score) })
   // The prompt's own words, kind-of-content words at their small weight among them; the rest were added.
@@ -370,6 +389,7 @@ function specific(categories: readonly ScoredCategory[]): ScoredCategory[] {
 const round = (x: number): number => Math.round(x * 1000) / 1000
 
 const LETTERS = /^\p{L}+$/u
+const CONJUNCTIONS = new Set(['and', 'or', 'nor'])
 // The shortest part of a joined word that is searched as a word of its own.
 const MIN_PART = 3
 // How much more surely a phrase with a common word must name its topic than its content word alone.
@@ -400,24 +420,68 @@ function wordReader(): { known: (w: string) => boolean; strength: TopicStrength 
   }
 }
 
+/** What stands between a content word and the one before it. */
+type Separator = 'none' | 'conjunction' | 'punctuation'
+
+/** A word of the prompt's content sequence. */
+interface PhraseWord {
+  word: string
+  common: boolean
+  before: Separator
+}
+
+/** How surely a reading names a topic: its best tier-1 probability plus its best deeper category's score. */
+function sureness(a: Analysis): number {
+  const categories = classifyAnalysis(a, DEEPER_OPTIONS).categories
+  const isDeeper = (c: ScoredCategory): boolean => (getNode(c.id)?.tier ?? 1) > 1
+  const best = (deeper: boolean): number => Math.max(0, ...categories.filter((c) => isDeeper(c) === deeper).map((c) => c.score))
+  return best(false) + best(true)
+}
+
+/**
+ * The content words as the model reads them. A list's items are read apart, so no word pair is read
+ * across a comma, and "dogs and cats" is two words of Pets rather than the pair "dog cat" (which the
+ * corpora taught as evidence against Pets). A conjunction can also be part of a name ("arts and
+ * crafts", "mergers and acquisitions"): both readings are made and the surer one is kept (sureness).
+ */
+function readContent(sequence: readonly PhraseWord[], strength: TopicStrength): Analysis {
+  const apart = analyze({ body: withPhrases(sequence, strength, 'conjunction') })
+  if (!sequence.some((x) => x.before === 'conjunction')) return apart
+  const joined = analyze({ body: withPhrases(sequence, strength, 'punctuation') })
+  return sureness(joined) > sureness(apart) ? joined : apart
+}
+
+/**
+ * Where each word of `text` (as /[\p{L}\p{N}]+/ finds them) follows punctuation that separates list
+ * items (anything but spaces, hyphens and apostrophes).
+ */
+function listBreaks(text: string): boolean[] {
+  const out: boolean[] = []
+  let end = 0
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    out.push(/[^\s'’-]/u.test(text.slice(end, m.index)))
+    end = m.index + m[0].length
+  }
+  return out
+}
+
 /**
  * The content words, with each common word kept where it and the content word next to it (function
  * words aside) name a topic more surely than that word alone.
  */
-function withPhrases(sequence: readonly { word: string; common: boolean }[], strength: TopicStrength): string[] {
+function withPhrases(sequence: readonly PhraseWord[], strength: TopicStrength, breakAt: Exclude<Separator, 'none'>): string[] {
   const phrase = (a: string, b: string, single: string): boolean => strength(`${a} ${b}`) > strength(single) + PHRASE_GAIN
-  const out: string[] = []
+  const breaks = (x: PhraseWord | undefined): boolean => x !== undefined && (x.before === 'punctuation' || x.before === breakAt)
+  const items: string[][] = [[]]
   for (const [i, x] of sequence.entries()) {
-    if (!x.common) {
-      out.push(x.word)
-      continue
-    }
-    const before = sequence[i - 1]
-    const after = sequence[i + 1]
-    if ((after && !after.common && phrase(x.word, after.word, after.word)) || (before && !before.common && phrase(before.word, x.word, before.word)))
-      out.push(x.word)
+    if (breaks(x) && items[items.length - 1]?.length) items.push([])
+    const before = breaks(x) ? undefined : sequence[i - 1]
+    const after = breaks(sequence[i + 1]) ? undefined : sequence[i + 1]
+    const kept =
+      !x.common || (after && !after.common && phrase(x.word, after.word, after.word)) || (before && !before.common && phrase(before.word, x.word, before.word))
+    if (kept) items[items.length - 1]?.push(x.word)
   }
-  return out
+  return items.map((item) => item.join(' '))
 }
 
 /** The closest words to the given words, with their best cosine; the prompt's own words excluded. */
