@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { model } from '../src/content/classify/model.ts'
 import { topicModel } from '../src/content/topics/topic-model.ts'
-import { corpusAccuracy, describeProbe, probeAccuracy } from './lib/topic-accuracy.ts'
+import { corpusAccuracy, describeProbe, namesAsPrompts, probeAccuracy } from './lib/topic-accuracy.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 // What the learned model adds to a process (the keyword model is loaded first, as in the service).
@@ -31,10 +31,14 @@ for (const r of rows) {
 // Full British-English news articles (synthetic, written blind to the classifier: the file's `about`).
 const probe = probeAccuracy()
 console.log(`British news probe (n=${probe.items}): tier-1 top-1 ${pct(probe.top1)}: ${describeProbe(probe)}`)
+const names = namesAsPrompts()
+console.log(
+  `taxonomy names read as prompts (n=${names.names}): first topic the name's tier-1 ${pct(names.tier1)}, the node itself among the categories ${pct(names.node)}, no topic ${names.unread.length} (${names.unread.join(', ')})`,
+)
 const out = join(root, 'bench/results/topics.json')
 mkdirSync(dirname(out), { recursive: true })
 writeFileSync(
   out,
-  `${JSON.stringify({ generated_at: new Date().toISOString(), model_rss_mb: modelRssMb, corpora: rows, british_news_probe: probe }, null, 2)}\n`,
+  `${JSON.stringify({ generated_at: new Date().toISOString(), model_rss_mb: modelRssMb, corpora: rows, british_news_probe: probe, names_as_prompts: names }, null, 2)}\n`,
 )
 console.log(`wrote ${out}`)

@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs'
 import { type CorpusName, loadCorpora } from '../../scripts/lib/topic-corpora.ts'
 import { analyze } from '../../src/content/classify/analyze.ts'
 import { classifyPage, tier1Evidence, tier1Probabilities } from '../../src/content/classify/classify-page.ts'
-import { ancestry, getNode, getNodeByUniqueId } from '../../src/content/taxonomy/taxonomy.ts'
+import { allNodes, ancestry, getNode, getNodeByUniqueId } from '../../src/content/taxonomy/taxonomy.ts'
+import { TOPIC_ROOT_EXCLUDED } from '../../src/content/topics/classes.ts'
+import { interpretPrompt } from '../../src/content/topics/interpret-prompt.ts'
 
 export type Variant = 'shipped' | 'model only' | 'vocabulary only'
 
@@ -127,4 +129,37 @@ export function probeAccuracy(): ProbeAccuracy {
     perClass: hits.shares(),
     misses,
   }
+}
+
+export interface NamesAsPrompts {
+  /** taxonomy nodes below tier 1, outside the roots the topic model leaves out */
+  names: number
+  /** share whose name, read as a prompt, has the node's tier-1 as its first topic */
+  tier1: number
+  /** share whose name, read as a prompt, lists the node itself among its categories */
+  node: number
+  /** names read with no topic at all */
+  unread: string[]
+}
+
+/**
+ * Every taxonomy name below tier 1 read as a prompt ("Beekeeping", "Auto Recalls"): the words a buyer
+ * choosing from the taxonomy would type. A self-consistency check of prompt reading, not an accuracy on
+ * unseen data (the names are in the vocabulary and the model's prior pseudo-documents).
+ */
+export function namesAsPrompts(): NamesAsPrompts {
+  let names = 0
+  let tier1 = 0
+  let node = 0
+  const unread: string[] = []
+  for (const n of allNodes()) {
+    const root = ancestry(n.id)[0]
+    if (n.tier < 2 || !root || TOPIC_ROOT_EXCLUDED.has(root.unique_id)) continue
+    names++
+    const categories = interpretPrompt(n.name).interpretation.categories
+    if (!categories.length) unread.push(n.name)
+    if (categories[0]?.taxonomy_id === root.id) tier1++
+    if (categories.some((c) => c.taxonomy_id === n.id)) node++
+  }
+  return { names, tier1: tier1 / Math.max(1, names), node: node / Math.max(1, names), unread }
 }

@@ -97,14 +97,25 @@ export function tier1Probabilities(a: Analysis, vocabularyWeight = VOCABULARY_WE
   const m = topicModel()
   const evidence = a.nodeScores
   if (a.topicFeatures === 0 && a.matchedTerms === 0) return []
-  // A page read in another language: the vocabulary alone, as squared shares of its evidence
-  // ((1 + e)² normalised), the previous classifier's scale.
-  const logits = a.english
-    ? Float64Array.from(a.topicLogits, (l, i) => l + vocabularyWeight * Math.log1p(evidence.get(m.classIds[i] as number) ?? 0))
-    : Float64Array.from(m.classIds, (id) => OTHER_LANGUAGE_VOCABULARY_WEIGHT * Math.log1p(evidence.get(id) ?? 0))
-  softmax(logits)
+  if (!a.english) return vocabularyTier1(a)
+  const logits = Float64Array.from(a.topicLogits, (l, i) => l + vocabularyWeight * Math.log1p(evidence.get(m.classIds[i] as number) ?? 0))
+  return scored(softmax(logits))
+}
+
+/**
+ * Tier-1 probabilities from the vocabulary's evidence alone, as squared shares of it ((1 + e)²
+ * normalised, the previous classifier's scale): for a page in another language, whose words the
+ * English model does not read, and for a prompt none of whose words the model knows (interpret-prompt.ts).
+ */
+export function vocabularyTier1(a: Analysis): ScoredCategory[] {
+  const logits = Float64Array.from(topicModel().classIds, (id) => OTHER_LANGUAGE_VOCABULARY_WEIGHT * Math.log1p(a.nodeScores.get(id) ?? 0))
+  return scored(softmax(logits))
+}
+
+function scored(probabilities: Float64Array): ScoredCategory[] {
+  const ids = topicModel().classIds
   const out: ScoredCategory[] = []
-  for (let i = 0; i < logits.length; i++) out.push({ id: m.classIds[i] as number, score: logits[i] as number })
+  for (let i = 0; i < probabilities.length; i++) out.push({ id: ids[i] as number, score: probabilities[i] as number })
   return out.sort((x, y) => y.score - x.score)
 }
 
@@ -118,12 +129,12 @@ export function tier1Evidence(a: Analysis): { id: number; evidence: number }[] {
   return out.sort((x, y) => y.evidence - x.evidence)
 }
 
-export function classifyAnalysis(a: Analysis, options: ClassifyOptions = {}): PageClassification {
+/** `roots`: the tier-1 probabilities to descend from, when the caller read them otherwise (vocabularyTier1). */
+export function classifyAnalysis(a: Analysis, options: ClassifyOptions = {}, roots: readonly ScoredCategory[] = tier1Probabilities(a)): PageClassification {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD
   const minEvidence = options.minEvidence ?? DEFAULT_MIN_EVIDENCE
   const minFeatures = options.minFeatures ?? DEFAULT_MIN_FEATURES
   const sensitive = sensitiveTopics(a)
-  const roots = tier1Probabilities(a)
   const best = roots[0]
   const bestEvidence = tier1Evidence(a)[0]?.evidence ?? 0
   const readable = (bestEvidence >= minEvidence && a.matchedTerms >= (options.minTerms ?? 2)) || (a.english && a.topicFeatures >= minFeatures)

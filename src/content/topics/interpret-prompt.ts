@@ -3,7 +3,7 @@
 // the geography ("in Germany", "US") — and what it excludes ("not politics"). The result is returned
 // to the buyer as the segment's `interpretation` (docs/curation.md).
 import { type Analysis, analyze } from '../classify/analyze.ts'
-import { classifyAnalysis, type ScoredCategory, tier1Probabilities } from '../classify/classify-page.ts'
+import { classifyAnalysis, type ScoredCategory, tier1Probabilities, vocabularyTier1 } from '../classify/classify-page.ts'
 import { type Embedding, embedAnalysis } from '../classify/embed.ts'
 import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { stem, words } from '../classify/text.ts'
@@ -334,8 +334,11 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
       surface.set(s, w)
     }
   }
-  const tier1 = content.length ? withNeighbours(tier1Probabilities(a), a, near) : []
-  const deeper = content.length ? specific(classifyAnalysis(a, DEEPER_OPTIONS).categories) : []
+  // Words only the vocabulary knows ("beekeeping", "Sikhism": taxonomy names no corpus holds) are read
+  // from it alone: added to the model's even scores for every topic, their evidence stayed under the floor.
+  const roots = a.topicFeatures === 0 && a.matchedTerms > 0 ? vocabularyTier1(a) : tier1Probabilities(a)
+  const tier1 = content.length ? withNeighbours(roots, a, near) : []
+  const deeper = content.length ? specific(classifyAnalysis(a, DEEPER_OPTIONS, roots).categories) : []
   const categories = [...tier1.filter((c) => c.score >= CATEGORY_FLOOR), ...deeper]
   const named = (c: ScoredCategory): InterpretedCategory => ({ taxonomy_id: c.id, name: getNode(c.id)?.name ?? String(c.id), weight: round(c.score) })
   // The prompt's own words, kind-of-content words at their small weight among them; the rest were added.

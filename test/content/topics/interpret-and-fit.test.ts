@@ -18,6 +18,11 @@ describe('interpretPrompt', () => {
     ['tennis', 'Sports'],
     ['people researching an illness, its treatment or vaccines', 'Medical Health'],
     ['moms who love cooking', 'Food & Drink'],
+    // Words only the vocabulary knows (taxonomy names): read from it alone, not diluted by the model's
+    // even scores for every topic (which had left these prompts with no topic at all).
+    ['beekeeping', 'Hobbies & Interests'],
+    ['Sikhism', 'Religion & Spirituality'],
+    ['paintball', 'Sports'],
   ])('reads %j as about %s', (prompt, topic) => {
     const r = interpretPrompt(prompt)
     expect(r.topical).toBe(true)
