@@ -52,6 +52,7 @@ const PHRASES = new RegExp(
     'download (?:the|our) .{0,40}apps?',
     'follow us',
     'folgen sie uns',
+    'folge uns (?:auf|bei)',
     'suivez-nous',
     'share (?:this|on)',
     'teilen sie',
@@ -155,7 +156,7 @@ const PHRASES = new RegExp(
 /** Labels that introduce related links or further reading, in either place they are read. */
 const RELATED_LABELS = [
   'siehe auch',
-  'mehr zum thema',
+  'mehr zu(?:m| diesem) thema',
   'auch interessant',
   'empfohlene beiträge',
   'neueste artikel',
@@ -187,7 +188,8 @@ const ARROW_POINTER = /^(?:>>|»(?=\s)|→|▶|►|➤|⇒)|(?:<<|(?<=\s)«)$/
 /** A teaser's "more" link left alone on its line: "mehr...", "more »". */
 const MORE_LINK = /^(?:mehr|more|weiter|plus|más|meer)\s*(?:\.{3}|…|»|›|>+)$/i
 /** A block that is only an advertising label. */
-const AD_LABEL = /^\W*(?:anzeige|advertisement|advertorial|werbung|publicité|publicidad|pubblicità|reklama|sponsored)\W*$/i
+const AD_LABEL =
+  /^\W*(?:anzeige|advertisement|advertorial|werbung|publicité|publicidad|pubblicità|reklama|sponsored|anúncio|publicidade|advertentie|annonce|mainos)\W*$/i
 /**
  * A block that is only a loading indicator's text ("Loading …", "Lade weitere Inhalte …"); a single word
  * only with its dots, since "Laden" alone is also a section heading (charging, in a car review).
@@ -229,12 +231,48 @@ function isDateLine(text: string): boolean {
 }
 
 /** Cookie and privacy boxes run longer than a call to action. */
-const PRIVACY =
-  /wir respektieren (?:deine|ihre) privatsphäre|we (?:value|respect) your privacy|diese (?:website|webseite|seite) (?:verwendet|nutzt) cookies|this (?:website|site) uses cookies|nous utilisons des cookies|utilizamos cookies|utilizziamo (?:i )?cookie/i
+const PRIVACY = new RegExp(
+  [
+    'wir respektieren (?:deine|ihre) privatsphäre',
+    'we (?:value|respect) your privacy',
+    '(?:diese|unsere) (?:website|webseite|seite|internetseite) (?:verwendet|nutzt|benutzt) cookies',
+    'wir (?:verwenden|nutzen|setzen) cookies',
+    '(?:this|our) (?:website|web site|site) uses cookies',
+    'we use cookies (?:to|on (?:this|our))',
+    'by continuing (?:to browse|to use (?:this|our|the) (?:site|website)|your browsing)',
+    'nous utilisons des cookies',
+    'ce site (?:web )?utilise des cookies',
+    'en poursuivant votre navigation',
+    'utilizamos cookies',
+    '(?:este|nuestro) (?:sitio|site|portal)(?: web)? (?:utiliza|usa) cookies',
+    'utilizziamo (?:i )?cookie',
+    'questo sito (?:web )?(?:utilizza|usa) (?:i )?cookie',
+    'deze (?:website|site) (?:gebruikt|maakt gebruik van) cookies',
+    'ta strona (?:używa|korzysta z)',
+  ].join('|'),
+  'i',
+)
 
 /** The site asking for support or consent in its own name: longer than a call to action. */
-const APPEAL =
-  /unterstütze unsere arbeit|unterstützen sie unsere arbeit|support our (?:journalism|work|reporting)|soutenez notre (?:journalisme|travail)|we use your sign-up to provide content|turn on notifications to receive|zapraszamy (?:też |również )?do (?:subskrypcji|prenumeraty)/i
+const APPEAL = new RegExp(
+  [
+    'unterstütze unsere arbeit',
+    'unterstützen sie unsere arbeit',
+    'support our (?:journalism|work|reporting)',
+    'soutenez notre (?:journalisme|travail)',
+    'we use your sign-up to provide content',
+    'turn on notifications to receive',
+    'zapraszamy (?:też |również )?do (?:subskrypcji|prenumeraty)',
+    // newsletters and push notifications
+    'verpasse? (?:keine|nie wieder) (?:news|nachrichten|artikel|neuigkeiten)',
+    'diretamente no seu e-?mail',
+    'directamente en tu (?:correo|e-?mail|bandeja)',
+    'directement dans votre (?:boîte|messagerie)',
+    'direttamente nella tua (?:casella|email)',
+    '(?:klicke?|nutze|tippe?) (?:auf )?die (?:kleine )?(?:rote )?glocke',
+  ].join('|'),
+  'i',
+)
 
 /** Whole-line credits and captions: "Foto: …", "(Foto: Getty)", "Crédits photos : …", "© 2020 …". */
 const CREDIT =

@@ -96,6 +96,7 @@ describe('in-article boilerplate', () => {
       'También te puede interesar',
       'Vous aimerez aussi',
       'Ähnliche Neuigkeiten:',
+      'Mehr zu diesem Thema',
     ]) {
       const result = run(`<article>${prose(4)}<h3>${heading}</h3><p><a href="/x">Another bridge</a></p></article>`)
       expect(result.text, heading).not.toContain(heading.slice(0, 12))
@@ -185,7 +186,7 @@ describe('in-article boilerplate', () => {
   it("drops what pages never written against put after their articles: forms' messages, saved-story and feedback widgets, paywall, reproduction and end-of-story lines", () => {
     // Kinds found at the end of the htmldate dev pages' text, which no main-text rule had been written from. A long
     // article, so the drops stay under half of it (else the largest are given up).
-    const result = run(`<article>${prose(16)}
+    const result = run(`<article>${prose(22)}
       <p>Bitte gib eine gültige E-Mail-Adresse ein.</p>
       <p>Es gab leider ein Problem beim Absenden des Formulars. Bitte versuche es erneut.</p>
       <p>Story Saved</p><p>You can find this story in My Bookmarks.</p>
@@ -214,6 +215,14 @@ describe('in-article boilerplate', () => {
       <p>Image credit: www.apple.com/in/</p>
       <p>This story was originally published at nytimes.com. Read it here.</p>
       <p>Original-Content von: Polizei Steinfurt, übermittelt durch news aktuell</p>
+      <p>Our website uses cookies to offer you optimal navigation and personalized content. By continuing your browsing on our site, you agree to the use of cookies.</p>
+      <p>Wir verwenden Cookies, um Inhalte zu personalisieren.</p>
+      <p>Ce site utilise des cookies pour améliorer votre expérience.</p>
+      <p>As notícias que você não pode perder diretamente no seu e-mail.</p>
+      <p>Verpasse keine News zu Hardware &amp; Gadgets</p>
+      <p>Nutze die kleine rote Glocke unten rechts um aktuell informiert zu werden!</p>
+      <p>Folge uns auf Facebook | Instagram</p>
+      <p>- Anúncio -</p>
     </article>`)
     expect(result.text).toContain('The council met on Tuesday')
     for (const gone of [
@@ -246,6 +255,14 @@ describe('in-article boilerplate', () => {
       'Image credit',
       'originally published',
       'Original-Content',
+      'Our website uses cookies',
+      'Wir verwenden Cookies',
+      'Ce site utilise',
+      'seu e-mail',
+      'Verpasse keine',
+      'Glocke',
+      'Folge uns',
+      'Anúncio',
     ])
       expect(result.text).not.toContain(gone)
   })
@@ -279,12 +296,14 @@ describe('in-article boilerplate', () => {
       <p>The mayor showed the plan as a PDF and asked for comments by Friday; the photo of the old bridge hangs in the hall.</p>
       <p>Notice: trains on line 3 are delayed.</p>
       <p>Warning: the council's site goes down tonight for work on line 5 of the tram network.</p>
+      <p>The baker says we use cookies and cream in every cake, and the mayor ordered one.</p>
       ${prose(2)}
     </article>`)
     expect(result.text).toContain('asked for comments by Friday')
     // A notice or a warning in prose is not a server's error, which names a .php file and its line.
     expect(result.text).toContain('trains on line 3')
     expect(result.text).toContain('line 5 of the tram network')
+    expect(result.text).toContain('we use cookies and cream')
   })
 
   it('keeps an article that the template wraps in an <aside>, and still drops real sidebars', () => {
