@@ -149,6 +149,18 @@ const PHRASES = new RegExp(
     'originally (?:published|appeared) (?:at|on|in) ',
     'original-content von',
     'übermittelt durch news aktuell',
+    // read-aloud players, a wiki's revision bar, subscriber-only labels, photo and link buttons
+    'text vorlesen',
+    'artikel (?:vorlesen|anhören)',
+    'listen to (?:this|the) (?:article|story)',
+    'écouter (?:cet|l.)article',
+    'revision as of .{5,40}\\(edit\\)',
+    '\\(talk \\| contribs\\)',
+    '(?:exklusiv|nur) für abonnent',
+    'réservé aux abonnés',
+    'exclusive (?:for|to) subscribers',
+    '写真を拡大',
+    'انسخ الرابط',
   ].join('|'),
   'i',
 )

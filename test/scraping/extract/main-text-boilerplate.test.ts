@@ -186,7 +186,7 @@ describe('in-article boilerplate', () => {
   it("drops what pages never written against put after their articles: forms' messages, saved-story and feedback widgets, paywall, reproduction and end-of-story lines", () => {
     // Kinds found at the end of the htmldate dev pages' text, which no main-text rule had been written from. A long
     // article, so the drops stay under half of it (else the largest are given up).
-    const result = run(`<article>${prose(22)}
+    const result = run(`<article>${prose(26)}
       <p>Bitte gib eine gültige E-Mail-Adresse ein.</p>
       <p>Es gab leider ein Problem beim Absenden des Formulars. Bitte versuche es erneut.</p>
       <p>Story Saved</p><p>You can find this story in My Bookmarks.</p>
@@ -223,6 +223,10 @@ describe('in-article boilerplate', () => {
       <p>Nutze die kleine rote Glocke unten rechts um aktuell informiert zu werden!</p>
       <p>Folge uns auf Facebook | Instagram</p>
       <p>- Anúncio -</p>
+      <p>Lesedauer etwa 4 min. | Text vorlesen Stop Pause Fortsetzen</p>
+      <p>Revision as of 07:47, 28 March 2020 (edit)</p><p>(talk | contribs)</p>
+      <p>Exklusiv für Abonnenten</p>
+      <p>写真を拡大</p>
     </article>`)
     expect(result.text).toContain('The council met on Tuesday')
     for (const gone of [
@@ -263,6 +267,11 @@ describe('in-article boilerplate', () => {
       'Glocke',
       'Folge uns',
       'Anúncio',
+      'vorlesen',
+      'Revision as of',
+      'contribs',
+      'Abonnenten',
+      '写真',
     ])
       expect(result.text).not.toContain(gone)
   })
