@@ -161,6 +161,22 @@ const PHRASES = new RegExp(
     'exclusive (?:for|to) subscribers',
     '写真を拡大',
     'انسخ الرابط',
+    // app, author-follow and community promos; affiliate disclosures; rating widgets; video frames
+    'click here to (?:get|download) the .{1,40}app',
+    'kostenlos für ios und android',
+    'follow me on (?:twitter|instagram|facebook|linkedin)',
+    'scan the qr code',
+    'advertising disclosure',
+    'affiliate disclosure',
+    'we may (?:receive|earn) (?:a )?(?:small )?(?:compensation|commission)',
+    'rate this (?:post|article|story)',
+    'ende des (?:video|audio)beitrags',
+    'ende der weiteren informationen',
+    // a form's messages, continued
+    '(?:da|hier) ist (?:leider )?etwas schief ?gelaufen',
+    'etwas ist schief ?gelaufen\\W+bitte',
+    '(?:e-?mail-?adresse|mailadresse) ist bereits registriert',
+    'valide (?:e-?mail-?)?adresse',
   ].join('|'),
   'i',
 )
@@ -318,7 +334,7 @@ const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6'])
 /** Blocks judged by their text (inline elements are judged with the block that holds them). */
 const BLOCKS = new Set(['p', 'div', 'section', 'aside', 'ul', 'ol', 'li', 'figure', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'dl', 'table'])
 const RELATED_HEADING = new RegExp(
-  `^(?:${RELATED_LABELS}|weitere informationen|weiterführende links?|lesen sie auch|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|recommended|sur le même sujet|noticias relacionadas|articoli correlati|gerelateerd|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben|topics mentioned in this article|themen in diesem artikel(?: folgen)?|(?:aktuell )?beliebte artikel|meist-?(?:gelesen|kommentiert)|most (?:read|popular|shared|viewed)|les plus (?:lus|partagés|commentés)|le più (?:condivise|lette|viste)|dernières news(?: sur)?\\s*:?.{0,40}|weitere (?:meldungen|nachrichten)|(?:das (?:thema )?|dies )?könnte (?:dich|sie|euch) auch interessieren|you (?:may|might) also be interested in|(?:también )?te puede interesar|(?:ti )?potrebbe interessar(?:ti|e)|vous (?:aimerez|pourriez aimer) aussi|à découvrir aussi)\\s*:?$`,
+  `^(?:${RELATED_LABELS}|weitere informationen|weiterführende links?|lesen sie auch|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|recommended|sur le même sujet|noticias relacionadas|articoli correlati|gerelateerd|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben|topics mentioned in this article|themen in diesem artikel(?: folgen)?|(?:aktuell )?beliebte artikel|meist-?(?:gelesen|kommentiert)|most (?:read|popular|shared|viewed)|les plus (?:lus|partagés|commentés)|le pi[uùú] (?:condivise|lette|viste)|dernières news(?: sur)?\\s*:?.{0,40}|weitere (?:meldungen|nachrichten)|(?:das (?:thema )?|dies )?könnte (?:dich|sie|euch) auch interessieren|you (?:may|might) also be interested in|(?:también )?te puede interesar|(?:ti )?potrebbe interessar(?:ti|e)|vous (?:aimerez|pourriez aimer) aussi|à découvrir aussi)\\s*:?$`,
   'i',
 )
 

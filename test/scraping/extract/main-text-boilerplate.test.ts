@@ -97,6 +97,7 @@ describe('in-article boilerplate', () => {
       'Vous aimerez aussi',
       'Ähnliche Neuigkeiten:',
       'Mehr zu diesem Thema',
+      'LE PIÚ CONDIVISE',
     ]) {
       const result = run(`<article>${prose(4)}<h3>${heading}</h3><p><a href="/x">Another bridge</a></p></article>`)
       expect(result.text, heading).not.toContain(heading.slice(0, 12))
@@ -186,7 +187,7 @@ describe('in-article boilerplate', () => {
   it("drops what pages never written against put after their articles: forms' messages, saved-story and feedback widgets, paywall, reproduction and end-of-story lines", () => {
     // Kinds found at the end of the htmldate dev pages' text, which no main-text rule had been written from. A long
     // article, so the drops stay under half of it (else the largest are given up).
-    const result = run(`<article>${prose(26)}
+    const result = run(`<article>${prose(30)}
       <p>Bitte gib eine gültige E-Mail-Adresse ein.</p>
       <p>Es gab leider ein Problem beim Absenden des Formulars. Bitte versuche es erneut.</p>
       <p>Story Saved</p><p>You can find this story in My Bookmarks.</p>
@@ -227,6 +228,13 @@ describe('in-article boilerplate', () => {
       <p>Revision as of 07:47, 28 March 2020 (edit)</p><p>(talk | contribs)</p>
       <p>Exklusiv für Abonnenten</p>
       <p>写真を拡大</p>
+      <p>CLICK HERE TO GET THE FOX NEWS APP</p>
+      <p>Follow me on Twitter or LinkedIn. Check out my website or some of my other work here.</p>
+      <p>Advertising disclosure: We may receive compensation for some of the links in our stories.</p>
+      <p>Rate this post</p>
+      <p>Ende des Videobeitrags</p>
+      <p>Da ist etwas schiefgelaufen. Bitte erneut versuchen!</p>
+      <p>Diese Mailadresse ist bereits registriert.</p>
     </article>`)
     expect(result.text).toContain('The council met on Tuesday')
     for (const gone of [
@@ -272,6 +280,13 @@ describe('in-article boilerplate', () => {
       'contribs',
       'Abonnenten',
       '写真',
+      'FOX NEWS APP',
+      'Follow me',
+      'disclosure',
+      'Rate this',
+      'Videobeitrags',
+      'schiefgelaufen',
+      'bereits registriert',
     ])
       expect(result.text).not.toContain(gone)
   })
@@ -306,6 +321,7 @@ describe('in-article boilerplate', () => {
       <p>Notice: trains on line 3 are delayed.</p>
       <p>Warning: the council's site goes down tonight for work on line 5 of the tram network.</p>
       <p>The baker says we use cookies and cream in every cake, and the mayor ordered one.</p>
+      <p>Bei der Wahl ist etwas schiefgelaufen, sagte der Bürgermeister.</p>
       ${prose(2)}
     </article>`)
     expect(result.text).toContain('asked for comments by Friday')
@@ -313,6 +329,7 @@ describe('in-article boilerplate', () => {
     expect(result.text).toContain('trains on line 3')
     expect(result.text).toContain('line 5 of the tram network')
     expect(result.text).toContain('we use cookies and cream')
+    expect(result.text).toContain('Bei der Wahl ist etwas schiefgelaufen')
   })
 
   it('keeps an article that the template wraps in an <aside>, and still drops real sidebars', () => {
