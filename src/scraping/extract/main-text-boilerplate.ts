@@ -277,6 +277,10 @@ const PRIVACY = new RegExp(
     'questo sito (?:web )?(?:utilizza|usa) (?:i )?cookie',
     'deze (?:website|site) (?:gebruikt|maakt gebruik van) cookies',
     'ta strona (?:używa|korzysta z)',
+    // a consent manager's placeholder for an embed it may not load
+    'keine zustimmung gegeben',
+    'wir benötigen ihre zustimmung',
+    'we need your (?:consent|permission) to (?:load|show|display)',
   ].join('|'),
   'i',
 )
@@ -298,13 +302,14 @@ const APPEAL = new RegExp(
     'directement dans votre (?:boîte|messagerie)',
     'direttamente nella tua (?:casella|email)',
     '(?:klicke?|nutze|tippe?) (?:auf )?die (?:kleine )?(?:rote )?glocke',
+    'hol (?:dir|euch) (?:jetzt )?(?:meinen|unseren) (?:gratis |kostenlosen )?newsletter',
   ].join('|'),
   'i',
 )
 
 /** Whole-line credits and captions: "Foto: …", "(Foto: Getty)", "Crédits photos : …", "© 2020 …". */
 const CREDIT =
-  /^(?:\(?(?:(?:foto|fotos|photo|photos|bild|bilder|image|images|featured image|header image|titelbild|beitragsbild)(?:\s*(?:source|credits?|quelle|nachweis))?|bildquelle|bildnachweis|fotoquelle|abb\.|abbildung|(?:weitere )?bildautor(?:en|in)?|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
+  /^(?:\(?(?:(?:foto|fotos|photo|photos|bild|bilder|image|images|featured image|header image|titelbild|beitragsbild|symbolbild|symbolfoto|symbolgrafik)(?:\s*(?:source|credits?|quelle|nachweis))?|bildquelle|bildnachweis|fotoquelle|abb\.|abbildung|(?:weitere )?bildautor(?:en|in)?|quelle|source|crédits? photos?|credits?|crédito|copyright|©)\s*[:©|]|©|\(c\)\s|copyright\s)/i
 /** A caption closed by its credit ("… Kastanien. Foto © Peter Steiger"): the whole block annotates an image. */
 const CREDIT_TAIL = /(?:^|[\s.])(?:foto|fotos|photo|photos|bild|bilder)\s*(?:[:©]|\(c\))\s*[^.!?:]{2,60}$/i
 /**

@@ -187,7 +187,7 @@ describe('in-article boilerplate', () => {
   it("drops what pages never written against put after their articles: forms' messages, saved-story and feedback widgets, paywall, reproduction and end-of-story lines", () => {
     // Kinds found at the end of the htmldate dev pages' text, which no main-text rule had been written from. A long
     // article, so the drops stay under half of it (else the largest are given up).
-    const result = run(`<article>${prose(30)}
+    const result = run(`<article>${prose(34)}
       <p>Bitte gib eine gültige E-Mail-Adresse ein.</p>
       <p>Es gab leider ein Problem beim Absenden des Formulars. Bitte versuche es erneut.</p>
       <p>Story Saved</p><p>You can find this story in My Bookmarks.</p>
@@ -235,6 +235,9 @@ describe('in-article boilerplate', () => {
       <p>Ende des Videobeitrags</p>
       <p>Da ist etwas schiefgelaufen. Bitte erneut versuchen!</p>
       <p>Diese Mailadresse ist bereits registriert.</p>
+      <p>Wir würden hier gerne eine Newsletter Anmeldung zeigen. Leider haben Sie uns hierfür keine Zustimmung gegeben. Wenn Sie diesen anzeigen wollen, stimmen sie bitte zu.</p>
+      <p>Symbolgrafik:© Butch - stock.adobe.com</p>
+      <p>Wenn du keinen Artikel mehr verpassen willst, dann hol dir jetzt meinen gratis Newsletter! Du kannst mir auch auf Facebook folgen.</p>
     </article>`)
     expect(result.text).toContain('The council met on Tuesday')
     for (const gone of [
@@ -287,6 +290,9 @@ describe('in-article boilerplate', () => {
       'Videobeitrags',
       'schiefgelaufen',
       'bereits registriert',
+      'Zustimmung',
+      'Symbolgrafik',
+      'gratis Newsletter',
     ])
       expect(result.text).not.toContain(gone)
   })
