@@ -58,8 +58,46 @@ const LINK = /\bhttps?:\/\/\S+|\bwww\.\S+/gi
 
 /** Lower-cased word tokens, diacritics and links removed. */
 export function words(text: string): string[] {
-  const folded = /[^\x20-\x7e\s]/.test(text) ? text.normalize('NFKD').replace(DIACRITICS, '') : text
-  return folded.replace(LINK, ' ').toLowerCase().match(WORD) ?? []
+  return fold(text).replace(LINK, ' ').toLowerCase().match(WORD) ?? []
+}
+
+function fold(text: string): string {
+  return /[^\x20-\x7e\s]/.test(text) ? text.normalize('NFKD').replace(DIACRITICS, '') : text
+}
+
+/** What stands between a word and the one before it: nothing that matters, a joining mark, or a break. */
+export type WordGap = 'none' | 'join' | 'break'
+
+export interface WrittenWord {
+  /** lower-cased, as words() gives it */
+  word: string
+  /** with its case as written ("US" against "us") */
+  written: string
+  gap: WordGap
+}
+
+// Punctuation that ends a phrase: a comma, a semicolon, a colon, brackets, ! ?, or a full stop (below).
+const BREAK_MARK = /[,;:|()[\]{}!?]/
+// Marks that join two words the way "and" / "or" do.
+const JOIN_MARK = /[&/+]/
+
+/**
+ * The words of a short text (a prompt) as words() reads them, each with its case as written and what
+ * separates it from the word before. A full stop breaks only after a word longer than one letter:
+ * "U.S. politics" is one phrase.
+ */
+export function writtenWords(text: string): WrittenWord[] {
+  const folded = fold(text).replace(LINK, ' ')
+  const out: WrittenWord[] = []
+  let end = 0
+  for (const m of folded.matchAll(WORD)) {
+    const between = folded.slice(end, m.index)
+    const stop = /\.(?:\s|$)/.test(between) && (out[out.length - 1]?.word.length ?? 0) > 1
+    const gap: WordGap = BREAK_MARK.test(between) || stop ? 'break' : JOIN_MARK.test(between) ? 'join' : 'none'
+    out.push({ word: m[0].toLowerCase(), written: m[0], gap })
+    end = m.index + m[0].length
+  }
+  return out
 }
 
 /** Stemmed tokens without function words, pure numbers or single letters; generic words stay (see isGeneric). */

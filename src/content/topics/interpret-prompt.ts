@@ -6,7 +6,7 @@ import { type Analysis, analyze } from '../classify/analyze.ts'
 import { classifyAnalysis, type ScoredCategory, tier1Probabilities, vocabularyTier1 } from '../classify/classify-page.ts'
 import { type Embedding, embedAnalysis } from '../classify/embed.ts'
 import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from '../classify/stopwords.ts'
-import { stem, words } from '../classify/text.ts'
+import { stem, type WordGap, words, writtenWords } from '../classify/text.ts'
 import { getNode } from '../taxonomy/taxonomy.ts'
 import { joinedForm, knownForm, type TopicStrength } from './word-forms.ts'
 import { nearestWords, wordCosine } from './word-vectors.ts'
@@ -210,14 +210,15 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
 
   // Geography: country names and codes, as a place of the audience.
   const geo = new Set<string>()
-  const tokens = words(text)
-  const original = text.match(/[\p{L}\p{N}]+/gu) ?? []
-  const breaks = listBreaks(text)
+  const read = writtenWords(text)
+  const tokens = read.map((w) => w.word)
+  const original = read.map((w) => w.written)
   const keep: string[] = []
-  const keepBreak: boolean[] = []
-  let carry = false
+  // What separates each kept word from the one before: a place read out of the prompt joins like "and".
+  const keepGap: WordGap[] = []
+  let carry: WordGap = 'none'
   for (let i = 0; i < tokens.length; i++) {
-    carry ||= breaks[i] ?? false
+    carry = wider(carry, read[i]?.gap ?? 'none')
     const w = tokens[i] as string
     const two = i + 1 < tokens.length ? `${w} ${tokens[i + 1] as string}` : ''
     const prev = tokens[i - 1] ?? ''
@@ -225,20 +226,21 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     if (two && COUNTRIES[two]) {
       geo.add(COUNTRIES[two])
       ignored.push({ word: two, why: 'geography' })
+      carry = wider(carry, read[i + 1]?.gap ?? 'none')
+      carry = wider(carry, 'join')
       i++
-      carry = true
       continue
     }
     const code = COUNTRIES[w]
     if (code && (w.length > 3 ? GEO_PREPOSITION.test(prev) || tokens.length <= 2 : isCode)) {
       geo.add(code)
       ignored.push({ word: w, why: 'geography' })
-      carry = true
+      carry = wider(carry, 'join')
       continue
     }
     keep.push(w)
-    keepBreak.push(carry)
-    carry = false
+    keepGap.push(carry)
+    carry = 'none'
   }
 
   const reader = wordReader()
@@ -246,11 +248,11 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   const joinedParts = new Map<string, string[]>()
   for (let i = 0; i + 1 < keep.length; i++) {
     const [a, b] = [keep[i] as string, keep[i + 1] as string]
-    if (keepBreak[i + 1] || !LETTERS.test(a) || !LETTERS.test(b) || [a, b].some((w) => FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w))) continue
+    if (keepGap[i + 1] !== 'none' || !LETTERS.test(a) || !LETTERS.test(b) || [a, b].some((w) => FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w))) continue
     const joined = joinedForm(a, b, reader.strength)
     if (joined === null) continue
     keep.splice(i, 2, joined)
-    keepBreak.splice(i + 1, 1)
+    keepGap.splice(i + 1, 1)
     // "e-commerce": a part too short to be a word of its own is not searched.
     joinedParts.set(
       joined,
@@ -268,11 +270,10 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   // Stems of words read through a known form of theirs: not names, so not weighed or expanded as such.
   const formed = new Set<string>()
   const isAudience = audienceWords(keep)
-  // What separates the content words: punctuation, or a conjunction ("dogs and cats").
-  let before: Separator = 'none'
+  // What separates the content words: punctuation, or a conjunction ("dogs and cats", "arts & crafts").
+  let before: WordGap = 'none'
   for (const [i, w] of keep.entries()) {
-    if (keepBreak[i]) before = 'punctuation'
-    else if (CONJUNCTIONS.has(w) && before === 'none') before = 'conjunction'
+    before = wider(before, CONJUNCTIONS.has(w) ? 'join' : (keepGap[i] ?? 'none'))
     if (!/\p{L}/u.test(w)) {
       ignored.push({ word: w, why: 'not a word' })
       continue
@@ -284,7 +285,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     if (w.length < 2 || FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w)) {
       if (!ignored.some((x) => x.word === w)) ignored.push({ word: w, why: 'common word' })
       if (GENERIC_WORD_SET.has(w)) {
-        sequence.push({ word: w, common: true, before: sequence.length ? before : 'none' })
+        sequence.push({ word: w, common: true, before })
         before = 'none'
       }
       continue
@@ -292,7 +293,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     // "gardeners" is read as "gardening", and searched as both.
     const form = knownForm(w, reader.strength, wordCosine)
     content.push(form ?? w)
-    sequence.push({ word: form ?? w, common: false, before: sequence.length ? before : 'none' })
+    sequence.push({ word: form ?? w, common: false, before })
     before = 'none'
     const parts = joinedParts.get(w)
     for (const x of [w, ...(form === null ? [] : [form]), ...(parts ?? [])]) {
@@ -334,9 +335,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
       surface.set(s, w)
     }
   }
-  // Words only the vocabulary knows ("beekeeping", "Sikhism": taxonomy names no corpus holds) are read
-  // from it alone: added to the model's even scores for every topic, their evidence stayed under the floor.
-  const roots = a.topicFeatures === 0 && a.matchedTerms > 0 ? vocabularyTier1(a) : tier1Probabilities(a)
+  const roots = promptRoots(a)
   const tier1 = content.length ? withNeighbours(roots, a, near) : []
   const deeper = content.length ? specific(classifyAnalysis(a, DEEPER_OPTIONS, roots).categories) : []
   const categories = [...tier1.filter((c) => c.score >= CATEGORY_FLOOR), ...deeper]
@@ -423,19 +422,31 @@ function wordReader(): { known: (w: string) => boolean; strength: TopicStrength 
   }
 }
 
-/** What stands between a content word and the one before it. */
-type Separator = 'none' | 'conjunction' | 'punctuation'
+/** The wider of two gaps: a break outweighs a join, a join nothing. */
+function wider(a: WordGap, b: WordGap): WordGap {
+  return a === 'break' || b === 'break' ? 'break' : a === 'join' || b === 'join' ? 'join' : 'none'
+}
 
-/** A word of the prompt's content sequence. */
+/** A word of the prompt's content sequence, with what separates it from the content word before. */
 interface PhraseWord {
   word: string
   common: boolean
-  before: Separator
+  before: WordGap
+}
+
+/**
+ * The tier-1 reading a prompt's analysis descends from: the model's with the vocabulary's evidence, or
+ * the vocabulary's alone when the model knows none of its words ("beekeeping", "Sikhism": taxonomy names
+ * no corpus holds), since added to the model's even scores for every topic one term's evidence stays
+ * under every floor.
+ */
+function promptRoots(a: Analysis): ScoredCategory[] {
+  return a.topicFeatures === 0 && a.matchedTerms > 0 ? vocabularyTier1(a) : tier1Probabilities(a)
 }
 
 /** How surely a reading names a topic: its best tier-1 probability plus its best deeper category's score. */
 function sureness(a: Analysis): number {
-  const categories = classifyAnalysis(a, DEEPER_OPTIONS).categories
+  const categories = classifyAnalysis(a, DEEPER_OPTIONS, promptRoots(a)).categories
   const isDeeper = (c: ScoredCategory): boolean => (getNode(c.id)?.tier ?? 1) > 1
   const best = (deeper: boolean): number => Math.max(0, ...categories.filter((c) => isDeeper(c) === deeper).map((c) => c.score))
   return best(false) + best(true)
@@ -444,42 +455,42 @@ function sureness(a: Analysis): number {
 /**
  * The content words as the model reads them. A list's items are read apart, so no word pair is read
  * across a comma, and "dogs and cats" is two words of Pets rather than the pair "dog cat" (which the
- * corpora taught as evidence against Pets). A conjunction can also be part of a name ("arts and
- * crafts", "mergers and acquisitions"): both readings are made and the surer one is kept (sureness).
+ * corpora taught as evidence against Pets). A conjunction can also be part of a name ("arts and crafts",
+ * "mergers & acquisitions"): each clause (what commas separate) holding one is read both ways, and the
+ * surer reading of it is kept, so "arts and crafts, dogs and cats" keeps the one and parts the other.
  */
 function readContent(sequence: readonly PhraseWord[], strength: TopicStrength): Analysis {
-  const apart = analyze({ body: withPhrases(sequence, strength, 'conjunction') })
-  if (!sequence.some((x) => x.before === 'conjunction')) return apart
-  const joined = analyze({ body: withPhrases(sequence, strength, 'punctuation') })
-  return sureness(joined) > sureness(apart) ? joined : apart
-}
-
-/**
- * Where each word of `text` (as /[\p{L}\p{N}]+/ finds them) follows punctuation that separates list
- * items (anything but spaces, hyphens and apostrophes).
- */
-function listBreaks(text: string): boolean[] {
-  const out: boolean[] = []
-  let end = 0
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    out.push(/[^\s'’-]/u.test(text.slice(end, m.index)))
-    end = m.index + m[0].length
+  const items: string[] = []
+  let clause: PhraseWord[] = []
+  const flush = (): void => {
+    const apart = withPhrases(clause, strength, true)
+    if (clause.some((x) => x.before === 'join')) {
+      const joined = withPhrases(clause, strength, false)
+      items.push(...(sureness(analyze({ body: joined })) > sureness(analyze({ body: apart })) ? joined : apart))
+    } else items.push(...apart)
+    clause = []
   }
-  return out
+  for (const x of sequence) {
+    if (x.before === 'break' && clause.length) flush()
+    clause.push(x)
+  }
+  flush()
+  return analyze({ body: items })
 }
 
 /**
- * The content words, with each common word kept where it and the content word next to it (function
- * words aside) name a topic more surely than that word alone.
+ * The content words of one clause as items read apart (at each conjunction when `apartAtJoins`), with
+ * each common word kept where it and the content word next to it (function words aside) name a topic
+ * more surely than that word alone.
  */
-function withPhrases(sequence: readonly PhraseWord[], strength: TopicStrength, breakAt: Exclude<Separator, 'none'>): string[] {
+function withPhrases(clause: readonly PhraseWord[], strength: TopicStrength, apartAtJoins: boolean): string[] {
   const phrase = (a: string, b: string, single: string): boolean => strength(`${a} ${b}`) > strength(single) + PHRASE_GAIN
-  const breaks = (x: PhraseWord | undefined): boolean => x !== undefined && (x.before === 'punctuation' || x.before === breakAt)
+  const parts = (x: PhraseWord | undefined, i: number): boolean => i > 0 && x !== undefined && apartAtJoins && x.before === 'join'
   const items: string[][] = [[]]
-  for (const [i, x] of sequence.entries()) {
-    if (breaks(x) && items[items.length - 1]?.length) items.push([])
-    const before = breaks(x) ? undefined : sequence[i - 1]
-    const after = breaks(sequence[i + 1]) ? undefined : sequence[i + 1]
+  for (const [i, x] of clause.entries()) {
+    if (parts(x, i) && items[items.length - 1]?.length) items.push([])
+    const before = parts(x, i) ? undefined : clause[i - 1]
+    const after = parts(clause[i + 1], i + 1) ? undefined : clause[i + 1]
     const kept =
       !x.common || (after && !after.common && phrase(x.word, after.word, after.word)) || (before && !before.common && phrase(before.word, x.word, before.word))
     if (kept) items[items.length - 1]?.push(x.word)

@@ -149,34 +149,35 @@ const PHRASES = new RegExp(
     'originally (?:published|appeared) (?:at|on|in) ',
     'original-content von',
     'übermittelt durch news aktuell',
-    // read-aloud players, a wiki's revision bar, subscriber-only labels, photo and link buttons
-    'text vorlesen',
-    'artikel (?:vorlesen|anhören)',
-    'listen to (?:this|the) (?:article|story)',
-    'écouter (?:cet|l.)article',
+    // read-aloud players and labels standing alone: a wiki's revision bar, subscriber-only labels, photo and
+    // link buttons (anchored where the words also occur in prose: "the app can read any text aloud")
+    'text vorlesen\\W+(?:stop|pause|play)',
+    '^(?:artikel|text) (?:vorlesen|anhören)\\W*$',
+    '^listen to this (?:article|story)\\b.{0,20}$',
+    '^écouter (?:cet|l.)article\\W*$',
     'revision as of .{5,40}\\(edit\\)',
     '\\(talk \\| contribs\\)',
-    '(?:exklusiv|nur) für abonnent',
-    'réservé aux abonnés',
-    'exclusive (?:for|to) subscribers',
+    '^(?:exklusiv|nur) für abonnent(?:en|innen|\\*innen|:innen)\\W*$',
+    '^(?:article )?réservé aux abonnés\\W*$',
     '写真を拡大',
     'انسخ الرابط',
     // app, author-follow and community promos; affiliate disclosures; rating widgets; video frames
     'click here to (?:get|download) the .{1,40}app',
-    'kostenlos für ios und android',
-    'follow me on (?:twitter|instagram|facebook|linkedin)',
-    'scan the qr code',
+    'jetzt kostenlos für ios und android',
+    '^follow me on (?:twitter|instagram|facebook|linkedin)',
+    'scan the qr code above',
     'advertising disclosure',
     'affiliate disclosure',
-    'we may (?:receive|earn) (?:a )?(?:small )?(?:compensation|commission)',
-    'rate this (?:post|article|story)',
+    'we may (?:receive|earn) .{0,30}(?:compensation|commission).{0,40}\\blinks\\b',
+    '^rate this (?:post|article|story)\\W*$',
     'ende des (?:video|audio)beitrags',
     'ende der weiteren informationen',
     // a form's messages, continued
-    '(?:da|hier) ist (?:leider )?etwas schief ?gelaufen',
-    'etwas ist schief ?gelaufen\\W+bitte',
+    'schief ?gelaufen\\W+bitte (?:erneut|noch ?mal|versuche)',
     '(?:e-?mail-?adresse|mailadresse) ist bereits registriert',
-    'valide (?:e-?mail-?)?adresse',
+    'valide (?:e-?mail-?)?adresse (?:eingeben|an)',
+    // a newsletter's promise, at the end of its box's line
+    '(?:diretamente no seu e-?mail|directamente en tu (?:correo|bandeja de entrada)|directement dans votre boîte(?: mail| de réception)?|direttamente nella tua (?:casella|email))\\W*$',
   ].join('|'),
   'i',
 )
@@ -184,7 +185,7 @@ const PHRASES = new RegExp(
 /** Labels that introduce related links or further reading, in either place they are read. */
 const RELATED_LABELS = [
   'siehe auch',
-  'mehr zu(?:m| diesem) thema',
+  'mehr zum thema',
   'auch interessant',
   'empfohlene beiträge',
   'neueste artikel',
@@ -264,10 +265,11 @@ const PRIVACY = new RegExp(
     'wir respektieren (?:deine|ihre) privatsphäre',
     'we (?:value|respect) your privacy',
     '(?:diese|unsere) (?:website|webseite|seite|internetseite) (?:verwendet|nutzt|benutzt) cookies',
-    'wir (?:verwenden|nutzen|setzen) cookies',
+    // a site's own notice asks for consent; an article about cookie rules does not
+    'wir (?:verwenden|nutzen|setzen) cookies.{0,200}(?:zustimm|einverstanden|akzeptier|einstellungen)',
     '(?:this|our) (?:website|web site|site) uses cookies',
-    'we use cookies (?:to|on (?:this|our))',
-    'by continuing (?:to browse|to use (?:this|our|the) (?:site|website)|your browsing)',
+    'we use cookies.{0,200}(?:consent|you agree|accept|cookie settings|cookie policy)',
+    'by continuing (?:to browse|to use (?:this|our|the) (?:site|website)|your browsing).{0,100}(?:agree|accept|consent)',
     'nous utilisons des cookies',
     'ce site (?:web )?utilise des cookies',
     'en poursuivant votre navigation',
@@ -276,9 +278,9 @@ const PRIVACY = new RegExp(
     'utilizziamo (?:i )?cookie',
     'questo sito (?:web )?(?:utilizza|usa) (?:i )?cookie',
     'deze (?:website|site) (?:gebruikt|maakt gebruik van) cookies',
-    'ta strona (?:używa|korzysta z)',
+    'ta strona (?:używa|korzysta z) (?:plików )?cookies',
     // a consent manager's placeholder for an embed it may not load
-    'keine zustimmung gegeben',
+    'haben sie uns (?:hierfür |dafür )?keine zustimmung gegeben',
     'wir benötigen ihre zustimmung',
     'we need your (?:consent|permission) to (?:load|show|display)',
   ].join('|'),
@@ -297,10 +299,6 @@ const APPEAL = new RegExp(
     'zapraszamy (?:też |również )?do (?:subskrypcji|prenumeraty)',
     // newsletters and push notifications
     'verpasse? (?:keine|nie wieder) (?:news|nachrichten|artikel|neuigkeiten)',
-    'diretamente no seu e-?mail',
-    'directamente en tu (?:correo|e-?mail|bandeja)',
-    'directement dans votre (?:boîte|messagerie)',
-    'direttamente nella tua (?:casella|email)',
     '(?:klicke?|nutze|tippe?) (?:auf )?die (?:kleine )?(?:rote )?glocke',
     'hol (?:dir|euch) (?:jetzt )?(?:meinen|unseren) (?:gratis |kostenlosen )?newsletter',
   ].join('|'),
@@ -339,7 +337,7 @@ const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6'])
 /** Blocks judged by their text (inline elements are judged with the block that holds them). */
 const BLOCKS = new Set(['p', 'div', 'section', 'aside', 'ul', 'ol', 'li', 'figure', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'dl', 'table'])
 const RELATED_HEADING = new RegExp(
-  `^(?:${RELATED_LABELS}|weitere informationen|weiterführende links?|lesen sie auch|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|recommended|sur le même sujet|noticias relacionadas|articoli correlati|gerelateerd|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben|topics mentioned in this article|themen in diesem artikel(?: folgen)?|(?:aktuell )?beliebte artikel|meist-?(?:gelesen|kommentiert)|most (?:read|popular|shared|viewed)|les plus (?:lus|partagés|commentés)|le pi[uùú] (?:condivise|lette|viste)|dernières news(?: sur)?\\s*:?.{0,40}|weitere (?:meldungen|nachrichten)|(?:das (?:thema )?|dies )?könnte (?:dich|sie|euch) auch interessieren|you (?:may|might) also be interested in|(?:también )?te puede interesar|(?:ti )?potrebbe interessar(?:ti|e)|vous (?:aimerez|pourriez aimer) aussi|à découvrir aussi)\\s*:?$`,
+  `^(?:${RELATED_LABELS}|weitere informationen|weiterführende links?|lesen sie auch|related(?: stories| articles| coverage| posts| content)?|read (?:more|next|also)|more (?:from|on|stories)|recommended|sur le même sujet|noticias relacionadas|articoli correlati|gerelateerd|tags?|schlagworte|themen|kommentare|comments|über den autor|about the author|zum autor|teilen|share|quellen|quellenangaben|topics mentioned in this article|themen in diesem artikel(?: folgen)?|(?:aktuell )?beliebte artikel|meist-?(?:gelesen|kommentiert)|most (?:read|popular|shared|viewed)|les plus (?:lus|partagés|commentés)|le pi[uùú] (?:condivise|lette|viste)|mehr zu diesem thema|dernières news(?: sur)?\\s*:?.{0,40}|weitere (?:meldungen|nachrichten)|(?:das (?:thema )?|dies )?könnte (?:dich|sie|euch) auch interessieren|you (?:may|might) also be interested in|(?:también )?te puede interesar|(?:ti )?potrebbe interessar(?:ti|e)|vous (?:aimerez|pourriez aimer) aussi|à découvrir aussi)\\s*:?$`,
   'i',
 )
 

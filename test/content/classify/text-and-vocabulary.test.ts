@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { model } from '../../../src/content/classify/model.ts'
-import { contentTokens, isGeneric, stem, urlTokens, words } from '../../../src/content/classify/text.ts'
+import { contentTokens, isGeneric, stem, urlTokens, words, writtenWords } from '../../../src/content/classify/text.ts'
 import { EUROPEAN, parseEntries, VOCABULARY_PARTS } from '../../../src/content/classify/vocab/index.ts'
 import { getNodeByUniqueId } from '../../../src/content/taxonomy/taxonomy.ts'
 
@@ -106,5 +106,23 @@ describe('European vocabulary', () => {
     expect(model('en').postings.has('futebol')).toBe(false)
     // An English key keeps its English postings in every language's model.
     expect(model('de').postings.get('software')).toEqual(model().postings.get('software'))
+  })
+})
+
+describe('writtenWords', () => {
+  it('gives the words words() gives, with their case and what separates each from the one before', () => {
+    for (const text of ['Dogs & cats, café crème: https://example.com/a,b real estate', 'U.S. politics. Sports!', 'हिन्दी समाचार, क्रिकेट', 'İstanbul / Ankara']) {
+      expect(writtenWords(text).map((w) => w.word)).toEqual(words(text))
+    }
+    const read = writtenWords('Dogs & cats, US politics. Sports')
+    expect(read.map((w) => [w.written, w.gap])).toEqual([
+      ['Dogs', 'none'],
+      ['cats', 'join'],
+      ['US', 'break'],
+      ['politics', 'none'],
+      ['Sports', 'break'],
+    ])
+    // A full stop after a single letter is an abbreviation's, not a sentence's end.
+    expect(writtenWords('U.S. politics').map((w) => w.gap)).toEqual(['none', 'none', 'none'])
   })
 })

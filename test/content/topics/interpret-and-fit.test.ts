@@ -141,14 +141,27 @@ describe('interpretPrompt', () => {
     expect(stocks.find((c) => c.name === 'Stocks and Bonds')?.weight).toBeGreaterThan(0.5)
   })
 
-  it('keeps a name joined by a conjunction whole where that names its topic more surely', () => {
-    expect(interpretPrompt('arts and crafts').interpretation.categories.slice(0, 2)).toMatchObject([
-      { name: 'Hobbies & Interests' },
-      { name: 'Arts and Crafts' },
-    ])
-    expect(interpretPrompt('arts and crafts').interpretation.categories[0]?.weight).toBeGreaterThan(0.8)
-    const deals = interpretPrompt('mergers and acquisitions').interpretation.categories
-    expect(deals.find((c) => c.name === 'Business')?.weight).toBeGreaterThan(0.8)
+  it('keeps a name joined by a conjunction whole where that names its topic more surely, clause by clause', () => {
+    for (const prompt of ['arts and crafts', 'arts & crafts']) {
+      expect(interpretPrompt(prompt).interpretation.categories.slice(0, 2), prompt).toMatchObject([
+        { name: 'Hobbies & Interests' },
+        { name: 'Arts and Crafts' },
+      ])
+      expect(interpretPrompt(prompt).interpretation.categories[0]?.weight, prompt).toBeGreaterThan(0.8)
+    }
+    for (const prompt of ['mergers and acquisitions', 'mergers & acquisitions']) {
+      expect(interpretPrompt(prompt).interpretation.categories.find((c) => c.name === 'Business')?.weight, prompt).toBeGreaterThan(0.8)
+    }
+    expect(interpretPrompt('dogs & cats').interpretation.categories[0]?.weight).toBeGreaterThan(0.8)
+    // One clause's name does not decide another's list: the cats and dogs still read as Pets.
+    expect(interpretPrompt('arts and crafts, dogs and cats').interpretation.categories.map((c) => c.name)).toContain('Pets')
+  })
+
+  it('reads the same words the same way with a link beside them', () => {
+    const plain = interpretPrompt('real estate, world cup').interpretation.categories
+    const linked = interpretPrompt('https://example.com/blog real estate, world cup').interpretation.categories
+    expect(linked).toEqual(plain)
+    expect(plain[0]).toMatchObject({ name: 'Real Estate' })
   })
 
   it('takes hobbyists, beginners and experts as the audience', () => {

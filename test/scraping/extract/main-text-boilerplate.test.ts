@@ -217,7 +217,7 @@ describe('in-article boilerplate', () => {
       <p>This story was originally published at nytimes.com. Read it here.</p>
       <p>Original-Content von: Polizei Steinfurt, übermittelt durch news aktuell</p>
       <p>Our website uses cookies to offer you optimal navigation and personalized content. By continuing your browsing on our site, you agree to the use of cookies.</p>
-      <p>Wir verwenden Cookies, um Inhalte zu personalisieren.</p>
+      <p>Wir verwenden Cookies, um Inhalte zu personalisieren. Klicken Sie auf Akzeptieren, um zuzustimmen.</p>
       <p>Ce site utilise des cookies pour améliorer votre expérience.</p>
       <p>As notícias que você não pode perder diretamente no seu e-mail.</p>
       <p>Verpasse keine News zu Hardware &amp; Gadgets</p>
@@ -237,7 +237,7 @@ describe('in-article boilerplate', () => {
       <p>Diese Mailadresse ist bereits registriert.</p>
       <p>Wir würden hier gerne eine Newsletter Anmeldung zeigen. Leider haben Sie uns hierfür keine Zustimmung gegeben. Wenn Sie diesen anzeigen wollen, stimmen sie bitte zu.</p>
       <p>Symbolgrafik:© Butch - stock.adobe.com</p>
-      <p>Wenn du keinen Artikel mehr verpassen willst, dann hol dir jetzt meinen gratis Newsletter! Du kannst mir auch auf Facebook folgen.</p>
+      <p>Wenn du keinen Artikel mehr zu Bahnreisen in Deutschland und Europa verpassen willst, dann hol dir jetzt meinen gratis Newsletter! Du kannst mir auch auf Facebook und Twitter folgen.</p>
     </article>`)
     expect(result.text).toContain('The council met on Tuesday')
     for (const gone of [
@@ -322,12 +322,24 @@ describe('in-article boilerplate', () => {
   })
 
   it('keeps prose that names a photo, a file or a comment in passing', () => {
-    const result = run(`<article>${prose(4)}
+    const result = run(`<article>${prose(14)}
       <p>The mayor showed the plan as a PDF and asked for comments by Friday; the photo of the old bridge hangs in the hall.</p>
       <p>Notice: trains on line 3 are delayed.</p>
       <p>Warning: the council's site goes down tonight for work on line 5 of the tram network.</p>
       <p>The baker says we use cookies and cream in every cake, and the mayor ordered one.</p>
       <p>Bei der Wahl ist etwas schiefgelaufen, sagte der Bürgermeister.</p>
+      <p>„Da ist etwas schiefgelaufen“, sagte der Trainer nach dem Spiel.</p>
+      <p>Der Betriebsrat hat dem Plan bislang keine Zustimmung gegeben, sagte eine Sprecherin.</p>
+      <p>Die Betrüger schicken die Rechnung directement dans votre boîte aux lettres, warnt die Polizei.</p>
+      <p>In this recipe we use cookies to build the crust.</p>
+      <p>Wir verwenden Cookies nur für die Anmeldung, sagt der Betreiber der Seite.</p>
+      <p>Ta strona korzysta z funduszy unijnych na rozwój regionu.</p>
+      <p>Die App ist kostenlos für iOS und Android erhältlich.</p>
+      <p>To pay, scan the QR code at the register.</p>
+      <p>Listen to the story behind the song on the radio tonight.</p>
+      <p>Die neue Funktion kann jeden Text vorlesen.</p>
+      <p>Das Angebot gilt nur für Abonnenten.</p>
+      <p>Mehr zu diesem Thema wollte der Minister nicht sagen.</p>
       ${prose(2)}
     </article>`)
     expect(result.text).toContain('asked for comments by Friday')
@@ -335,7 +347,22 @@ describe('in-article boilerplate', () => {
     expect(result.text).toContain('trains on line 3')
     expect(result.text).toContain('line 5 of the tram network')
     expect(result.text).toContain('we use cookies and cream')
-    expect(result.text).toContain('Bei der Wahl ist etwas schiefgelaufen')
+    for (const kept of [
+      'Bei der Wahl ist etwas schiefgelaufen',
+      'sagte der Trainer',
+      'keine Zustimmung gegeben',
+      'directement dans votre boîte',
+      'we use cookies to build',
+      'Wir verwenden Cookies nur',
+      'funduszy unijnych',
+      'kostenlos für iOS und Android erhältlich',
+      'scan the QR code at the register',
+      'Listen to the story',
+      'jeden Text vorlesen',
+      'nur für Abonnenten.',
+      'wollte der Minister nicht sagen',
+    ])
+      expect(result.text).toContain(kept)
   })
 
   it('keeps an article that the template wraps in an <aside>, and still drops real sidebars', () => {
