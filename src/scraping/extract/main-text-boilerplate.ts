@@ -249,14 +249,25 @@ function inData(el: ElementNode): boolean {
 
 const HAS_YEAR = /(?:19|20)\d\d/
 
-/** A line that is a date and little else ("19. Oktober 2019, 16:14 Uhr", "Posted on May 3, 2020"). */
+// What a date line carries beside its date: a numeric date in either order ("11/8/2023": which order
+// does not matter to tell the line), a time, a zone, a reading time.
+const NUMERIC_DATE = /\b\d{1,2}[./]\d{1,2}[./](?:19|20)\d\d\b/g
+// A time: 10:46, 19:02:47, 15h01, and 12.09 only before "Uhr" (12.50 is a price).
+const LINE_TIME = /\b\d{1,2}(?::\d{2}(?::\d{2})?|h\d{2}|\.\d{2}(?=\s*uhr))(?:\s*(?:[ap]\.?m\.?|uhr)(?!\w))?/gi
+const LINE_ZONE = /\((?:gmt|utc)\s*[+-]?\s*\d{0,2}\)|\b(?:gmt|utc|cet|cest|mez|mesz|ist|edt|est|pdt|pst)\b/gi
+const READING_TIME =
+  /\b(?:lecture|lectura|lettura|lesezeit|lesedauer|reading time)\s*:?\s*(?:etwa\s*)?\d+\s*min\.?|\b\d+\s*min(?:ute)?s?\.?\s*(?:read|lesezeit)\b/gi
+
+/** A line that is a date and little else ("19. Oktober 2019, 16:14 Uhr", "Posted on May 3, 2020", "Updated 11/8/2023 10:46 PM"). */
 function isDateLine(text: string): boolean {
   if (!HAS_YEAR.test(text)) return false
   const dates = findDates(text, 2)
-  if (dates.length === 0) return false
   let rest = text
   for (const d of dates) rest = rest.replace(text.slice(d.index, d.end), '')
-  return rest.replace(/[\s,.|:–-]+/g, ' ').trim().length <= 25
+  const numeric = rest.replace(NUMERIC_DATE, '')
+  if (dates.length === 0 && numeric === rest) return false
+  rest = numeric.replace(LINE_TIME, '').replace(LINE_ZONE, '').replace(READING_TIME, '')
+  return rest.replace(/[\s,.|:–()+-]+/g, ' ').trim().length <= 25
 }
 
 /** Cookie and privacy boxes run longer than a call to action. */
