@@ -258,6 +258,13 @@ const LINE_ZONE = /\((?:gmt|utc)\s*[+-]?\s*\d{0,2}\)|\b(?:gmt|utc|cet|cest|mez|m
 const READING_TIME =
   /\b(?:lecture|lectura|lettura|lesezeit|lesedauer|reading time)\s*:?\s*(?:etwa\s*)?\d+\s*min\.?|\b\d+\s*min(?:ute)?s?\.?\s*(?:read|lesezeit)\b/gi
 
+/**
+ * A date told relative to the visit ("Online seit heute, 12.09 Uhr", "vor 3 Stunden", "2 hours ago"): a
+ * day word only with its time, so a heading "Heute" stays.
+ */
+const RELATIVE_DATE_LINE =
+  /^(?:(?:online seit|veröffentlicht|aktualisiert|updated|published|posted)\s*:?\s*)?(?:(?:heute|gestern|today|yesterday|aujourd.hui|hier|hoy|ayer|oggi|ieri)\s*,?\s*(?:um|at|à|a las|alle)?\s*\d{1,2}[:.h]\d{2}(?:\s*(?:uhr|[ap]\.?m\.?))?|vor \d+ (?:minuten|stunden|tagen|wochen)|\d+ (?:minutes?|hours?|days?|weeks?) ago|il y a \d+ (?:minutes?|heures?|jours?)|hace \d+ (?:minutos?|horas?|días?))\W*$/i
+
 /** A line that is a date and little else ("19. Oktober 2019, 16:14 Uhr", "Posted on May 3, 2020", "Updated 11/8/2023 10:46 PM"). */
 function isDateLine(text: string): boolean {
   if (!HAS_YEAR.test(text)) return false
@@ -367,7 +374,7 @@ function blockRule(el: ElementNode, text: string, run: number): BoilerplateRule 
   if (PHRASES.test(text) || NAV_START.test(text) || AD_LABEL.test(text) || LOADING_LINE.test(text) || SLIDE_COUNTER.test(text)) return 'boilerplate-phrase'
   if ((ARROW_POINTER.test(text) || MORE_LINK.test(text)) && linkShare(el, run, length) >= 0.9) return 'boilerplate-phrase'
   if (CREDIT.test(text) || ENDS_WITH_CREDIT.test(text) || (length < 80 && AGENCY_CREDIT.test(text))) return 'credit-line'
-  if (length < 80 && (META_LINE.test(text) || BYLINE_LINE.test(text) || (!inData(el) && isDateLine(text)))) return 'meta-line'
+  if (length < 80 && (META_LINE.test(text) || BYLINE_LINE.test(text) || RELATIVE_DATE_LINE.test(text) || (!inData(el) && isDateLine(text)))) return 'meta-line'
   return null
 }
 

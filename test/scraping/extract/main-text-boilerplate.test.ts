@@ -105,16 +105,20 @@ describe('in-article boilerplate', () => {
     }
   })
 
-  it('drops date lines in more shapes: numeric dates in either order, times, zones and reading times beside the date', () => {
+  it('drops date lines in more shapes: numeric dates in either order, times, zones and reading times beside the date, relative dates', () => {
     const lines = [
       'Updated 11/8/2023 10:46 PM',
       'Updated 12:24 am EST, Wednesday, November 20, 2019',
       'Publié le 27 octobre 2023 à 15h01 Lecture 1 min.',
       'Thứ năm, 2/11/2023, 19:20 (GMT+7)',
       'THE TIMES OF INDIA | Oct 02, 2020, 19:02:47 IST',
+      'Online seit heute, 12.09 Uhr',
+      'vor 16 Stunden',
+      '2 hours ago',
     ]
     const result = run(`<article>${prose(8)}${lines.map((l) => `<p>${l}</p>`).join('')}
       <p>Tickets cost 12.50 euros from 1 March 2021.</p>
+      <h3>Heute</h3>${prose(2)}
       <p>The meeting on 3 May 2020 at 10:00 was cancelled.</p>
     </article>`)
     for (const line of lines) expect(result.text, line).not.toContain(line.slice(0, 12))
@@ -122,6 +126,8 @@ describe('in-article boilerplate', () => {
     // A price is no time, and a sentence around a date is no date line.
     expect(result.text).toContain('Tickets cost 12.50 euros')
     expect(result.text).toContain('The meeting on 3 May 2020 at 10:00 was cancelled')
+    // A day word alone is a heading, not a date line.
+    expect(result.text).toContain('Heute')
   })
 
   it('keeps prose after a related heading, dates in lists and labels that only mention a phrase', () => {
