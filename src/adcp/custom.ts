@@ -6,8 +6,8 @@
  * and produces the URL list; the deal follows once it is complete (settle.ts).
  */
 
+import { representQuery } from '../content/classify/index.ts'
 import { getNode } from '../content/taxonomy/taxonomy.ts'
-import { representPrompt } from '../content/topics/interpret-prompt.ts'
 import { derivedTaxonomy } from '../curation/builder/rank.ts'
 import { createSegmentRequest } from '../curation/segments/repository.ts'
 import type { Queryable } from '../platform/db/db.ts'
@@ -26,7 +26,7 @@ const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0
 
 /** The custom signal for a spec, or null when the classifier cannot place the spec in any category. */
 export function customProposal(spec: string): Omit<AgentSignalRow, 'segment_id'> | null {
-  const rep = representPrompt(spec)
+  const rep = representQuery(spec)
   if (!rep.categories.length) return null
   const taxonomyId = derivedTaxonomy(rep, [])
   const path = pathOf(taxonomyId)

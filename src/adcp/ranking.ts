@@ -10,9 +10,8 @@
  */
 
 import type { Embedding, QueryRepresentation } from '../content/classify/index.ts'
-import { embedQuery, similarity } from '../content/classify/index.ts'
+import { embedQuery, representQuery, similarity } from '../content/classify/index.ts'
 import { ancestry } from '../content/taxonomy/taxonomy.ts'
-import { representPrompt } from '../content/topics/interpret-prompt.ts'
 
 export interface Rankable {
   id: string
@@ -89,7 +88,7 @@ export function relevance(rep: QueryRepresentation, item: Rankable, memo?: Map<n
 
 /** Best first. Without a spec, every item scores 0 and coverage orders them. */
 export function rankSignals<T extends Rankable>(spec: string | null, items: readonly T[]): Ranked<T>[] {
-  const rep = spec ? representPrompt(spec) : null
+  const rep = spec ? representQuery(spec) : null
   const memo = new Map<number, number>()
   const keys = rep ? keysOf(rep.embedding) : null
   const ranked = items.map((item) => ({ item, score: rep && keys ? round(relevance(rep, item, memo, keys)) : 0 }))

@@ -4,7 +4,7 @@
 // to the buyer as the segment's `interpretation` (docs/curation.md).
 import { type Analysis, analyze } from '../classify/analyze.ts'
 import { classifyAnalysis, type ScoredCategory, tier1Probabilities, vocabularyTier1 } from '../classify/classify-page.ts'
-import { type Embedding, embedAnalysis, type QueryRepresentation } from '../classify/embed.ts'
+import { type Embedding, embedAnalysis } from '../classify/embed.ts'
 import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { stem, type WordGap, words, writtenWords } from '../classify/text.ts'
 import { getNode } from '../taxonomy/taxonomy.ts'
@@ -352,16 +352,6 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     ignored,
   }
   return { interpretation, categories, termWeights, surface, topical: content.length > 0, embedding: embedAnalysis(a) }
-}
-
-/**
- * A prompt as a query to compare with pages or signals (AdCP briefs): the topics and the content words'
- * embedding of its reading, so briefs and segment prompts are read one way (lists apart, audience,
- * places and exclusions set aside).
- */
-export function representPrompt(prompt: string): QueryRepresentation {
-  const intent = interpretPrompt(prompt)
-  return { embedding: intent.embedding, categories: intent.categories }
 }
 
 /**

@@ -249,33 +249,56 @@ function inData(el: ElementNode): boolean {
 
 const HAS_YEAR = /(?:19|20)\d\d/
 
-// What a date line carries beside its date: a numeric date in either order ("11/8/2023": which order
-// does not matter to tell the line), a time, a zone, a reading time.
-const NUMERIC_DATE = /\b\d{1,2}[./]\d{1,2}[./](?:19|20)\d\d\b/g
-// A time: 10:46, 19:02:47, 15h01, and 12.09 only before "Uhr" (12.50 is a price).
-const LINE_TIME = /\b\d{1,2}(?::\d{2}(?::\d{2})?|h\d{2}|\.\d{2}(?=\s*uhr))(?:\s*(?:[ap]\.?m\.?|uhr)(?!\w))?/gi
-const LINE_ZONE = /\((?:gmt|utc)\s*[+-]?\s*\d{0,2}\)|\b(?:gmt|utc|cet|cest|mez|mesz|ist|edt|est|pdt|pst)\b/gi
-const READING_TIME =
-  /\b(?:lecture|lectura|lettura|lesezeit|lesedauer|reading time)\s*:?\s*(?:etwa\s*)?\d+\s*min\.?|\b\d+\s*min(?:ute)?s?\.?\s*(?:read|lesezeit)\b/gi
-
-/**
- * A date told relative to the visit ("Online seit heute, 12.09 Uhr", "vor 3 Stunden", "2 hours ago"): a
- * day word only with its time, so a heading "Heute" stays.
- */
-const RELATIVE_DATE_LINE =
-  /^(?:(?:online seit|veröffentlicht|aktualisiert|updated|published|posted)\s*:?\s*)?(?:(?:heute|gestern|today|yesterday|aujourd.hui|hier|hoy|ayer|oggi|ieri)\s*,?\s*(?:um|at|à|a las|alle)?\s*\d{1,2}[:.h]\d{2}(?:\s*(?:uhr|[ap]\.?m\.?))?|vor \d+ (?:minuten|stunden|tagen|wochen)|\d+ (?:minutes?|hours?|days?|weeks?) ago|il y a \d+ (?:minutes?|heures?|jours?)|hace \d+ (?:minutos?|horas?|días?))\W*$/i
-
-/** A line that is a date and little else ("19. Oktober 2019, 16:14 Uhr", "Posted on May 3, 2020", "Updated 11/8/2023 10:46 PM"). */
+/** A line that is a date and little else ("19. Oktober 2019, 16:14 Uhr", "Posted on May 3, 2020"). */
 function isDateLine(text: string): boolean {
   if (!HAS_YEAR.test(text)) return false
   const dates = findDates(text, 2)
   let rest = text
   for (const d of dates) rest = rest.replace(text.slice(d.index, d.end), '')
-  const numeric = rest.replace(NUMERIC_DATE, '')
-  if (dates.length === 0 && numeric === rest) return false
-  rest = numeric.replace(LINE_TIME, '').replace(LINE_ZONE, '').replace(READING_TIME, '')
-  return rest.replace(/[\s,.|:–()+-]+/g, ' ').trim().length <= 25
+  if (dates.length > 0 && rest.replace(/[\s,.|:–-]+/g, ' ').trim().length <= 25) return true
+  return isLabelledDateLine(rest, dates.length > 0)
 }
+
+// What a labelled date line carries beside its date: a numeric date in either order ("11/8/2023": the
+// order does not matter to tell the line), a time (10:46, 19:02:47, 15h01, "12.09 Uhr" but not a
+// price), a zone written in capitals (EST, IST, GMT+7), a reading time ("Lecture 1 min.").
+const NUMERIC_DATE = /\b\d{1,2}[./]\d{1,2}[./](?:19|20)\d\d\b/g
+const LINE_TIME = /\b\d{1,2}(?::\d{2}(?::\d{2})?|h\d{2}|\.\d{2}(?=\s*uhr))(?:\s*(?:[ap]\.?m\.?|uhr)(?!\w))?/gi
+const LINE_ZONE = /\((?:GMT|UTC)\s?[+-]?\d{0,2}\)|\b(?:GMT|UTC|CET|CEST|MEZ|MESZ|IST|EDT|EST|CDT|CST|PDT|PST|ET|PT)\b/g
+const READING_TIME =
+  /\b(?:lecture|lectura|lettura|lesezeit|lesedauer|reading time)\s?:?\s?(?:etwa\s)?\d+\s?min\.?|\b\d+\s?min(?:ute)?s?\.?\s?(?:read|lesezeit)\b/gi
+// The only words a labelled date line holds beside its dates and times: labels, weekdays, prepositions.
+const DATE_LINE_WORDS = new Set(
+  `updated update published first last posted original originally modified on at of
+   publié publiée mis à jour le la du lecture veröffentlicht aktualisiert zuletzt erstellt geändert stand am um uhr
+   publicado actualizado el de a las pubblicato aggiornato il alle ore
+   monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
+   montag dienstag mittwoch donnerstag freitag samstag sonntag
+   lundi mardi mercredi jeudi vendredi samedi dimanche
+   lunes martes miércoles jueves viernes sábado domingo
+   lunedì martedì mercoledì giovedì venerdì sabato domenica`.split(/\s+/),
+)
+
+/**
+ * A date line with its label, time and zone ("Updated 12:24 am EST, Wednesday, November 20, 2019",
+ * "Updated 11/8/2023 10:46 PM", "Publié le 27 octobre 2023 à 15h01 Lecture 1 min."): once dates,
+ * times, zones and reading times are taken away, only label words are left. A sentence that merely
+ * holds a date and a time ("Der Zug fährt um 10:30 Uhr am 12.05.2019 ab.") has other words.
+ */
+function isLabelledDateLine(rest: string, dated: boolean): boolean {
+  const withoutNumeric = rest.replace(NUMERIC_DATE, ' ')
+  if (!dated && withoutNumeric === rest) return false
+  const left = withoutNumeric.replace(READING_TIME, ' ').replace(LINE_TIME, ' ').replace(LINE_ZONE, ' ')
+  const leftWords = left.toLowerCase().match(/\p{L}+/gu) ?? []
+  return leftWords.every((w) => w.length === 1 || DATE_LINE_WORDS.has(w))
+}
+
+/**
+ * A date told relative to the visit ("Online seit heute, 12.09 Uhr", "vor 3 Stunden", "2 hours ago"): a
+ * day word only with its time, so a heading "Heute" stays, and "Heute 9.99 €" is a price.
+ */
+const RELATIVE_DATE_LINE =
+  /^(?:(?:online seit|veröffentlicht|aktualisiert|updated|published|posted)[\s:]+)?(?:(?:heute|gestern|today|yesterday|aujourd.hui|hier|hoy|ayer|oggi|ieri)[\s,]+(?:(?:um|at|à|a las|alle)\s+)?\d{1,2}(?::\d{2}|h\d{2}|\.\d{2}\s?uhr)(?:\s?(?:uhr|[ap]\.?m\.?))?|vor \d+ (?:minuten|stunden|tagen|wochen)|\d+ (?:minutes?|hours?|days?|weeks?) ago|il y a \d+ (?:minutes?|heures?|jours?)|hace \d+ (?:minutos?|horas?|días?))[\s.!]*$/i
 
 /** Cookie and privacy boxes run longer than a call to action. */
 const PRIVACY = new RegExp(
@@ -374,7 +397,8 @@ function blockRule(el: ElementNode, text: string, run: number): BoilerplateRule 
   if (PHRASES.test(text) || NAV_START.test(text) || AD_LABEL.test(text) || LOADING_LINE.test(text) || SLIDE_COUNTER.test(text)) return 'boilerplate-phrase'
   if ((ARROW_POINTER.test(text) || MORE_LINK.test(text)) && linkShare(el, run, length) >= 0.9) return 'boilerplate-phrase'
   if (CREDIT.test(text) || ENDS_WITH_CREDIT.test(text) || (length < 80 && AGENCY_CREDIT.test(text))) return 'credit-line'
-  if (length < 80 && (META_LINE.test(text) || BYLINE_LINE.test(text) || RELATIVE_DATE_LINE.test(text) || (!inData(el) && isDateLine(text)))) return 'meta-line'
+  if (length < 80 && (META_LINE.test(text) || BYLINE_LINE.test(text) || (!inData(el) && (RELATIVE_DATE_LINE.test(text) || isDateLine(text)))))
+    return 'meta-line'
   return null
 }
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { embedPage } from '../../../src/content/classify/index.ts'
-import { getNode } from '../../../src/content/taxonomy/taxonomy.ts'
-import { interpretPrompt, representPrompt } from '../../../src/content/topics/interpret-prompt.ts'
+import { interpretPrompt } from '../../../src/content/topics/interpret-prompt.ts'
 import { promptFit } from '../../../src/content/topics/relevance.ts'
 
 const nba = {
@@ -156,13 +155,6 @@ describe('interpretPrompt', () => {
     expect(interpretPrompt('dogs & cats').interpretation.categories[0]?.weight).toBeGreaterThan(0.8)
     // One clause's name does not decide another's list: the cats and dogs still read as Pets.
     expect(interpretPrompt('arts and crafts, dogs and cats').interpretation.categories.map((c) => c.name)).toContain('Pets')
-  })
-
-  it('gives AdCP briefs the same reading as segment prompts (representPrompt)', () => {
-    const brief = representPrompt('dog owners and cat lovers in Germany, not politics')
-    expect(getNode(brief.categories[0]?.id ?? 0)?.name).toBe('Pets')
-    expect(brief.categories.map((c) => getNode(c.id)?.name)).not.toContain('Politics')
-    expect(brief.embedding.terms.map(([t]) => t)).not.toContain('germany')
   })
 
   it('reads the same words the same way with a link beside them', () => {
