@@ -75,14 +75,19 @@ function strengthFor(bodyLength: number): (o: Occurrence) => number {
     (o.body > 0 ? ((K1 + 1) * o.body) / (o.body + norm) : 0) + (o.title ? TITLE_BONUS : 0) + (o.description ? DESCRIPTION_BONUS : 0) + (o.url ? URL_BONUS : 0)
 }
 
+/** Where each item after the first starts in the items laid end to end. */
+function itemStarts(items: readonly (readonly string[])[]): Set<number> {
+  const starts = new Set<number>()
+  for (let i = 0, at = 0; i < items.length - 1; i++) starts.add((at += (items[i] as readonly string[]).length))
+  return starts
+}
+
 /** `withTerms: false` skips the term profile, which only embeddings need. */
 export function analyze(fields: TextFields, withTerms = true): Analysis {
   const m = model(fields.language)
   const items = typeof fields.body === 'string' ? [contentTokens(fields.body)] : fields.body.map(contentTokens)
   const body = items.length === 1 ? (items[0] as string[]) : items.flat()
-  // Where each item after the first starts in `body`.
-  const bodyBreaks = new Set<number>()
-  for (let i = 0, at = 0; i < items.length - 1; i++) bodyBreaks.add((at += (items[i] as string[]).length))
+  const bodyBreaks = items.length === 1 ? undefined : itemStarts(items)
   const title = contentTokens(fields.title ?? '')
   const description = contentTokens(fields.description ?? '')
   const url = urlTokens(fields.url)

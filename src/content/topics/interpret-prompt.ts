@@ -464,7 +464,7 @@ function readContent(sequence: readonly PhraseWord[], strength: TopicStrength): 
   let clause: PhraseWord[] = []
   const flush = (): void => {
     const apart = withPhrases(clause, strength, true)
-    if (clause.some((x) => x.before === 'join')) {
+    if (clause.some((_, i) => joinAt(clause, i))) {
       const joined = withPhrases(clause, strength, false)
       items.push(...(sureness(analyze({ body: joined })) > sureness(analyze({ body: apart })) ? joined : apart))
     } else items.push(...apart)
@@ -478,6 +478,11 @@ function readContent(sequence: readonly PhraseWord[], strength: TopicStrength): 
   return analyze({ body: items })
 }
 
+/** Whether a conjunction stands before the clause's i-th word (not its first: nothing to join it to). */
+function joinAt(clause: readonly PhraseWord[], i: number): boolean {
+  return i > 0 && clause[i]?.before === 'join'
+}
+
 /**
  * The content words of one clause as items read apart (at each conjunction when `apartAtJoins`), with
  * each common word kept where it and the content word next to it (function words aside) name a topic
@@ -485,12 +490,12 @@ function readContent(sequence: readonly PhraseWord[], strength: TopicStrength): 
  */
 function withPhrases(clause: readonly PhraseWord[], strength: TopicStrength, apartAtJoins: boolean): string[] {
   const phrase = (a: string, b: string, single: string): boolean => strength(`${a} ${b}`) > strength(single) + PHRASE_GAIN
-  const parts = (x: PhraseWord | undefined, i: number): boolean => i > 0 && x !== undefined && apartAtJoins && x.before === 'join'
+  const parts = (i: number): boolean => apartAtJoins && joinAt(clause, i)
   const items: string[][] = [[]]
   for (const [i, x] of clause.entries()) {
-    if (parts(x, i) && items[items.length - 1]?.length) items.push([])
-    const before = parts(x, i) ? undefined : clause[i - 1]
-    const after = parts(clause[i + 1], i + 1) ? undefined : clause[i + 1]
+    if (parts(i) && items[items.length - 1]?.length) items.push([])
+    const before = parts(i) ? undefined : clause[i - 1]
+    const after = parts(i + 1) ? undefined : clause[i + 1]
     const kept =
       !x.common || (after && !after.common && phrase(x.word, after.word, after.word)) || (before && !before.common && phrase(before.word, x.word, before.word))
     if (kept) items[items.length - 1]?.push(x.word)
