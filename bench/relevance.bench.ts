@@ -11,7 +11,7 @@
 // Also printed: tier-1 accuracy on each corpus's check split and on the British news probe.
 // Run: npm run bench -- relevance   → bench/results/relevance.json
 // RELEVANCE_DEBUG=<part of a prompt> prints that prompt's reading and its top URLs with their reasons
-// (RELEVANCE_DEBUG_N of them, 12 by default).
+// (RELEVANCE_DEBUG_N of them, 12 by default), then the relevant pages it missed.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -216,6 +216,16 @@ for (const p of prompts) {
       console.log(
         `   ${isRelevant(p, byUrl.get(u.url)) ? '+' : '-'} ${u.score.toFixed(3)} ${byUrl.get(u.url)?.label.slice(0, 30)} ${JSON.stringify(u.reasons)}`,
       )
+    // The relevant pages the top N missed: their rank and score in the segment, or absent.
+    const n = Number(process.env.RELEVANCE_DEBUG_N ?? 12)
+    for (const page of pages.filter((x) => isRelevant(p, x))) {
+      const at = all.findIndex((u) => byUrl.get(u.url) === page)
+      if (at >= 0 && at < n) continue
+      const u = all[at]
+      console.log(
+        `   missed ${at < 0 ? 'absent' : `#${at + 1} ${u!.score.toFixed(3)}`} ${page.label.slice(0, 30)} ${u ? JSON.stringify(u.reasons) : page.text.slice(0, 100).replace(/\s+/g, ' ')}`,
+      )
+    }
   }
   console.log(
     `${p.split.padEnd(6)} P@20 ${r.p_at_20_strict.toFixed(2)}  BM25 ${r.bm25_p_at_20.toFixed(2)}  condensed ${r.p_at_20_condensed.toFixed(2)} / BM25 ${r.bm25_p_at_20_condensed.toFixed(2)}  max ${r.max_p_at_20.toFixed(2)}  n=${String(relevant).padEnd(3)} urls=${String(r.segment_urls).padEnd(5)} ${p.prompt}` +

@@ -6,12 +6,13 @@
  * and produces the URL list; the deal follows once it is complete (settle.ts).
  */
 
-import { representQuery } from '../content/classify/index.ts'
 import { getNode } from '../content/taxonomy/taxonomy.ts'
+import { readExclusions } from '../content/topics/interpret-prompt.ts'
 import { derivedTaxonomy } from '../curation/builder/rank.ts'
 import { createSegmentRequest } from '../curation/segments/repository.ts'
 import type { Queryable } from '../platform/db/db.ts'
 import type { AdcpContext } from './context.ts'
+import { representBrief } from './ranking.ts'
 import { DomainError } from './results.ts'
 import type { ParsedSignalId } from './signal-ids.ts'
 import { customSignalId } from './signal-ids.ts'
@@ -26,8 +27,10 @@ const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0
 
 /** The custom signal for a spec, or null when the classifier cannot place the spec in any category. */
 export function customProposal(spec: string): Omit<AgentSignalRow, 'segment_id'> | null {
-  const rep = representQuery(spec)
-  if (!rep.categories.length) return null
+  // "car buyers but no luxury cars" is about cars, not Luxury Cars.
+  const excluded = readExclusions(spec)
+  const { rep } = representBrief(excluded.rest, excluded.named)
+  if (!rep?.categories.length) return null
   const taxonomyId = derivedTaxonomy(rep, [])
   const path = pathOf(taxonomyId)
   return {

@@ -9,9 +9,11 @@
  * plus 0.05 for a seasonal segment whose window is open. Coverage breaks ties.
  */
 
-import type { Embedding, QueryRepresentation } from '../content/classify/index.ts'
+import type { Embedding, QueryRepresentation, ScoredCategory } from '../content/classify/index.ts'
 import { embedQuery, representQuery, similarity } from '../content/classify/index.ts'
 import { ancestry } from '../content/taxonomy/taxonomy.ts'
+import { type Exclusions, narrowedBy } from '../content/topics/interpret-prompt.ts'
+import { escapeRegExp } from '../platform/regexp.ts'
 
 export interface Rankable {
   id: string
@@ -86,12 +88,42 @@ export function relevance(rep: QueryRepresentation, item: Rankable, memo?: Map<n
   return weights.category * Math.min(1, category) + weights.text * text + (item.window_active ? weights.window : 0)
 }
 
-/** Best first. Without a spec, every item scores 0 and coverage orders them. */
-export function rankSignals<T extends Rankable>(spec: string | null, items: readonly T[]): Ranked<T>[] {
-  const rep = spec ? representQuery(spec) : null
+/**
+ * A brief as ranking reads it: its topic's representation (null without one), its categories narrowed
+ * by the ones its negated phrases name, and the categories those block.
+ */
+export function representBrief(topic: string | null, excluded: readonly ScoredCategory[]): { rep: QueryRepresentation | null; blocked: Set<number> } {
+  const read = topic ? representQuery(topic) : null
+  const narrowed = narrowedBy(excluded, read?.categories ?? [])
+  return { rep: read ? { ...read, categories: narrowed.categories } : null, blocked: new Set(narrowed.blocked.map((c) => c.id)) }
+}
+
+/** What a spec excludes (readSpec): the categories its negated phrases name, and the phrases. */
+export type Excluded = Pick<Exclusions, 'named' | 'terms'>
+const NOTHING_EXCLUDED: Excluded = { named: [], terms: [] }
+
+/**
+ * Best first. Without a spec, every item scores 0 and coverage orders them. What the spec excludes is
+ * left out, as a segment prompt's exclusions leave pages out: the signals of the categories it blocks
+ * (narrowedBy: never the spec's own topic, whose categories under them no longer count), and those
+ * whose name or description holds an excluded phrase ("Super Bowl: NFL American football…").
+ */
+export function rankSignals<T extends Rankable>(spec: string | null, items: readonly T[], excluded: Excluded = NOTHING_EXCLUDED): Ranked<T>[] {
+  const { rep, blocked } = representBrief(spec, excluded.named)
+  const phrases = excluded.terms.map((t) => new RegExp(`(?<![\\p{L}\\p{N}])${t.split(' ').map(escapeRegExp).join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'iu'))
+  // Per category, since a catalog's signals share few.
+  const underBlocked = new Map<number, boolean>()
+  const isUnder = (id: number): boolean => {
+    let under = underBlocked.get(id)
+    if (under === undefined) underBlocked.set(id, (under = ancestry(id).some((n) => blocked.has(n.id))))
+    return under
+  }
+  const isBlocked = (item: T): boolean =>
+    (item.taxonomy_id !== null && blocked.size > 0 && isUnder(item.taxonomy_id)) || phrases.some((re) => re.test(item.name) || re.test(item.description))
   const memo = new Map<number, number>()
   const keys = rep ? keysOf(rep.embedding) : null
-  const ranked = items.map((item) => ({ item, score: rep && keys ? round(relevance(rep, item, memo, keys)) : 0 }))
+  const kept = blocked.size || phrases.length ? items.filter((item) => !isBlocked(item)) : items
+  const ranked = kept.map((item) => ({ item, score: rep && keys ? round(relevance(rep, item, memo, keys)) : 0 }))
   return ranked.sort((a, b) => b.score - a.score || b.item.coverage_percentage - a.item.coverage_percentage || (a.item.id < b.item.id ? -1 : 1))
 }
 

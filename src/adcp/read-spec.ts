@@ -3,10 +3,13 @@
  * catalog is ranked against) apart from who they are and where (age, gender, life stage, country),
  * which contextual signals do not target. "outdoor enthusiasts, age 25-54, US" ranks on "outdoor
  * enthusiasts"; the traits are reported in the answer's message, and countries become the request's
- * countries when it names none. A spec with no topic left ("audience", "Show all available signals")
- * is broad: the best available signals are offered.
+ * countries when it names none. Negated phrases ("not politics") are taken out, and exclude signals as
+ * a segment prompt's exclusions block pages. A spec with no topic left ("audience", "Show all available
+ * signals") is broad: the best available signals are offered.
  */
 import { countryCode, countryNames, isCountry } from '../activation/registry.ts'
+import { type Exclusions, readExclusions } from '../content/topics/interpret-prompt.ts'
+import { escapeRegExp } from '../platform/regexp.ts'
 
 export interface ReadSpec {
   /** What to rank on; null when nothing topical is left. */
@@ -15,6 +18,8 @@ export interface ReadSpec {
   traits: string[]
   /** Countries named (ISO 3166-1 alpha-2). */
   countries: string[]
+  /** What the spec excludes ("not politics"), read as a segment prompt's exclusions are. */
+  excluded: Exclusions
 }
 
 const demographic = [
@@ -36,12 +41,14 @@ const generic = new Set(
 
 const alpha2 = /\b(?:[A-Z]{2}|USA|UK)\b/g
 const names = countryNames().sort((a, b) => b.length - a.length)
-const nameRe = new RegExp(`\\b(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\&]/g, '\\$&')).join('|')})\\b`, 'gi')
+const nameRe = new RegExp(`\\b(?:${names.map(escapeRegExp).join('|')})\\b`, 'gi')
 
 export function readSpec(spec: string): ReadSpec {
   const traits: string[] = []
   const countries = new Set<string>()
-  let rest = spec
+  // "sports fans, not politics": the excluded topic is not part of what is ranked on.
+  const excluded = readExclusions(spec)
+  let rest = excluded.rest
   for (const re of demographic) {
     rest = rest.replace(re, (m) => {
       traits.push(m.trim())
@@ -68,5 +75,5 @@ export function readSpec(spec: string): ReadSpec {
     .toLowerCase()
     .split(/[^a-z0-9-]+/)
     .filter((w) => w.length > 1 && !generic.has(w))
-  return { topic: topical.length ? topic : null, traits, countries: [...countries] }
+  return { topic: topical.length ? topic : null, traits, countries: [...countries], excluded }
 }

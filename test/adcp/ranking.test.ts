@@ -71,6 +71,26 @@ describeEachEngine('get_signals ranking', (getDb) => {
     }
   })
 
+  it("leaves out the signals of what a brief excludes, never the brief's own topic", async () => {
+    const ids = async (signal_spec: string) =>
+      (await call<SignalsOut>(client, 'get_signals', { signal_spec, max_results: 100, filters: { catalog_types: ['marketplace'] } })).signals.map(
+        (s) => s.signal_agent_segment_id,
+      )
+    // American Football led this list, read from the excluded words; the Super Bowl segment's
+    // description names it.
+    const football = await ids('football fans, but not American football')
+    expect(football.slice(0, 3)).toContain('iab:533') // Soccer
+    expect(football).not.toContain('iab:484')
+    expect(football).not.toContain('seasonal:super-bowl:2027')
+    const celebrities = await ids('celebrity news but not celebrity deaths')
+    expect(celebrities[0]).toBe('iab:432') // Pop Culture: the brief's own topic is never excluded
+    expect(celebrities).not.toContain('iab:433')
+    const cars = await ids('car buyers, no used cars')
+    expect(cars[0]).toBe('iab:1') // Automotive
+    const r = await call<SignalsOut>(client, 'get_signals', { signal_spec: 'car buyers, no used cars', max_results: 3 })
+    expect(r.message).toMatch(/Excluded: signals about "used cars"/)
+  })
+
   it('places seasonal segments by their description', async () => {
     const r = await call<SignalsOut>(client, 'get_signals', { signal_spec: 'Thanksgiving turkey recipes and family dinners', max_results: 5 })
     expect(r.signals.map((s) => s.signal_agent_segment_id)).toContain('seasonal:thanksgiving:2026')

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { json } from '../helpers/app.ts'
 import { describeEachEngine } from '../helpers/db.ts'
-import { indexTopic } from './fixtures.ts'
+import { articleHtml, indexHtml, indexTopic, topicParagraphs } from './fixtures.ts'
 import type { CurationTestApp, SegmentRecord } from './helpers.ts'
 import { createCurationApp } from './helpers.ts'
 
@@ -125,6 +125,32 @@ describeEachEngine('segment requests API', (getDb) => {
     expect(read?.blocks.terms).toEqual(['politics'])
     expect(read?.blocks.categories.map((c) => c.name)).toEqual(['Politics'])
     await t.waitBuilt(a.headers, json<{ id: number }>(res).id)
+  })
+
+  it('narrows a prompt by its exclusion instead of blocking its own topic: car pages stay, the luxury-car page goes', async () => {
+    const db = getDb().db
+    await indexTopic(
+      db,
+      'autos',
+      Array.from({ length: 6 }, (_, i) => `https://www.cars${i}.example.com/review/${i}`),
+      300,
+    )
+    const luxury = 'https://www.prestige.example.com/review/supercar'
+    await indexHtml(
+      db,
+      luxury,
+      articleHtml({
+        title: 'Luxury cars: the new Bentley and Rolls-Royce reviewed',
+        paragraphs: topicParagraphs('autos', 400).map((p) => `${p} Buyers of luxury cars expect a leather cabin and a hand-built engine.`),
+      }),
+    )
+    const seg = await t.build(a.headers, { prompt: 'car buyers but no luxury cars' })
+    expect(seg.status).toBe('complete')
+    const urls = (await t.urls(a.headers, seg.id)).map((u) => u.url)
+    // The car pages lead it (they had all been blocked, leaving sports and recipe pages).
+    expect(new Set(urls.slice(0, 6))).toEqual(new Set(Array.from({ length: 6 }, (_, i) => `https://www.cars${i}.example.com/review/${i}`)))
+    expect(urls).not.toContain(luxury)
+    expect(seg.interpretation?.blocks.categories.map((c) => c.name)).toEqual(['Luxury Cars'])
   })
 
   it.each([

@@ -146,7 +146,8 @@ export async function getSignals(deps: AgentDeps, input: GetSignalsInput) {
   if (refs.length) {
     list = await lookUp(deps, clientId, universe, refs)
   } else if (spec && read) {
-    const ranked = read.topic ? rankSignals(read.topic, universe.candidates) : []
+    const { excluded } = read
+    const ranked = read.topic ? rankSignals(read.topic, universe.candidates, excluded) : []
     const relevant = ranked.filter((r) => r.score >= minRelevance)
     match = { best: relevant[0]?.score ?? null, read }
     if (relevant.length) {
@@ -159,7 +160,7 @@ export async function getSignals(deps: AgentDeps, input: GetSignalsInput) {
       }
     } else {
       // Broad or weakly matched: the best available signals, by what little relevance there is, then coverage.
-      list = (ranked.length ? ranked : rankSignals(null, universe.candidates)).map((r) => r.item)
+      list = (ranked.length ? ranked : rankSignals(null, universe.candidates, excluded)).map((r) => r.item)
     }
   } else {
     list = rankSignals(null, universe.candidates)
@@ -221,17 +222,18 @@ interface Match {
 
 const quality = (best: number) => (best >= 0.45 ? 'strong' : best >= 0.2 ? 'fair' : 'weak')
 
-/** What the message says about the match: its quality, and what was read as audience traits. */
+/** What the message says about the match: its quality, what was read as audience traits, and what is excluded. */
 function matchNote(spec: string, m: Match): string {
   const traits = [...m.read.traits, ...m.read.countries.map((c) => `country ${c}`)]
   const read = traits.length
     ? ` Read as who and where rather than topics: ${traits.join(', ')} (contextual signals reach the readers of matching pages${m.read.countries.length ? '; the countries are the deal geo' : ''}).`
     : ''
+  const excluded = m.read.excluded.terms.length ? ` Excluded: signals about ${m.read.excluded.terms.map((t) => `"${t}"`).join(', ')}.` : ''
   if (m.best === null) {
     const why = m.read.topic ? `No signal matches "${spec}" closely` : `"${spec}" names no topic`
-    return `${why}: showing the best available signals, ranked by ${m.read.topic ? 'what relevance there is, then ' : ''}coverage.${read}`
+    return `${why}: showing the best available signals, ranked by ${m.read.topic ? 'what relevance there is, then ' : ''}coverage.${read}${excluded}`
   }
-  return `Match quality: ${quality(m.best)} (best relevance ${m.best.toFixed(2)} on a 0-1 scale).${read}`
+  return `Match quality: ${quality(m.best)} (best relevance ${m.best.toFixed(2)} on a 0-1 scale).${read}${excluded}`
 }
 
 function summarize(spec: string | null, byId: boolean, signals: ReturnType<typeof renderSignal>[], total: number, match: Match | null): string {

@@ -7,7 +7,7 @@ import { classifyAnalysis, type ScoredCategory, tier1Probabilities, vocabularyTi
 import { type Embedding, embedAnalysis } from '../classify/embed.ts'
 import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { stem, type WordGap, words, writtenWords } from '../classify/text.ts'
-import { getNode } from '../taxonomy/taxonomy.ts'
+import { ancestry, getNode, tier1Of } from '../taxonomy/taxonomy.ts'
 import { joinedForm, knownForm, type TopicStrength } from './word-forms.ts'
 import { nearestWords, wordCosine } from './word-vectors.ts'
 
@@ -150,6 +150,8 @@ const AGE_RANGE = /\b(?:ages?d?\s*)?(\d{2})\s*(?:-|–|to)\s*(\d{2})\b|\b(\d{2})
 const MAX_TERMS = 16
 // A negated phrase blocks a category only when it clearly names one ("not politics"), not any word.
 const BLOCK_MIN_PROBABILITY = 0.3
+// A tier-1 topic at least this share of the prompt's first is one of its main topics: never blocked.
+const MAIN_TOPIC_SHARE = 0.5
 // A word shared by many sibling names ("sports" in Extreme Sports, Olympic Sports…) names none of them.
 const MAX_TIED_SIBLINGS = 2
 const CATEGORY_FLOOR = 0.1
@@ -185,22 +187,8 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     return ' '
   })
 
-  // Negated phrases become blocks, up to the next "and"/"or"/"but" (a list of exclusions stays one block).
-  const blockTerms: string[] = []
-  const blockCategories = new Map<number, number>()
-  text = text.replace(NEGATION, (_m, phrase: string) => {
-    const kept = phrase.split(/\b(?:but|while|yet)\b/i)[0] ?? ''
-    for (const part of kept.split(/\s*\b(?:and|or|nor)\b\s*|\s*[/&]\s*/i)) {
-      const ws = words(part).filter((w) => !FUNCTION_WORD_SET.has(w))
-      if (!ws.length) continue
-      blockTerms.push(ws.join(' '))
-      const a = analyze({ body: ws.join(' ') }, false)
-      const best = tier1Probabilities(a)[0]
-      if (best && best.score >= BLOCK_MIN_PROBABILITY && a.topicFeatures + a.matchedTerms > 0)
-        blockCategories.set(best.id, Math.max(blockCategories.get(best.id) ?? 0, best.score))
-    }
-    return ' '
-  })
+  const excluded = readExclusions(text)
+  text = excluded.rest
 
   // After the negations: "excluding low income households" is a block, not the audience.
   text = text.replace(DEMOGRAPHIC_PAIR, (m) => {
@@ -338,7 +326,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   const roots = promptRoots(a)
   const tier1 = content.length ? withNeighbours(roots, a, near) : []
   const deeper = content.length ? specific(classifyAnalysis(a, DEEPER_OPTIONS, roots).categories) : []
-  const categories = [...tier1.filter((c) => c.score >= CATEGORY_FLOOR), ...deeper]
+  const { categories, blocked } = narrowedBy(excluded.named, [...tier1.filter((c) => c.score >= CATEGORY_FLOOR), ...deeper])
   const named = (c: ScoredCategory): InterpretedCategory => ({ taxonomy_id: c.id, name: getNode(c.id)?.name ?? String(c.id), weight: round(c.score) })
   // The prompt's own words, kind-of-content words at their small weight among them; the rest were added.
   const written = [...termWeights].map(([s, w]) => ({ word: surface.get(s) ?? s, own: w >= 1 || CONTENT_KIND.has(surface.get(s) ?? s) }))
@@ -348,7 +336,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     expansions: written.filter((t) => !t.own).map((t) => t.word),
     audience,
     geo: [...geo],
-    blocks: { categories: [...blockCategories].map(([id, score]) => named({ id, score })), terms: blockTerms },
+    blocks: { categories: blocked.map(named), terms: excluded.terms },
     ignored,
   }
   return { interpretation, categories, termWeights, surface, topical: content.length > 0, embedding: embedAnalysis(a) }
@@ -377,6 +365,96 @@ function audienceWords(ws: readonly string[]): boolean[] {
     }
   }
   return marked
+}
+
+/** What a prompt or brief excludes, and the text left to read once its negated phrases are taken out. */
+export interface Exclusions {
+  rest: string
+  /** each negated phrase, to match as a phrase */
+  terms: string[]
+  /** the categories the negated phrases clearly name (narrowedBy decides which of them block) */
+  named: ScoredCategory[]
+}
+
+/**
+ * The negated phrases of a text ("not politics", "excluding gambling and betting"), each up to the next
+ * but/while/yet and split at and/or/&, so a list of exclusions stays exclusions.
+ */
+export function readExclusions(text: string): Exclusions {
+  const terms: string[] = []
+  const named: ScoredCategory[] = []
+  const rest = text.replace(NEGATION, (_m, phrase: string) => {
+    const kept = phrase.split(/\b(?:but|while|yet)\b/i)[0] ?? ''
+    for (const part of kept.split(/\s*\b(?:and|or|nor)\b\s*|\s*[/&]\s*/i)) {
+      const ws = blockPhrase(words(part))
+      if (!ws.length) continue
+      terms.push(ws.join(' '))
+      const category = namedCategory(ws.filter((w) => !FUNCTION_WORD_SET.has(w)).join(' '))
+      if (category) named.push(category)
+    }
+    return ' '
+  })
+  return { rest, terms, named }
+}
+
+/**
+ * The words a negated phrase blocks, matched as a phrase (block_keywords): as written, without the
+ * function words at its ends, and without a leading kind of content ("news about war" blocks "war";
+ * "stories on the war in Ukraine" blocks "war in ukraine", which pages write, where the content words
+ * alone, "war ukraine", are a phrase no page holds).
+ */
+function blockPhrase(ws: readonly string[]): string[] {
+  const isFunction = (w: string): boolean => FUNCTION_WORD_SET.has(w)
+  let start = 0
+  let end = ws.length
+  while (start < end && isFunction(ws[start]!)) start++
+  while (end > start && isFunction(ws[end - 1]!)) end--
+  const phrase = ws.slice(start, end)
+  const gap = phrase.findIndex(isFunction)
+  if (gap <= 0 || !phrase.slice(0, gap).every((w) => GENERIC_WORD_SET.has(w) || CONTENT_KIND.has(w))) return phrase
+  let rest = gap
+  while (rest < phrase.length && isFunction(phrase[rest]!)) rest++
+  return phrase.slice(rest)
+}
+
+/**
+ * The category a negated phrase clearly names, as specific as it names one: "luxury cars" is Luxury
+ * Cars, not Automotive, so that "car buyers but no luxury cars" can still find cars. Null when the
+ * phrase names none surely enough ("gambling", "violence": its words still block as terms).
+ */
+function namedCategory(phrase: string): ScoredCategory | null {
+  const a = analyze({ body: phrase }, false)
+  if (a.topicFeatures + a.matchedTerms === 0) return null
+  const sure = specific(classifyAnalysis(a, DEEPER_OPTIONS, promptRoots(a)).categories).filter((c) => c.score >= BLOCK_MIN_PROBABILITY)
+  const deepest = sure.sort((x, y) => (getNode(y.id)?.tier ?? 1) - (getNode(x.id)?.tier ?? 1) || y.score - x.score)[0]
+  if (deepest) return deepest
+  const best = tier1Probabilities(a)[0]
+  return best && best.score >= BLOCK_MIN_PROBABILITY ? best : null
+}
+
+/**
+ * What the prompt asks for once its exclusions are read, and the categories they block. An exclusion
+ * narrows a prompt and never blocks all of it: its main topic (a tier-1 topic at least half as likely
+ * as its first) blocks nothing, nor does a deeper category that holds every deeper category the prompt
+ * names under that topic ("cooking without meat", "films but no horror movies": their words still
+ * block as terms). Otherwise what the blocked category holds is no longer asked for: "football but not
+ * American football" blocks American Football and keeps Soccer.
+ */
+export function narrowedBy(readings: readonly ScoredCategory[], wanted: ScoredCategory[]): { categories: ScoredCategory[]; blocked: ScoredCategory[] } {
+  const isTier1 = (c: ScoredCategory): boolean => (getNode(c.id)?.tier ?? 1) === 1
+  const blocked = new Map<number, number>()
+  let categories = wanted
+  for (const b of readings) {
+    const under = (c: ScoredCategory): boolean => ancestry(c.id).some((n) => n.id === b.id)
+    const main = MAIN_TOPIC_SHARE * Math.max(0, ...categories.filter(isTier1).map((c) => c.score))
+    if (categories.some((c) => isTier1(c) && c.score >= main && under(c))) continue
+    const topic = tier1Of(b.id)?.id
+    const deeper = categories.filter((c) => !isTier1(c) && tier1Of(c.id)?.id === topic)
+    if (!isTier1(b) && deeper.some(under) && deeper.every(under)) continue
+    categories = categories.filter((c) => !under(c))
+    blocked.set(b.id, Math.max(blocked.get(b.id) ?? 0, b.score))
+  }
+  return { categories, blocked: [...blocked].map(([id, score]) => ({ id, score })) }
 }
 
 /** Deeper categories, without groups of siblings tied at the same score (a shared name word, not a choice). */

@@ -16,6 +16,7 @@
 // prefixes: "google…"), and the precedence rules pick the winner: lower tier, then the token that
 // starts the UA, then the longer token, then the earlier position.
 
+import { escapeRegExp } from '../../platform/regexp.ts'
 import { DEVICE } from './structure.ts'
 
 export interface Pattern {
@@ -124,7 +125,7 @@ export function compileMatcher(patterns: readonly Pattern[], opts: { prefilter?:
   const first = Int32Array.from(trie.first)
   const next = Int32Array.from(trie.next)
   const char = Uint8Array.from(trie.char)
-  const alternation = (xs: Set<string>): string => [...xs].map((x) => x.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')
+  const alternation = (xs: Set<string>): string => [...xs].map(escapeRegExp).join('|')
   const never = /$^/
   const usePrefilter = opts.prefilter !== false
   const prefixRe = prefixes.size ? new RegExp(`\\b(?:${alternation(prefixes)})`, 'i') : never

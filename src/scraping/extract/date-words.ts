@@ -1,6 +1,7 @@
 // Month names and date labels of the major European languages (and Arabic, Indonesian), as pages write them in bylines and
 // datelines. Keys are lower-case without a trailing dot; inflected forms (Polish, Russian, Czech genitives)
 // are listed as written because that is how dates appear in running text.
+import { escapeRegExp } from '../../platform/regexp.ts'
 
 const MONTH_LIST: Array<[number, string]> = [
   // English
@@ -202,7 +203,7 @@ export const MONTHS: ReadonlyMap<string, number> = (() => {
 /** Alternation of every month name, longest first so "sept" never shadows "september". */
 export const MONTH_ALTERNATION = [...MONTHS.keys()]
   .sort((a, b) => b.length - a.length)
-  .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  .map(escapeRegExp)
   .join('|')
 
 export function monthNumber(name: string): number {

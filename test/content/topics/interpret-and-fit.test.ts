@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { embedPage } from '../../../src/content/classify/index.ts'
-import { interpretPrompt } from '../../../src/content/topics/interpret-prompt.ts'
+import { interpretPrompt, narrowedBy } from '../../../src/content/topics/interpret-prompt.ts'
 import { promptFit } from '../../../src/content/topics/relevance.ts'
 
 const nba = {
@@ -41,6 +41,45 @@ describe('interpretPrompt', () => {
     })
     expect(r.interpretation.categories[0]?.name).toBe('Travel')
     expect(r.interpretation.terms).toEqual(['travel'])
+  })
+
+  // An exclusion narrows the prompt and never blocks all of it: it had blocked the prompt's own topic
+  // ("luxury cars" read as Automotive), and every page of the segment with it.
+  it.each([
+    ['car buyers but no luxury cars', 'Automotive', ['Luxury Cars'], ['luxury cars']],
+    ['cooking without meat', 'Food & Drink', [], ['meat']],
+    ['films, but no horror movies', 'Entertainment', [], ['horror movies']],
+    ['sports fans, not sports betting', 'Sports', [], ['sports betting']],
+    ['football but not American football', 'Sports', ['American Football'], ['american football']],
+    ['travel, not politics', 'Travel', ['Politics'], ['politics']],
+    // A leading kind of content is not what is excluded; function words inside the phrase stay, as pages write it.
+    ['travel, not news about war', 'Travel', ['War and Conflicts'], ['war']],
+    ['travel, without stories on the war in Ukraine', 'Travel', ['War and Conflicts'], ['war in ukraine']],
+  ])('reads %j as about %s, blocking the categories %j and the phrases %j', (prompt, topic, categories, terms) => {
+    const r = interpretPrompt(prompt).interpretation
+    expect(r.categories[0]?.name).toBe(topic)
+    expect(r.blocks.categories.map((c) => c.name)).toEqual(categories)
+    expect(r.blocks.terms).toEqual(terms)
+    // What is blocked is no longer asked for.
+    for (const name of categories) expect(r.categories.map((c) => c.name)).not.toContain(name)
+  })
+
+  it('keeps the rest of a narrowed prompt: football without American football is still soccer', () => {
+    expect(interpretPrompt('football but not American football').interpretation.categories.map((c) => c.name)).toContain('Soccer')
+  })
+
+  it('blocks a topic the prompt touches only weakly, and never its main topics', () => {
+    // Business and Finance, Politics, Elections
+    const wanted = [
+      { id: 52, score: 0.8 },
+      { id: 386, score: 0.15 },
+      { id: 387, score: 0.1 },
+    ]
+    // Politics at 0.15 beside Business at 0.8: the exclusion takes it out, with what it holds.
+    expect(narrowedBy([{ id: 386, score: 0.5 }], wanted)).toEqual({ categories: [wanted[0]], blocked: [{ id: 386, score: 0.5 }] })
+    // At 0.4 (half of 0.8) it is one of the prompt's main topics: nothing is blocked.
+    const even = [wanted[0]!, { id: 386, score: 0.4 }]
+    expect(narrowedBy([{ id: 386, score: 0.5 }], even)).toEqual({ categories: even, blocked: [] })
   })
 
   it.each([
