@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { model } from '../src/content/classify/model.ts'
 import { topicModel } from '../src/content/topics/topic-model.ts'
-import { corpusAccuracy, describeProbe, namesAsPrompts, probeAccuracy } from './lib/topic-accuracy.ts'
+import { corpusAccuracy, describeProbe, namesAsPrompts, otherLanguagePrompts, probeAccuracy } from './lib/topic-accuracy.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 // What the learned model adds to a process (the keyword model is loaded first, as in the service).
@@ -35,10 +35,19 @@ const names = namesAsPrompts()
 console.log(
   `taxonomy names read as prompts (n=${names.names}): first topic the name's tier-1 ${pct(names.tier1)}, the node itself among the categories ${pct(names.node)}, no topic ${names.unread.length} (${names.unread.join(', ')})`,
 )
+const languages = otherLanguagePrompts()
+console.log(
+  `prompts in other languages (n=${languages.prompts}): read in their language ${pct(languages.language)}, first topic the one meant ${pct(languages.topic)}; ${Object.entries(
+    languages.byLanguage,
+  )
+    .map(([l, [n, lang, topic]]) => `${l} ${lang}/${topic} of ${n}`)
+    .join(', ')}`,
+)
+if (languages.misread.length) console.log(`  misread: ${languages.misread.join('; ')}`)
 const out = join(root, 'bench/results/topics.json')
 mkdirSync(dirname(out), { recursive: true })
 writeFileSync(
   out,
-  `${JSON.stringify({ generated_at: new Date().toISOString(), model_rss_mb: modelRssMb, corpora: rows, british_news_probe: probe, names_as_prompts: names }, null, 2)}\n`,
+  `${JSON.stringify({ generated_at: new Date().toISOString(), model_rss_mb: modelRssMb, corpora: rows, british_news_probe: probe, names_as_prompts: names, other_language_prompts: languages }, null, 2)}\n`,
 )
 console.log(`wrote ${out}`)

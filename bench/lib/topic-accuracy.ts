@@ -163,3 +163,44 @@ export function namesAsPrompts(): NamesAsPrompts {
   }
   return { names, tier1: tier1 / Math.max(1, names), node: node / Math.max(1, names), unread }
 }
+
+export interface OtherLanguagePrompts {
+  prompts: number
+  /** share read in the language they are written in */
+  language: number
+  /** share whose first topic is the one meant */
+  topic: number
+  /** per language: [prompts, language right, topic right] */
+  byLanguage: Record<string, [number, number, number]>
+  /** the prompts whose first topic is not the one meant, with what they read */
+  misread: string[]
+}
+
+/**
+ * Buyer prompts in the other languages the classifier reads, and English prompts holding their words
+ * (fixtures/topics/prompts-other-languages.json): is each read in its language, and as its topic?
+ */
+export function otherLanguagePrompts(): OtherLanguagePrompts {
+  const path = new URL('../../fixtures/topics/prompts-other-languages.json', import.meta.url)
+  const { prompts } = JSON.parse(readFileSync(path, 'utf8')) as { prompts: { prompt: string; language: string; topic: string }[] }
+  const byLanguage: Record<string, [number, number, number]> = {}
+  const misread: string[] = []
+  let language = 0
+  let topic = 0
+  for (const p of prompts) {
+    const read = interpretPrompt(p.prompt).interpretation
+    const row = (byLanguage[p.language] ??= [0, 0, 0])
+    row[0]++
+    // Read before the reader knew languages, a prompt has no `language`: English.
+    if ((read.language ?? 'en') === p.language) {
+      language++
+      row[1]++
+    }
+    const first = read.categories[0]?.name
+    if (first === p.topic) {
+      topic++
+      row[2]++
+    } else misread.push(`${p.prompt} → ${first ?? 'no topic'}`)
+  }
+  return { prompts: prompts.length, language: language / prompts.length, topic: topic / prompts.length, byLanguage, misread }
+}

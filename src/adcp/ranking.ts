@@ -11,12 +11,15 @@
 
 import type { Embedding, QueryRepresentation, ScoredCategory } from '../content/classify/index.ts'
 import { embedQuery, representQuery, similarity } from '../content/classify/index.ts'
+import { fold } from '../content/classify/text.ts'
 import { ancestry } from '../content/taxonomy/taxonomy.ts'
 import { type Exclusions, narrowedBy } from '../content/topics/interpret-prompt.ts'
 import { escapeRegExp } from '../platform/regexp.ts'
 
 export interface Rankable {
   id: string
+  /** owned and custom signals carry the client's own prompt as their text (catalog/list.ts, custom.ts) */
+  type?: 'marketplace' | 'owned' | 'custom'
   name: string
   description: string
   taxonomy_id: number | null
@@ -106,7 +109,8 @@ const NOTHING_EXCLUDED: Excluded = { named: [], terms: [] }
  * Best first. Without a spec, every item scores 0 and coverage orders them. What the spec excludes is
  * left out, as a segment prompt's exclusions leave pages out: the signals of the categories it blocks
  * (narrowedBy: never the spec's own topic, whose categories under them no longer count), and those
- * whose name or description holds an excluded phrase ("Super Bowl: NFL American football…").
+ * whose name or description holds an excluded phrase ("Super Bowl: NFL American football…"; diacritics
+ * aside, as the phrases are read).
  */
 export function rankSignals<T extends Rankable>(spec: string | null, items: readonly T[], excluded: Excluded = NOTHING_EXCLUDED): Ranked<T>[] {
   const { rep, blocked } = representBrief(spec, excluded.named)
@@ -118,8 +122,10 @@ export function rankSignals<T extends Rankable>(spec: string | null, items: read
     if (under === undefined) underBlocked.set(id, (under = ancestry(id).some((n) => blocked.has(n.id))))
     return under
   }
-  const isBlocked = (item: T): boolean =>
-    (item.taxonomy_id !== null && blocked.size > 0 && isUnder(item.taxonomy_id)) || phrases.some((re) => re.test(item.name) || re.test(item.description))
+  // A client's own signal names its prompt, exclusions and all: its text excludes it from nothing.
+  const namesExcluded = (item: T): boolean =>
+    item.type !== 'owned' && item.type !== 'custom' && phrases.some((re) => re.test(fold(item.name)) || re.test(fold(item.description)))
+  const isBlocked = (item: T): boolean => (item.taxonomy_id !== null && blocked.size > 0 && isUnder(item.taxonomy_id)) || namesExcluded(item)
   const memo = new Map<number, number>()
   const keys = rep ? keysOf(rep.embedding) : null
   const kept = blocked.size || phrases.length ? items.filter((item) => !isBlocked(item)) : items

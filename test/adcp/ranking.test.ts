@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { customProposal } from '../../src/adcp/custom.ts'
 import { categoryAffinity, rankSignals } from '../../src/adcp/ranking.ts'
+import { readSpec } from '../../src/adcp/read-spec.ts'
 import { describeEachEngine } from '../helpers/db.ts'
 import type { Agent, SignalsOut } from './helpers.ts'
 import { bearer, call, mcpClient, seedTaxonomyCatalog, startAgent } from './helpers.ts'
@@ -29,6 +31,33 @@ describe('category affinity', () => {
       { id: 'b', name: 'B', description: '', taxonomy_id: null, coverage_percentage: 5 },
     ]
     expect(rankSignals(null, items).map((r) => r.item.id)).toEqual(['b', 'a'])
+  })
+
+  it("excludes what a spec excludes, but never the client's own signals for their text: it is their prompt", () => {
+    const spec = readSpec('car buyers but no luxury cars')
+    const item = (id: string, type: 'marketplace' | 'owned' | 'custom', description: string, taxonomy_id: number | null = 1) => ({
+      id,
+      type,
+      name: id,
+      description,
+      taxonomy_id,
+      coverage_percentage: 1,
+    })
+    const items = [
+      item('owned', 'owned', 'car buyers but no luxury cars'),
+      item('custom', 'custom', 'A contextual segment built for this brief: "car buyers but no luxury cars"'),
+      item('catalog', 'marketplace', 'Pages about luxury cars and supercars'),
+      item('catalog-accents', 'marketplace', 'Pages about LUXURY CÄRS'), // diacritics aside, as the phrase is read
+      item('luxury', 'marketplace', 'Pages about Bentley and Rolls-Royce', 23), // Luxury Cars
+      item('cars', 'marketplace', 'Pages about cars'),
+    ]
+    expect(rankSignals(spec.topic, items, spec.excluded).map((r) => r.item.id)).toEqual(expect.arrayContaining(['owned', 'custom', 'cars']))
+    expect(rankSignals(spec.topic, items, spec.excluded)).toHaveLength(3)
+  })
+
+  it('places a custom proposal on what the brief asks for, not on what it excludes', () => {
+    expect(customProposal('car buyers but no luxury cars')?.taxonomy_id).not.toBe(23)
+    expect(customProposal('football fans, but not American football')?.taxonomy_id).not.toBe(484)
   })
 })
 
@@ -78,6 +107,8 @@ describeEachEngine('get_signals ranking', (getDb) => {
       )
     // American Football led this list, read from the excluded words; the Super Bowl segment's
     // description names it.
+    // The brief's own deeper topic stays: "not NBA" narrows basketball, it does not exclude it.
+    expect((await ids('basketball fans but not NBA')).slice(0, 3)).toContain('iab:547') // Basketball
     const football = await ids('football fans, but not American football')
     expect(football.slice(0, 3)).toContain('iab:533') // Soccer
     expect(football).not.toContain('iab:484')

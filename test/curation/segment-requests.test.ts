@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { json } from '../helpers/app.ts'
 import { describeEachEngine } from '../helpers/db.ts'
-import { articleHtml, indexHtml, indexTopic, topicParagraphs } from './fixtures.ts'
+import { articleHtml, indexHtml, indexTopic } from './fixtures.ts'
 import type { CurationTestApp, SegmentRecord } from './helpers.ts'
 import { createCurationApp } from './helpers.ts'
 
@@ -140,8 +140,14 @@ describeEachEngine('segment requests API', (getDb) => {
       db,
       luxury,
       articleHtml({
-        title: 'Luxury cars: the new Bentley and Rolls-Royce reviewed',
-        paragraphs: topicParagraphs('autos', 400).map((p) => `${p} Buyers of luxury cars expect a leather cabin and a hand-built engine.`),
+        // Never the phrase "luxury cars", which would block it as a phrase: the category must.
+        title: 'The luxury car of the year: the new Bentley reviewed',
+        paragraphs: [
+          'The luxury car market has a new benchmark. The Bentley is a luxury car in every detail, from the hand-stitched leather cabin to the walnut veneer.',
+          'Rivals from Rolls-Royce and Maybach set the standard for a luxury car, and the Bentley matches them: a whisper-quiet twelve-cylinder engine and a chauffeur-grade rear seat.',
+          'Buyers of a luxury car pay for craftsmanship. The Bentley takes four hundred hours to build by hand, and every luxury car leaves the factory with a bespoke paint colour.',
+          'As a luxury car it has no equal this year: the most refined ride, the finest materials and the most exclusive badge on the road.',
+        ].flatMap((p) => [p, p, p]), // long enough for the thin-content floor
       }),
     )
     const seg = await t.build(a.headers, { prompt: 'car buyers but no luxury cars' })
@@ -151,6 +157,37 @@ describeEachEngine('segment requests API', (getDb) => {
     expect(new Set(urls.slice(0, 6))).toEqual(new Set(Array.from({ length: 6 }, (_, i) => `https://www.cars${i}.example.com/review/${i}`)))
     expect(urls).not.toContain(luxury)
     expect(seg.interpretation?.blocks.categories.map((c) => c.name)).toEqual(['Luxury Cars'])
+    // Without the exclusion the page is among the first.
+    const all = await t.build(a.headers, { prompt: 'car buyers' })
+    expect((await t.urls(a.headers, all.id)).slice(0, 7).map((u) => u.url)).toContain(luxury)
+  })
+
+  it('reads a prompt in German with the German lists and finds German travel pages', async () => {
+    const db = getDb().db
+    const texts = [
+      [
+        'Der Urlaub in den Alpen beginnt mit einer Wanderung durch die Altstadt. Touristen finden hier Hotels, Ferienwohnungen und eine Unterkunft für jedes Budget.',
+        'Tourismus ist hier zu Hause. Vom Flughafen sind es zwanzig Minuten bis zum Hotel, und die Reisen in die Berge sind im Preis enthalten.',
+        'Im Winter kommen die Skifahrer, im Sommer die Wanderer: Die Gemeinde zählt jedes Jahr mehr Übernachtungen, und die Gastgeber rechnen mit einem neuen Rekord.',
+        'Wer mit der Bahn anreist, fährt bis ins Tal und nimmt dann den Bus. Die Gästekarte gilt für alle Bergbahnen und Museen der Region.',
+      ],
+      [
+        'Die Reise führt an die Ostsee: Urlauber lieben den Strand, die Sehenswürdigkeiten der Küste, den Ausflug mit dem Schiff und die Kreuzfahrt nach Skandinavien.',
+        'Für den nächsten Urlaub empfehlen wir eine Ferienwohnung direkt am Meer. Die Insel ist autofrei, Fahrräder gibt es am Hafen zu mieten.',
+        'Abends laden die Fischrestaurants an der Promenade ein, und der Leuchtturm ist bis zum Sonnenuntergang geöffnet.',
+        'Die beste Reisezeit ist der Spätsommer: Das Wasser ist warm, die Touristen der Ferienzeit sind abgereist und die Preise sinken.',
+      ],
+    ]
+    const pages = texts.map((_, i) => `https://www.reisen${i}.example.de/urlaub/${i}`)
+    for (const [i, url] of pages.entries()) {
+      const paragraphs = texts[i]!.flatMap((p) => [p, `${p.split(':')[0]}.`]) // long enough for the thin-content floor
+      await indexHtml(db, url, articleHtml({ title: `Urlaub und Reisen: die schönsten Ziele (${i})`, paragraphs }).replace('lang="en"', 'lang="de"'))
+    }
+    const seg = await t.build(a.headers, { prompt: 'Reisen und Urlaub' })
+    expect(seg.interpretation).toMatchObject({ language: 'de', categories: [expect.objectContaining({ name: 'Travel' })] })
+    expect(seg.interpretation?.terms).toEqual(['reisen', 'urlaub']) // not "und"
+    const urls = (await t.urls(a.headers, seg.id)).map((u) => u.url)
+    expect(new Set(urls.slice(0, 2))).toEqual(new Set(pages))
   })
 
   it.each([

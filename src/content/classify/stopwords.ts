@@ -35,3 +35,28 @@ const set = (list: string): ReadonlySet<string> => new Set(list.split(/\s+/).fil
 export const FUNCTION_WORD_SET = set(FUNCTION_WORDS)
 /** Kept in the stream so phrases such as "world cup" or "home run" still match, but never evidence on their own. */
 export const GENERIC_WORD_SET = set(GENERIC_WORDS)
+
+/**
+ * The function words of the other languages the classifier reads (vocab/european.ts), folded as
+ * words() gives them (no diacritics): a prompt read in one of them ignores its own (prompt-language.ts).
+ * Pages are not read with them.
+ */
+export const FUNCTION_WORDS_BY_LANGUAGE: Readonly<Record<'de' | 'fr' | 'es' | 'it' | 'pt' | 'nl', ReadonlySet<string>>> = {
+  de: set(`der die das den dem des ein eine einer einem einen eines und oder aber nicht kein keine keinen mit von vom zu zum zur
+    fur auf aus bei beim nach uber unter vor im an am um als wie auch nur noch schon sehr ist sind war waren wird werden hat
+    haben sich sie er es wir ihr ich du man dass wer was wo wenn weil bis durch gegen ohne alle allen aller alles mehr viel
+    viele ihre ihren seine sein seinen diese dieser dieses jede jeden`),
+  fr: set(`le la les l un une des du de d et ou mais pas ne ni sur sous dans en avec sans pour par au aux ce cet cette ces qui
+    que qu quoi dont est sont etre ont il elle ils elles nous vous je tu on se sa son ses leur leurs plus tres tout tous
+    toute toutes comme entre chez`),
+  es: set(`el la los las lo un una unos unas de del al y o u e pero no ni en con sin por para sobre entre hasta desde que quien
+    como cuando donde es son ser esta estan este estos estas ese esa su sus se le les mas muy todo todos toda todas`),
+  it: set(`il lo la i gli le un uno una di del della dello dei degli delle da dal dalla dai in nel nella nei con su sul sulla per
+    tra fra e ed o ma non che chi come quando dove sono essere questo questa questi queste quello quella suo sua suoi sue si
+    piu molto tutto tutti tutta tutte al alla ai agli`),
+  pt: set(`o a os as um uma uns umas de do da dos das no na nos nas em com sem por para pelo pela e ou mas nao que quem como
+    quando onde sao ser este esta estes estas esse essa seu sua seus suas se mais muito todo todos toda todas ao aos`),
+  nl: set(`de het een en of maar niet geen met van voor op in aan bij naar uit over onder tot door als dan ook nog zijn is was
+    waren wordt worden heeft hebben zich ze hij zij wij we ik je u dat die dit deze wat wie waar wanneer omdat alle meer
+    veel hun haar`),
+}

@@ -61,7 +61,8 @@ export function words(text: string): string[] {
   return fold(text).replace(LINK, ' ').toLowerCase().match(WORD) ?? []
 }
 
-function fold(text: string): string {
+/** The text without diacritics (combining marks), as words() reads it. */
+export function fold(text: string): string {
   return /[^\x20-\x7e\s]/.test(text) ? text.normalize('NFKD').replace(DIACRITICS, '') : text
 }
 

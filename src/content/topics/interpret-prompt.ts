@@ -5,9 +5,10 @@
 import { type Analysis, analyze } from '../classify/analyze.ts'
 import { classifyAnalysis, type ScoredCategory, tier1Probabilities, vocabularyTier1 } from '../classify/classify-page.ts'
 import { type Embedding, embedAnalysis } from '../classify/embed.ts'
-import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from '../classify/stopwords.ts'
+import { FUNCTION_WORD_SET, FUNCTION_WORDS_BY_LANGUAGE, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { stem, type WordGap, words, writtenWords } from '../classify/text.ts'
 import { ancestry, getNode, tier1Of } from '../taxonomy/taxonomy.ts'
+import { type PromptLanguage, promptLanguage } from './prompt-language.ts'
 import { joinedForm, knownForm, type TopicStrength } from './word-forms.ts'
 import { nearestWords, wordCosine } from './word-vectors.ts'
 
@@ -24,6 +25,8 @@ export interface IgnoredWord {
 }
 
 export interface Interpretation {
+  /** the language the prompt was read in (prompt-language.ts): en, or one of the other languages the lists know */
+  language: PromptLanguage
   /** topics the prompt asks for, best first */
   categories: InterpretedCategory[]
   /** content words searched in pages (as written, lower-cased) */
@@ -74,6 +77,8 @@ const CONTENT_KIND = new Set(
   ),
 )
 const KIND_WORD_WEIGHT = 0.25
+// Common words that also say what kind of content is meant, when an exclusion begins with them ("no news about war").
+const CONTENT_KIND_GENERIC = new Set(['news', 'report', 'reports'])
 // Words that are audience only beside an audience word ("young moms", "people who love cooking"), and
 // content elsewhere: "Middle East", "interest rates", "income tax", "lower back pain", "cancer research".
 const AUDIENCE_BESIDE = new Set(
@@ -144,14 +149,20 @@ const COUNTRIES: Record<string, string> = {
   'united arab emirates': 'AE',
 }
 const GEO_PREPOSITION = /^(?:in|from|across|throughout|within|based)$/
-const NEGATION = /\b(?:not|no|excluding|exclude|excludes|except|without|avoid|avoiding|minus|never)\b\s+(?:about\s+|any\s+|on\s+)?([^,.;:!?()]+)/giu
+// "not just football" and "not only" add rather than exclude; "never" says when, not what ("never miss a game").
+const NEGATION =
+  /\b(?:not|no|excluding|exclude|excludes|except|without|avoid|avoiding|minus)\b\s+(?!(?:just|only|merely|simply)\b)(?:about\s+|any\s+|on\s+)?([^,.;:!?()]+)/giu
+// An exclusion ends at the next but/while/yet: what follows is asked for ("not luxury but family cars").
+const EXCLUSION_END = /\b(?:but|while|yet)\b/i
 const AGE_RANGE = /\b(?:ages?d?\s*)?(\d{2})\s*(?:-|–|to)\s*(\d{2})\b|\b(\d{2})\s*\+|\b(?:over|under)\s+(\d{2})\b/giu
 
 const MAX_TERMS = 16
 // A negated phrase blocks a category only when it clearly names one ("not politics"), not any word.
 const BLOCK_MIN_PROBABILITY = 0.3
-// A tier-1 topic at least this share of the prompt's first is one of its main topics: never blocked.
+// A topic at least this share of the prompt's first (tier-1, or deeper under one topic) is one of its main ones.
 const MAIN_TOPIC_SHARE = 0.5
+// An exclusion names the deepest category it names at least this share as surely as its best.
+const SPECIFIC_SHARE = 0.8
 // A word shared by many sibling names ("sports" in Extreme Sports, Olympic Sports…) names none of them.
 const MAX_TIED_SIBLINGS = 2
 const CATEGORY_FLOOR = 0.1
@@ -231,10 +242,15 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     carry = 'none'
   }
 
-  const reader = wordReader()
+  // A prompt in another language the lists know is read with them, without English word forms.
+  const english = wordReader('en')
+  const language = promptLanguage(prompt, english.known)
+  const inEnglish = language === 'en'
+  const reader = inEnglish ? english : wordReader(language)
+  const ownFunctionWords = inEnglish ? NO_WORDS : FUNCTION_WORDS_BY_LANGUAGE[language]
   // "cyber security": two words the model knows only as one. The words are searched as written too.
   const joinedParts = new Map<string, string[]>()
-  for (let i = 0; i + 1 < keep.length; i++) {
+  for (let i = 0; inEnglish && i + 1 < keep.length; i++) {
     const [a, b] = [keep[i] as string, keep[i + 1] as string]
     if (keepGap[i + 1] !== 'none' || !LETTERS.test(a) || !LETTERS.test(b) || [a, b].some((w) => FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w))) continue
     const joined = joinedForm(a, b, reader.strength)
@@ -270,7 +286,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
       if (!audience.includes(w)) audience.push(w)
       continue
     }
-    if (w.length < 2 || FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w)) {
+    if (w.length < 2 || FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w) || ownFunctionWords.has(w)) {
       if (!ignored.some((x) => x.word === w)) ignored.push({ word: w, why: 'common word' })
       if (GENERIC_WORD_SET.has(w)) {
         sequence.push({ word: w, common: true, before })
@@ -279,7 +295,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
       continue
     }
     // "gardeners" is read as "gardening", and searched as both.
-    const form = knownForm(w, reader.strength, wordCosine)
+    const form = inEnglish ? knownForm(w, reader.strength, wordCosine) : null
     content.push(form ?? w)
     sequence.push({ word: form ?? w, common: false, before })
     before = 'none'
@@ -296,7 +312,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   // Symbols and emoji are not words at all: name them so the buyer sees they were read.
   for (const sym of prompt.match(/\p{Extended_Pictographic}/gu) ?? []) ignored.push({ word: sym, why: 'not a word' })
 
-  const a = readContent(content.length ? sequence : [], reader.strength)
+  const a = readContent(content.length ? sequence : [], reader.strength, language)
   // A word neither the model nor the vocabulary knows is likely a name (a team, a product): specific.
   const unknown: string[] = []
   for (const s of termWeights.keys()) {
@@ -315,7 +331,8 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   // Word-vector neighbours of the words the model does not know: a word no corpus labelled reaches
   // words that were. They add to the prompt's topics, and are searched with less weight. (Neighbours
   // of known words add more noise than topic: measured in the relevance benchmark, docs/curation.md.)
-  const near = neighbours(unknown, content)
+  // (The word vectors are English.)
+  const near = inEnglish ? neighbours(unknown, content) : new Map<string, number>()
   for (const [w, cosine] of near) {
     const s = stem(w)
     if (!termWeights.has(s)) {
@@ -331,6 +348,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   // The prompt's own words, kind-of-content words at their small weight among them; the rest were added.
   const written = [...termWeights].map(([s, w]) => ({ word: surface.get(s) ?? s, own: w >= 1 || CONTENT_KIND.has(surface.get(s) ?? s) }))
   const interpretation: Interpretation = {
+    language,
     categories: categories.map(named),
     terms: written.filter((t) => t.own).map((t) => t.word),
     expansions: written.filter((t) => !t.own).map((t) => t.word),
@@ -378,13 +396,14 @@ export interface Exclusions {
 
 /**
  * The negated phrases of a text ("not politics", "excluding gambling and betting"), each up to the next
- * but/while/yet and split at and/or/&, so a list of exclusions stays exclusions.
+ * comma or but/while/yet, split at and/or/nor/&//: "not politics or religion" excludes both.
  */
 export function readExclusions(text: string): Exclusions {
   const terms: string[] = []
   const named: ScoredCategory[] = []
   const rest = text.replace(NEGATION, (_m, phrase: string) => {
-    const kept = phrase.split(/\b(?:but|while|yet)\b/i)[0] ?? ''
+    const end = EXCLUSION_END.exec(phrase)
+    const kept = end ? phrase.slice(0, end.index) : phrase
     for (const part of kept.split(/\s*\b(?:and|or|nor)\b\s*|\s*[/&]\s*/i)) {
       const ws = blockPhrase(words(part))
       if (!ws.length) continue
@@ -392,7 +411,7 @@ export function readExclusions(text: string): Exclusions {
       const category = namedCategory(ws.filter((w) => !FUNCTION_WORD_SET.has(w)).join(' '))
       if (category) named.push(category)
     }
-    return ' '
+    return end ? ` ${phrase.slice(end.index + end[0].length)}` : ' '
   })
   return { rest, terms, named }
 }
@@ -411,7 +430,7 @@ function blockPhrase(ws: readonly string[]): string[] {
   while (end > start && isFunction(ws[end - 1]!)) end--
   const phrase = ws.slice(start, end)
   const gap = phrase.findIndex(isFunction)
-  if (gap <= 0 || !phrase.slice(0, gap).every((w) => GENERIC_WORD_SET.has(w) || CONTENT_KIND.has(w))) return phrase
+  if (gap <= 0 || !phrase.slice(0, gap).every((w) => CONTENT_KIND.has(w) || CONTENT_KIND_GENERIC.has(w))) return phrase
   let rest = gap
   while (rest < phrase.length && isFunction(phrase[rest]!)) rest++
   return phrase.slice(rest)
@@ -425,32 +444,43 @@ function blockPhrase(ws: readonly string[]): string[] {
 function namedCategory(phrase: string): ScoredCategory | null {
   const a = analyze({ body: phrase }, false)
   if (a.topicFeatures + a.matchedTerms === 0) return null
-  const sure = specific(classifyAnalysis(a, DEEPER_OPTIONS, promptRoots(a)).categories).filter((c) => c.score >= BLOCK_MIN_PROBABILITY)
-  const deepest = sure.sort((x, y) => (getNode(y.id)?.tier ?? 1) - (getNode(x.id)?.tier ?? 1) || y.score - x.score)[0]
-  if (deepest) return deepest
-  const best = tier1Probabilities(a)[0]
-  return best && best.score >= BLOCK_MIN_PROBABILITY ? best : null
+  const roots = promptRoots(a)
+  // A category tied with a sibling is a shared word, not a choice ("football": American Football and Soccer).
+  const deeper = classifyAnalysis(a, DEEPER_OPTIONS, roots).categories.filter((c) => (getNode(c.id)?.tier ?? 1) > 1)
+  const tied = (c: ScoredCategory): boolean => deeper.some((d) => d.id !== c.id && d.score === c.score && getNode(d.id)?.parent_id === getNode(c.id)?.parent_id)
+  const sure = [...roots.slice(0, 1), ...deeper.filter((c) => !tied(c))].filter((c) => c.score >= BLOCK_MIN_PROBABILITY)
+  // The deepest category named nearly as surely as the best: "luxury cars" is Luxury Cars (0.96 against
+  // Automotive's 0.97); "football" is Sports, not College Football (0.36 against 0.90).
+  const best = Math.max(0, ...sure.map((c) => c.score))
+  const tier = (c: ScoredCategory): number => getNode(c.id)?.tier ?? 1
+  return sure.filter((c) => c.score >= SPECIFIC_SHARE * best).sort((x, y) => tier(y) - tier(x) || y.score - x.score)[0] ?? null
 }
 
 /**
  * What the prompt asks for once its exclusions are read, and the categories they block. An exclusion
- * narrows a prompt and never blocks all of it: its main topic (a tier-1 topic at least half as likely
- * as its first) blocks nothing, nor does a deeper category that holds every deeper category the prompt
- * names under that topic ("cooking without meat", "films but no horror movies": their words still
- * block as terms). Otherwise what the blocked category holds is no longer asked for: "football but not
- * American football" blocks American Football and keeps Soccer.
+ * narrows a prompt and never blocks all of it: not its main topic (a tier-1 topic at least half as
+ * likely as its first), nor a deeper category holding all of its main deeper categories under that
+ * topic ("cooking without meat", "films but no horror movies", "basketball fans but not NBA": their
+ * words still block as terms). Otherwise what the blocked category holds is no longer asked for:
+ * "football but not American football" blocks American Football and keeps Soccer, as likely a reading.
  */
 export function narrowedBy(readings: readonly ScoredCategory[], wanted: ScoredCategory[]): { categories: ScoredCategory[]; blocked: ScoredCategory[] } {
   const isTier1 = (c: ScoredCategory): boolean => (getNode(c.id)?.tier ?? 1) === 1
+  const mains = (cs: readonly ScoredCategory[]): ScoredCategory[] => {
+    const best = Math.max(0, ...cs.map((c) => c.score))
+    return cs.filter((c) => c.score >= MAIN_TOPIC_SHARE * best)
+  }
   const blocked = new Map<number, number>()
   let categories = wanted
   for (const b of readings) {
     const under = (c: ScoredCategory): boolean => ancestry(c.id).some((n) => n.id === b.id)
-    const main = MAIN_TOPIC_SHARE * Math.max(0, ...categories.filter(isTier1).map((c) => c.score))
-    if (categories.some((c) => isTier1(c) && c.score >= main && under(c))) continue
+    if (mains(categories.filter(isTier1)).some(under)) continue
+    // The prompt's main deeper categories under the same topic, but for those holding the blocked one
+    // ("smartphones not iPhone": Consumer Electronics holds Smartphones, the prompt's own).
+    const path = new Set(ancestry(b.id).map((n) => n.id))
     const topic = tier1Of(b.id)?.id
-    const deeper = categories.filter((c) => !isTier1(c) && tier1Of(c.id)?.id === topic)
-    if (!isTier1(b) && deeper.some(under) && deeper.every(under)) continue
+    const deeper = mains(categories.filter((c) => !isTier1(c) && tier1Of(c.id)?.id === topic)).filter((c) => c.id === b.id || !path.has(c.id))
+    if (!isTier1(b) && deeper.length && deeper.every(under)) continue
     categories = categories.filter((c) => !under(c))
     blocked.set(b.id, Math.max(blocked.get(b.id) ?? 0, b.score))
   }
@@ -467,6 +497,7 @@ function specific(categories: readonly ScoredCategory[]): ScoredCategory[] {
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000
+const NO_WORDS: ReadonlySet<string> = new Set()
 
 const LETTERS = /^\p{L}+$/u
 const CONJUNCTIONS = new Set(['and', 'or', 'nor'])
@@ -482,13 +513,13 @@ const MAX_READ_WORDS = 1000
  * Each word of a prompt read alone, once: whether the topic model or the vocabulary knows it as
  * evidence of a topic, and how surely it names a tier-1 topic (word-forms.ts; a common word names none).
  */
-function wordReader(): { known: (w: string) => boolean; strength: TopicStrength } {
+function wordReader(language: PromptLanguage): { known: (w: string) => boolean; strength: TopicStrength } {
   const cache = new Map<string, { known: boolean; strength: number }>()
   const read = (w: string): { known: boolean; strength: number } => {
     let r = cache.get(w)
     if (r === undefined) {
-      const a = analyze({ body: w }, false)
-      const known = a.topicFeatures + a.matchedTerms > 0
+      const a = analyze({ body: w, language }, false)
+      const known = (a.english && a.topicFeatures > 0) || a.matchedTerms > 0
       r = { known, strength: known ? (tier1Probabilities(a)[0]?.score ?? 0) : 0 }
       if (cache.size < MAX_READ_WORDS) cache.set(w, r)
     }
@@ -537,14 +568,14 @@ function sureness(a: Analysis): number {
  * "mergers & acquisitions"): each clause (what commas separate) holding one is read both ways, and the
  * surer reading of it is kept, so "arts and crafts, dogs and cats" keeps the one and parts the other.
  */
-function readContent(sequence: readonly PhraseWord[], strength: TopicStrength): Analysis {
+function readContent(sequence: readonly PhraseWord[], strength: TopicStrength, language: PromptLanguage): Analysis {
   const items: string[] = []
   let clause: PhraseWord[] = []
   const flush = (): void => {
     const apart = withPhrases(clause, strength, true)
     if (clause.some((_, i) => joinAt(clause, i))) {
       const joined = withPhrases(clause, strength, false)
-      items.push(...(sureness(analyze({ body: joined })) > sureness(analyze({ body: apart })) ? joined : apart))
+      items.push(...(sureness(analyze({ body: joined, language })) > sureness(analyze({ body: apart, language })) ? joined : apart))
     } else items.push(...apart)
     clause = []
   }
@@ -553,7 +584,7 @@ function readContent(sequence: readonly PhraseWord[], strength: TopicStrength): 
     clause.push(x)
   }
   flush()
-  return analyze({ body: items })
+  return analyze({ body: items, language })
 }
 
 /** Whether a conjunction stands before the clause's i-th word (not its first: nothing to join it to). */

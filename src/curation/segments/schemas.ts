@@ -32,6 +32,9 @@ const NamedCategory = Type.Object({ taxonomy_id: Type.Integer(), name: Type.Stri
 
 export const Interpretation = Type.Object(
   {
+    language: Type.Optional(
+      Type.String({ description: 'the language the prompt was read in: en, or de, fr, es, it, pt, nl (absent on segments created before 2026-11-28)' }),
+    ),
     categories: Type.Array(NamedCategory, { description: "the prompt's topics, with their share of its topical intent (0..1), best first" }),
     terms: Type.Array(Type.String(), { description: 'content words searched in pages' }),
     expansions: Type.Array(Type.String(), { description: 'related terms learned from the index, searched with less weight' }),

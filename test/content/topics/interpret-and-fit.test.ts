@@ -55,6 +55,13 @@ describe('interpretPrompt', () => {
     // A leading kind of content is not what is excluded; function words inside the phrase stay, as pages write it.
     ['travel, not news about war', 'Travel', ['War and Conflicts'], ['war']],
     ['travel, without stories on the war in Ukraine', 'Travel', ['War and Conflicts'], ['war in ukraine']],
+    // Only a kind of content goes from the front: "day" is a common word, not a kind.
+    ['Halloween costumes, not Day of the Dead', 'Family and Relationships', [], ['day of the dead']],
+    // The prompt's own deeper topic is never blocked, however many others it names beside it.
+    ['basketball fans but not NBA', 'Sports', [], ['nba']],
+    ['smartphones not iPhone', 'Technology & Computing', [], ['iphone']],
+    // "football" names American Football and Soccer alike: no category, the word blocks.
+    ['sports, no football', 'Sports', [], ['football']],
   ])('reads %j as about %s, blocking the categories %j and the phrases %j', (prompt, topic, categories, terms) => {
     const r = interpretPrompt(prompt).interpretation
     expect(r.categories[0]?.name).toBe(topic)
@@ -64,8 +71,67 @@ describe('interpretPrompt', () => {
     for (const name of categories) expect(r.categories.map((c) => c.name)).not.toContain(name)
   })
 
+  it.each([
+    ['parents who never miss a soccer game', 'soccer'],
+    ['Sports fans, not just football', 'football'],
+    ['news, not only politics but economics', 'politics'],
+  ])('reads no exclusion in %j', (prompt, word) => {
+    const r = interpretPrompt(prompt).interpretation
+    expect(r.blocks).toEqual({ categories: [], terms: [] })
+    expect(r.terms).toContain(word)
+  })
+
+  it('asks for what follows "but" in an exclusion: "not luxury but family cars"', () => {
+    const r = interpretPrompt('car buyers, not luxury but family cars').interpretation
+    expect(r.blocks.terms).toEqual(['luxury'])
+    expect(r.terms).toContain('family')
+  })
+
   it('keeps the rest of a narrowed prompt: football without American football is still soccer', () => {
     expect(interpretPrompt('football but not American football').interpretation.categories.map((c) => c.name)).toContain('Soccer')
+  })
+
+  // Prompts in the other languages the lists know: read with them, their function words ignored. Before,
+  // "Reisen und Urlaub" read no topic and searched "und"; "Fußballfans, die …" read Crime (English "die").
+  it.each([
+    ['Reisen und Urlaub', 'de', 'Travel'],
+    ['Rezepte für Kuchen', 'de', 'Food & Drink'],
+    ['Gesundheit und Fitness', 'de', 'Healthy Living'],
+    ['recettes de cuisine', 'fr', 'Food & Drink'],
+    ['actualité politique en France', 'fr', 'Politics'],
+    ['viajes baratos a la playa', 'es', 'Travel'],
+    ['calcio e Serie A', 'it', 'Sports'],
+    ['futebol brasileiro', 'pt', 'Sports'],
+    ['nieuws over de economie', 'nl', 'Business and Finance'],
+  ])('reads %j in its language (%s) as about %s', (prompt, language, topic) => {
+    const r = interpretPrompt(prompt).interpretation
+    expect(r.language).toBe(language)
+    expect(r.categories[0]?.name).toBe(topic)
+    expect(r.terms.some((t) => ['und', 'für', 'fur', 'de', 'en', 'a', 'la', 'e', 'over'].includes(t))).toBe(false)
+  })
+
+  it('reads "Fußballfans, die Spielberichte lesen" as German: no Crime from the article "die"', () => {
+    const r = interpretPrompt('Fußballfans, die Spielberichte lesen').interpretation
+    expect(r.language).toBe('de')
+    expect(r.categories.map((c) => c.name)).not.toContain('Crime')
+    expect(r.ignored).toContainEqual({ word: 'die', why: 'common word' })
+  })
+
+  // n-gram statistics take these for French, Portuguese or Dutch; they stay English, read as before.
+  it.each([
+    ['Die Hard movies', 'Entertainment'],
+    ['pasta recipes', 'Food & Drink'],
+    ['crème brûlée desserts', 'Food & Drink'],
+    ['Tour de France cycling', 'Sports'],
+    ['Formula 1 Grand Prix', 'Sports'],
+    ['sushi restaurants', 'Food & Drink'],
+    ['Oktoberfest beer festivals', 'Food & Drink'],
+    ['Los Angeles Lakers', 'Sports'],
+    ['voyages en Europe', 'Science'],
+  ])('keeps %j in English', (prompt, topic) => {
+    const r = interpretPrompt(prompt).interpretation
+    expect(r.language).toBe('en')
+    expect(r.categories[0]?.name).toBe(topic)
   })
 
   it('blocks a topic the prompt touches only weakly, and never its main topics', () => {
