@@ -46,17 +46,15 @@ const nameRe = new RegExp(`\\b(?:${names.map(escapeRegExp).join('|')})\\b`, 'gi'
 export function readSpec(spec: string): ReadSpec {
   const traits: string[] = []
   const countries = new Set<string>()
-  let rest = spec.normalize('NFKC')
+  // "sports fans, not politics": the excluded topic is not ranked on ("not teens" is excluded too).
+  const excluded = readExclusions(spec.normalize('NFKC'))
+  let rest = excluded.rest
   for (const re of demographic) {
     rest = rest.replace(re, (m) => {
       traits.push(m.trim())
       return ' '
     })
   }
-  // "sports fans, not politics": the excluded topic is not ranked on. After the traits: "not under 25"
-  // is who, not what.
-  const excluded = readExclusions(rest)
-  rest = excluded.rest
   rest = rest.replace(nameRe, (m) => {
     const code = countryCode(m)
     if (code) countries.add(code)

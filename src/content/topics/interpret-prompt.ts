@@ -2,13 +2,15 @@
 // (topics with weights, terms), and what content cannot express — the audience ("moms", "age 25-54"),
 // the geography ("in Germany", "US") — and what it excludes ("not politics"). The result is returned
 // to the buyer as the segment's `interpretation` (docs/curation.md).
+
+import { escapeRegExp } from '../../platform/regexp.ts'
 import { type Analysis, analyze } from '../classify/analyze.ts'
 import { classifyAnalysis, type ScoredCategory, tier1Probabilities, vocabularyTier1 } from '../classify/classify-page.ts'
 import { type Embedding, embedAnalysis } from '../classify/embed.ts'
 import { FUNCTION_WORD_SET, FUNCTION_WORDS_BY_LANGUAGE, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { stem, type WordGap, words, writtenWords } from '../classify/text.ts'
 import { ancestry, getNode, tier1Of } from '../taxonomy/taxonomy.ts'
-import { type PromptLanguage, promptLanguage } from './prompt-language.ts'
+import { ownFunctionWords, PROMPT_WORDS, type PromptLanguage, promptLanguage } from './prompt-language.ts'
 import { joinedForm, knownForm, type TopicStrength } from './word-forms.ts'
 import { nearestWords, wordCosine } from './word-vectors.ts'
 
@@ -149,11 +151,6 @@ const COUNTRIES: Record<string, string> = {
   'united arab emirates': 'AE',
 }
 const GEO_PREPOSITION = /^(?:in|from|across|throughout|within|based)$/
-// "not just football" and "not only" add rather than exclude; "never" says when, not what ("never miss a game").
-const NEGATION =
-  /\b(?:not|no|excluding|exclude|excludes|except|without|avoid|avoiding|minus)\b\s+(?!(?:just|only|merely|simply)\b)(?:about\s+|any\s+|on\s+)?([^,.;:!?()]+)/giu
-// An exclusion ends at the next but/while/yet: what follows is asked for ("not luxury but family cars").
-const EXCLUSION_END = /\b(?:but|while|yet)\b/i
 const AGE_RANGE = /\b(?:ages?d?\s*)?(\d{2})\s*(?:-|–|to)\s*(\d{2})\b|\b(\d{2})\s*\+|\b(?:over|under)\s+(\d{2})\b/giu
 
 const MAX_TERMS = 16
@@ -161,8 +158,10 @@ const MAX_TERMS = 16
 const BLOCK_MIN_PROBABILITY = 0.3
 // A topic at least this share of the prompt's first (tier-1, or deeper under one topic) is one of its main ones.
 const MAIN_TOPIC_SHARE = 0.5
-// An exclusion names the deepest category it names at least this share as surely as its best.
-const SPECIFIC_SHARE = 0.8
+// Own function words that show a prompt is written in another language (prompt-language.ts).
+const WRITTEN_IN = 2
+// An exclusion names the deepest category it names at least this share as surely as its tier-1 topic.
+const SPECIFIC_SHARE = 0.5
 // A word shared by many sibling names ("sports" in Extreme Sports, Olympic Sports…) names none of them.
 const MAX_TIED_SIBLINGS = 2
 const CATEGORY_FLOOR = 0.1
@@ -188,6 +187,26 @@ export const UNKNOWN_WORD_WEIGHT = 1.5
  * stemmed terms the index associates with the prompt's unknown words (curation/builder/associations.ts).
  */
 export function interpretPrompt(prompt: string, expansions: readonly string[] = []): PromptIntent {
+  const english = wordReader('en')
+  const inEnglish = readPrompt(prompt, expansions, 'en', english)
+  const language = promptLanguage(prompt, english.known)
+  if (language === 'en') return inEnglish
+  // Names and loan words make n-gram statistics guess wrong ("La Traviata opera", "Copa America"):
+  // the prompt is read both ways, and the other language kept when it names a topic at least as surely,
+  // or names one at all where two of its own function words show the prompt is written in it.
+  const inOther = readPrompt(prompt, expansions, language, english)
+  const written = ownFunctionWords(prompt, language) >= WRITTEN_IN
+  const surer = tier1Sureness(inOther) >= tier1Sureness(inEnglish) || (written && tier1Sureness(inOther) > 0)
+  return inOther.topical && surer ? inOther : inEnglish
+}
+
+/** The best tier-1 probability of a reading (0 with none). */
+function tier1Sureness(intent: PromptIntent): number {
+  return Math.max(0, ...intent.categories.filter((c) => (getNode(c.id)?.tier ?? 1) === 1).map((c) => c.score))
+}
+
+/** interpretPrompt in one language; `english`: the English word reader (its cache is shared). */
+function readPrompt(prompt: string, expansions: readonly string[], language: PromptLanguage, english: WordReader): PromptIntent {
   const ignored: IgnoredWord[] = []
   const audience: string[] = []
   let text = prompt.normalize('NFKC')
@@ -198,7 +217,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
     return ' '
   })
 
-  const excluded = readExclusions(text)
+  const excluded = readExclusions(text, language)
   text = excluded.rest
 
   // After the negations: "excluding low income households" is a block, not the audience.
@@ -243,11 +262,10 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   }
 
   // A prompt in another language the lists know is read with them, without English word forms.
-  const english = wordReader('en')
-  const language = promptLanguage(prompt, english.known)
   const inEnglish = language === 'en'
   const reader = inEnglish ? english : wordReader(language)
   const ownFunctionWords = inEnglish ? NO_WORDS : FUNCTION_WORDS_BY_LANGUAGE[language]
+  const joins = new Set([...PROMPT_WORDS.en.joins, ...PROMPT_WORDS[language].joins])
   // "cyber security": two words the model knows only as one. The words are searched as written too.
   const joinedParts = new Map<string, string[]>()
   for (let i = 0; inEnglish && i + 1 < keep.length; i++) {
@@ -277,7 +295,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   // What separates the content words: punctuation, or a conjunction ("dogs and cats", "arts & crafts").
   let before: WordGap = 'none'
   for (const [i, w] of keep.entries()) {
-    before = wider(before, CONJUNCTIONS.has(w) ? 'join' : (keepGap[i] ?? 'none'))
+    before = wider(before, joins.has(w) ? 'join' : (keepGap[i] ?? 'none'))
     if (!/\p{L}/u.test(w)) {
       ignored.push({ word: w, why: 'not a word' })
       continue
@@ -394,26 +412,51 @@ export interface Exclusions {
   named: ScoredCategory[]
 }
 
+/** The exclusion patterns of a language (prompt-language.ts, PROMPT_WORDS), built once. */
+const exclusionPatterns = new Map<PromptLanguage, { negation: RegExp; end: RegExp; split: RegExp }>()
+function exclusionPatternsOf(language: PromptLanguage): { negation: RegExp; end: RegExp; split: RegExp } {
+  let p = exclusionPatterns.get(language)
+  if (!p) {
+    const w = PROMPT_WORDS[language]
+    const any = (xs: readonly string[]): string => `(?<![\\p{L}\\p{N}])(?:${xs.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`
+    p = {
+      // "not just football" and "not only" add rather than exclude.
+      negation: new RegExp(`${any(w.negations)}\\s+(?!${any(w.notOnly)})([^,.;:!?()]+)`, 'giu'),
+      end: new RegExp(any(w.ends), 'iu'),
+      split: new RegExp(`\\s*${any(w.joins)}\\s*|\\s*[/&]\\s*`, 'iu'),
+    }
+    exclusionPatterns.set(language, p)
+  }
+  return p
+}
+
 /**
- * The negated phrases of a text ("not politics", "excluding gambling and betting"), each up to the next
- * comma or but/while/yet, split at and/or/nor/&//: "not politics or religion" excludes both.
+ * The negated phrases of a text ("not politics", "excluding gambling and betting"; "ohne Politik" in a
+ * German prompt), each up to the next comma or but/while/yet (what follows those is asked for), split at
+ * and/or/nor/&//: "not politics or religion" excludes both.
  */
-export function readExclusions(text: string): Exclusions {
+export function readExclusions(text: string, language: PromptLanguage = 'en'): Exclusions {
   const terms: string[] = []
   const named: ScoredCategory[] = []
-  const rest = text.replace(NEGATION, (_m, phrase: string) => {
-    const end = EXCLUSION_END.exec(phrase)
+  const p = exclusionPatternsOf(language)
+  const rest = text.replace(p.negation, (_m, phrase: string) => {
+    const end = p.end.exec(phrase)
     const kept = end ? phrase.slice(0, end.index) : phrase
-    for (const part of kept.split(/\s*\b(?:and|or|nor)\b\s*|\s*[/&]\s*/i)) {
-      const ws = blockPhrase(words(part))
+    for (const part of kept.split(p.split)) {
+      const ws = blockPhrase(words(part), language)
       if (!ws.length) continue
       terms.push(ws.join(' '))
-      const category = namedCategory(ws.filter((w) => !FUNCTION_WORD_SET.has(w)).join(' '))
+      const category = namedCategory(ws.filter((w) => !isFunctionWord(w, language)).join(' '), language)
       if (category) named.push(category)
     }
     return end ? ` ${phrase.slice(end.index + end[0].length)}` : ' '
   })
   return { rest, terms, named }
+}
+
+/** A function word of English, or of the prompt's language. */
+function isFunctionWord(w: string, language: PromptLanguage): boolean {
+  return FUNCTION_WORD_SET.has(w) || (language !== 'en' && FUNCTION_WORDS_BY_LANGUAGE[language].has(w))
 }
 
 /**
@@ -422,8 +465,8 @@ export function readExclusions(text: string): Exclusions {
  * "stories on the war in Ukraine" blocks "war in ukraine", which pages write, where the content words
  * alone, "war ukraine", are a phrase no page holds).
  */
-function blockPhrase(ws: readonly string[]): string[] {
-  const isFunction = (w: string): boolean => FUNCTION_WORD_SET.has(w)
+function blockPhrase(ws: readonly string[], language: PromptLanguage): string[] {
+  const isFunction = (w: string): boolean => isFunctionWord(w, language)
   let start = 0
   let end = ws.length
   while (start < end && isFunction(ws[start]!)) start++
@@ -441,16 +484,17 @@ function blockPhrase(ws: readonly string[]): string[] {
  * Cars, not Automotive, so that "car buyers but no luxury cars" can still find cars. Null when the
  * phrase names none surely enough ("gambling", "violence": its words still block as terms).
  */
-function namedCategory(phrase: string): ScoredCategory | null {
-  const a = analyze({ body: phrase }, false)
+function namedCategory(phrase: string, language: PromptLanguage): ScoredCategory | null {
+  const a = analyze({ body: phrase, language }, false)
   if (a.topicFeatures + a.matchedTerms === 0) return null
   const roots = promptRoots(a)
   // A category tied with a sibling is a shared word, not a choice ("football": American Football and Soccer).
   const deeper = classifyAnalysis(a, DEEPER_OPTIONS, roots).categories.filter((c) => (getNode(c.id)?.tier ?? 1) > 1)
   const tied = (c: ScoredCategory): boolean => deeper.some((d) => d.id !== c.id && d.score === c.score && getNode(d.id)?.parent_id === getNode(c.id)?.parent_id)
   const sure = [...roots.slice(0, 1), ...deeper.filter((c) => !tied(c))].filter((c) => c.score >= BLOCK_MIN_PROBABILITY)
-  // The deepest category named nearly as surely as the best: "luxury cars" is Luxury Cars (0.96 against
-  // Automotive's 0.97); "football" is Sports, not College Football (0.36 against 0.90).
+  // The deepest category named at least half as surely as the best: "luxury cars" is Luxury Cars (0.96
+  // against Automotive's 0.97), "cats" Cats (0.42 against Pets' 0.70); "football" is Sports, not College
+  // Football (0.36 against 0.90).
   const best = Math.max(0, ...sure.map((c) => c.score))
   const tier = (c: ScoredCategory): number => getNode(c.id)?.tier ?? 1
   return sure.filter((c) => c.score >= SPECIFIC_SHARE * best).sort((x, y) => tier(y) - tier(x) || y.score - x.score)[0] ?? null
@@ -500,7 +544,6 @@ const round = (x: number): number => Math.round(x * 1000) / 1000
 const NO_WORDS: ReadonlySet<string> = new Set()
 
 const LETTERS = /^\p{L}+$/u
-const CONJUNCTIONS = new Set(['and', 'or', 'nor'])
 // The shortest part of a joined word that is searched as a word of its own.
 const MIN_PART = 3
 // How much more surely a phrase with a common word must name its topic than its content word alone.
@@ -513,7 +556,12 @@ const MAX_READ_WORDS = 1000
  * Each word of a prompt read alone, once: whether the topic model or the vocabulary knows it as
  * evidence of a topic, and how surely it names a tier-1 topic (word-forms.ts; a common word names none).
  */
-function wordReader(language: PromptLanguage): { known: (w: string) => boolean; strength: TopicStrength } {
+interface WordReader {
+  known: (w: string) => boolean
+  strength: TopicStrength
+}
+
+function wordReader(language: PromptLanguage): WordReader {
   const cache = new Map<string, { known: boolean; strength: number }>()
   const read = (w: string): { known: boolean; strength: number } => {
     let r = cache.get(w)

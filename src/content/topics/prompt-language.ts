@@ -10,16 +10,60 @@ import { words } from '../classify/text.ts'
 
 export type PromptLanguage = 'en' | keyof typeof FUNCTION_WORDS_BY_LANGUAGE
 
+/** The words that shape a prompt's exclusions in each language (interpret-prompt.ts, readExclusions). */
+export interface PromptWords {
+  /** words that begin an exclusion: "not politics", "ohne Politik", "sans politique" */
+  negations: readonly string[]
+  /** words after a negation that make it add rather than exclude: "not just football" */
+  notOnly: readonly string[]
+  /** words that end an exclusion; what follows is asked for: "not luxury but family cars" */
+  ends: readonly string[]
+  /** words that join the items of a list: "not politics or religion" */
+  joins: readonly string[]
+}
+
+export const PROMPT_WORDS: Readonly<Record<PromptLanguage, PromptWords>> = {
+  en: {
+    negations: ['not', 'no', 'excluding', 'exclude', 'excludes', 'except', 'without', 'avoid', 'avoiding', 'minus', 'never'],
+    notOnly: ['just', 'only', 'merely', 'simply'],
+    ends: ['but', 'while', 'yet'],
+    joins: ['and', 'or', 'nor'],
+  },
+  de: {
+    negations: ['nicht', 'kein', 'keine', 'keinen', 'keiner', 'keinem', 'ohne', 'außer', 'ausser', 'ausgenommen'],
+    notOnly: ['nur'],
+    ends: ['aber', 'sondern'],
+    joins: ['und', 'oder'],
+  },
+  fr: { negations: ['pas', 'sans', 'sauf', 'hors', 'aucun', 'aucune', 'excepté'], notOnly: ['seulement', 'que'], ends: ['mais'], joins: ['et', 'ou'] },
+  es: {
+    negations: ['no', 'sin', 'excepto', 'salvo', 'ningún', 'ninguna', 'ninguno'],
+    notOnly: ['solo', 'sólo'],
+    ends: ['pero', 'sino'],
+    joins: ['y', 'e', 'o', 'u'],
+  },
+  it: {
+    negations: ['non', 'senza', 'tranne', 'eccetto', 'nessun', 'nessuna', 'nessuno'],
+    notOnly: ['solo', 'soltanto'],
+    ends: ['ma'],
+    joins: ['e', 'ed', 'o'],
+  },
+  pt: { negations: ['não', 'sem', 'exceto', 'excepto', 'nenhum', 'nenhuma'], notOnly: ['só', 'apenas'], ends: ['mas'], joins: ['e', 'ou'] },
+  nl: { negations: ['niet', 'geen', 'zonder', 'behalve'], notOnly: ['alleen'], ends: ['maar'], joins: ['en', 'of'] },
+}
+
 // How much surer of the other language than of English eld must be ("Tour de France cycling": 0.01).
 const MARGIN = 0.05
 
 /**
  * `knownInEnglish`: whether the English model or lists know a word. Another language is taken when
  * eld names it reliably and clearly before English, the prompt has a word of its own in it (a
- * function word, or a word only its list knows), and English does not know all the prompt's words.
+ * function word, or a word only its list knows), and English does not know all the prompt's words;
+ * for a single word, when English does not know it and one other language's list does.
  */
 export function promptLanguage(prompt: string, knownInEnglish: (word: string) => boolean): PromptLanguage {
   const ws = words(prompt)
+  if (ws.length === 1) return listLanguage(ws[0]!, knownInEnglish)
   if (ws.length < 2) return 'en'
   const guess = eld.detect(prompt)
   const lang = guess.language
@@ -30,6 +74,28 @@ export function promptLanguage(prompt: string, knownInEnglish: (word: string) =>
   const content = ws.filter((w) => !FUNCTION_WORD_SET.has(w) && !GENERIC_WORD_SET.has(w))
   if (content.every(knownInEnglish)) return 'en'
   const own = FUNCTION_WORDS_BY_LANGUAGE[other]
-  const onlyTheirs = (w: string): boolean => !knownInEnglish(w) && analyze({ body: w, language: other }, false).matchedTerms > 0
-  return ws.some((w) => own.has(w)) || content.some(onlyTheirs) ? other : 'en'
+  return ws.some((w) => own.has(w)) || content.some((w) => !knownInEnglish(w) && knownIn(other, w)) ? other : 'en'
+}
+
+const OTHER_LANGUAGES = Object.keys(FUNCTION_WORDS_BY_LANGUAGE) as Exclude<PromptLanguage, 'en'>[]
+
+function knownIn(language: Exclude<PromptLanguage, 'en'>, w: string): boolean {
+  return analyze({ body: w, language }, false).matchedTerms > 0
+}
+
+/** One word, too short for n-grams: the language whose list alone knows it ("Fußball", "Gesundheit"). */
+function listLanguage(w: string, knownInEnglish: (word: string) => boolean): PromptLanguage {
+  if (knownInEnglish(w)) return 'en'
+  const knowing = OTHER_LANGUAGES.filter((l) => knownIn(l, w))
+  return knowing.length === 1 ? knowing[0]! : 'en'
+}
+
+/**
+ * How many of a language's own function words a prompt holds (not English ones): two or more say the
+ * prompt is written in it ("Artikel über die Bundestagswahl und die Parteien"), where a name holds one
+ * ("La Traviata opera", "Ruud van Nistelrooy").
+ */
+export function ownFunctionWords(prompt: string, language: Exclude<PromptLanguage, 'en'>): number {
+  const own = FUNCTION_WORDS_BY_LANGUAGE[language]
+  return words(prompt).filter((w) => own.has(w) && !FUNCTION_WORD_SET.has(w)).length
 }
