@@ -9,6 +9,7 @@
  */
 import { countryCode, countryNames, isCountry } from '../activation/registry.ts'
 import { type Exclusions, readExclusions } from '../content/topics/interpret-prompt.ts'
+import { PROMPT_WORDS } from '../content/topics/prompt-language.ts'
 import { escapeRegExp } from '../platform/regexp.ts'
 
 export interface ReadSpec {
@@ -39,6 +40,9 @@ const generic = new Set(
   ),
 )
 
+/** Who or where right after one of these words is excluded, not read ("sports fans, not teens", "not in the US"). */
+const NEGATED = new RegExp(`(?<![\\p{L}\\p{N}])(?:${PROMPT_WORDS.en.negations.join('|')})\\s+(?:(?:in|from|the)\\s+)*$`, 'iu')
+
 const alpha2 = /\b(?:[A-Z]{2}|USA|UK)\b/g
 const names = countryNames().sort((a, b) => b.length - a.length)
 const nameRe = new RegExp(`\\b(?:${names.map(escapeRegExp).join('|')})\\b`, 'gi')
@@ -46,27 +50,48 @@ const nameRe = new RegExp(`\\b(?:${names.map(escapeRegExp).join('|')})\\b`, 'gi'
 export function readSpec(spec: string): ReadSpec {
   const traits: string[] = []
   const countries = new Set<string>()
-  // "sports fans, not politics": the excluded topic is not ranked on ("not teens" is excluded too).
-  const excluded = readExclusions(spec.normalize('NFKC'))
-  let rest = excluded.rest
+  let rest = spec.normalize('NFKC')
+  // Who and where first, so an exclusion does not run on into them ("excluding politics, women 25-54,
+  // in Germany"); a negated one ("not teens", "not in the US") is left to be excluded.
+  const unlessNegated =
+    (read: (m: string) => string) =>
+    (m: string, ...args: unknown[]) => {
+      // replace() passes the match's offset, then the whole input, after any groups.
+      const i = args.findIndex((a) => typeof a === 'number')
+      const at = (args[i] as number | undefined) ?? 0
+      const input = (args[i + 1] as string | undefined) ?? ''
+      return NEGATED.test(input.slice(Math.max(0, at - 24), at)) ? m : read(m)
+    }
   for (const re of demographic) {
-    rest = rest.replace(re, (m) => {
-      traits.push(m.trim())
-      return ' '
-    })
+    rest = rest.replace(
+      re,
+      unlessNegated((m) => {
+        traits.push(m.trim())
+        return ' '
+      }),
+    )
   }
-  rest = rest.replace(nameRe, (m) => {
-    const code = countryCode(m)
-    if (code) countries.add(code)
-    return ' '
-  })
+  rest = rest.replace(
+    nameRe,
+    unlessNegated((m) => {
+      const code = countryCode(m)
+      if (code) countries.add(code)
+      return ' '
+    }),
+  )
   // Upper-case codes only ("US", not the word "us"), and only real ones.
-  rest = rest.replace(alpha2, (m) => {
-    const code = m === 'USA' ? 'US' : m === 'UK' ? 'GB' : m
-    if (!isCountry(code)) return m
-    countries.add(code)
-    return ' '
-  })
+  rest = rest.replace(
+    alpha2,
+    unlessNegated((m) => {
+      const code = m === 'USA' ? 'US' : m === 'UK' ? 'GB' : m
+      if (!isCountry(code)) return m
+      countries.add(code)
+      return ' '
+    }),
+  )
+  // "sports fans, not politics": the excluded topic is not ranked on.
+  const excluded = readExclusions(rest)
+  rest = excluded.rest
   const topic = rest
     .replace(/\s*[,;]\s*(?=[,;]|$)/g, ' ')
     .replace(/\s+/g, ' ')

@@ -10,7 +10,7 @@ import { type Embedding, embedAnalysis } from '../classify/embed.ts'
 import { FUNCTION_WORD_SET, FUNCTION_WORDS_BY_LANGUAGE, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { stem, type WordGap, words, writtenWords } from '../classify/text.ts'
 import { ancestry, getNode, tier1Of } from '../taxonomy/taxonomy.ts'
-import { ownFunctionWords, PROMPT_WORDS, type PromptLanguage, promptLanguage } from './prompt-language.ts'
+import { ownFunctionWords, PROMPT_WORDS, type PromptLanguage, type PromptWords, promptLanguage } from './prompt-language.ts'
 import { joinedForm, knownForm, type TopicStrength } from './word-forms.ts'
 import { nearestWords, wordCosine } from './word-vectors.ts'
 
@@ -188,16 +188,18 @@ export const UNKNOWN_WORD_WEIGHT = 1.5
  */
 export function interpretPrompt(prompt: string, expansions: readonly string[] = []): PromptIntent {
   const english = wordReader('en')
-  const inEnglish = readPrompt(prompt, expansions, 'en', english)
   const language = promptLanguage(prompt, english.known)
-  if (language === 'en') return inEnglish
+  if (language === 'en') return readPrompt(prompt, expansions, 'en', ['en'], english)
   // Names and loan words make n-gram statistics guess wrong ("La Traviata opera", "Copa America"):
-  // the prompt is read both ways, and the other language kept when it names a topic at least as surely,
-  // or names one at all where two of its own function words show the prompt is written in it.
-  const inOther = readPrompt(prompt, expansions, language, english)
+  // the prompt is read both ways, and the other language kept when it names a topic at least as surely
+  // (ties included: neither may name one), or whenever two of its own function words show the prompt is
+  // written in it. Both readings take the exclusions of both languages out, so that they compare the
+  // same words ("Sport ohne Fußball", "pasta recipes, not politics").
+  const negations: PromptLanguage[] = ['en', language]
+  const inEnglish = readPrompt(prompt, expansions, 'en', negations, english)
+  const inOther = readPrompt(prompt, expansions, language, negations, english)
   const written = ownFunctionWords(prompt, language) >= WRITTEN_IN
-  const surer = tier1Sureness(inOther) >= tier1Sureness(inEnglish) || (written && tier1Sureness(inOther) > 0)
-  return inOther.topical && surer ? inOther : inEnglish
+  return inOther.topical && (written || tier1Sureness(inOther) >= tier1Sureness(inEnglish)) ? inOther : inEnglish
 }
 
 /** The best tier-1 probability of a reading (0 with none). */
@@ -205,8 +207,17 @@ function tier1Sureness(intent: PromptIntent): number {
   return Math.max(0, ...intent.categories.filter((c) => (getNode(c.id)?.tier ?? 1) === 1).map((c) => c.score))
 }
 
-/** interpretPrompt in one language; `english`: the English word reader (its cache is shared). */
-function readPrompt(prompt: string, expansions: readonly string[], language: PromptLanguage, english: WordReader): PromptIntent {
+/**
+ * interpretPrompt in one language; `negations`: the languages whose words of exclusion are read;
+ * `english`: the English word reader (its cache is shared).
+ */
+function readPrompt(
+  prompt: string,
+  expansions: readonly string[],
+  language: PromptLanguage,
+  negations: readonly PromptLanguage[],
+  english: WordReader,
+): PromptIntent {
   const ignored: IgnoredWord[] = []
   const audience: string[] = []
   let text = prompt.normalize('NFKC')
@@ -217,7 +228,7 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
     return ' '
   })
 
-  const excluded = readExclusions(text, language)
+  const excluded = readExclusions(text, language, negations)
   text = excluded.rest
 
   // After the negations: "excluding low income households" is a block, not the audience.
@@ -412,33 +423,35 @@ export interface Exclusions {
   named: ScoredCategory[]
 }
 
-/** The exclusion patterns of a language (prompt-language.ts, PROMPT_WORDS), built once. */
-const exclusionPatterns = new Map<PromptLanguage, { negation: RegExp; end: RegExp; split: RegExp }>()
-function exclusionPatternsOf(language: PromptLanguage): { negation: RegExp; end: RegExp; split: RegExp } {
-  let p = exclusionPatterns.get(language)
+/** The exclusion patterns of some languages' words (prompt-language.ts, PROMPT_WORDS), built once. */
+const exclusionPatterns = new Map<string, { negation: RegExp; end: RegExp; split: RegExp }>()
+function exclusionPatternsOf(languages: readonly PromptLanguage[]): { negation: RegExp; end: RegExp; split: RegExp } {
+  const key = languages.join(',')
+  let p = exclusionPatterns.get(key)
   if (!p) {
-    const w = PROMPT_WORDS[language]
+    const all = (k: keyof PromptWords): string[] => [...new Set(languages.flatMap((l) => PROMPT_WORDS[l][k]))]
     const any = (xs: readonly string[]): string => `(?<![\\p{L}\\p{N}])(?:${xs.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`
     p = {
       // "not just football" and "not only" add rather than exclude.
-      negation: new RegExp(`${any(w.negations)}\\s+(?!${any(w.notOnly)})([^,.;:!?()]+)`, 'giu'),
-      end: new RegExp(any(w.ends), 'iu'),
-      split: new RegExp(`\\s*${any(w.joins)}\\s*|\\s*[/&]\\s*`, 'iu'),
+      negation: new RegExp(`${any(all('negations'))}\\s+(?!${any(all('notOnly'))})([^,.;:!?()]+)`, 'giu'),
+      end: new RegExp(any(all('ends')), 'iu'),
+      split: new RegExp(`\\s*${any(all('joins'))}\\s*|\\s*[/&]\\s*`, 'iu'),
     }
-    exclusionPatterns.set(language, p)
+    exclusionPatterns.set(key, p)
   }
   return p
 }
 
 /**
- * The negated phrases of a text ("not politics", "excluding gambling and betting"; "ohne Politik" in a
- * German prompt), each up to the next comma or but/while/yet (what follows those is asked for), split at
- * and/or/nor/&//: "not politics or religion" excludes both.
+ * The negated phrases of a text ("not politics", "excluding gambling and betting"; "ohne Politik" with
+ * German's words), each up to the next comma or but/while/yet (what follows those is asked for), split
+ * at and/or/nor/&//: "not politics or religion" excludes both. `language`: the one the phrases are read
+ * in (its function words and list); `negations`: the languages whose words of exclusion are read.
  */
-export function readExclusions(text: string, language: PromptLanguage = 'en'): Exclusions {
+export function readExclusions(text: string, language: PromptLanguage = 'en', negations: readonly PromptLanguage[] = [language]): Exclusions {
   const terms: string[] = []
   const named: ScoredCategory[] = []
-  const p = exclusionPatternsOf(language)
+  const p = exclusionPatternsOf(negations)
   const rest = text.replace(p.negation, (_m, phrase: string) => {
     const end = p.end.exec(phrase)
     const kept = end ? phrase.slice(0, end.index) : phrase

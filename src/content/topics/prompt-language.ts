@@ -35,20 +35,25 @@ export const PROMPT_WORDS: Readonly<Record<PromptLanguage, PromptWords>> = {
     ends: ['aber', 'sondern'],
     joins: ['und', 'oder'],
   },
-  fr: { negations: ['pas', 'sans', 'sauf', 'hors', 'aucun', 'aucune', 'excepté'], notOnly: ['seulement', 'que'], ends: ['mais'], joins: ['et', 'ou'] },
+  fr: {
+    negations: ['pas', 'sans', 'sauf', 'hors', 'aucun', 'aucune', 'excepté', 'excepte'],
+    notOnly: ['seulement', 'que'],
+    ends: ['mais'],
+    joins: ['et', 'ou', 'ni'],
+  },
   es: {
-    negations: ['no', 'sin', 'excepto', 'salvo', 'ningún', 'ninguna', 'ninguno'],
+    negations: ['no', 'sin', 'excepto', 'salvo', 'ningún', 'ningun', 'ninguna', 'ninguno'],
     notOnly: ['solo', 'sólo'],
     ends: ['pero', 'sino'],
-    joins: ['y', 'e', 'o', 'u'],
+    joins: ['y', 'e', 'o', 'u', 'ni'],
   },
   it: {
     negations: ['non', 'senza', 'tranne', 'eccetto', 'nessun', 'nessuna', 'nessuno'],
     notOnly: ['solo', 'soltanto'],
     ends: ['ma'],
-    joins: ['e', 'ed', 'o'],
+    joins: ['e', 'ed', 'o', 'né'],
   },
-  pt: { negations: ['não', 'sem', 'exceto', 'excepto', 'nenhum', 'nenhuma'], notOnly: ['só', 'apenas'], ends: ['mas'], joins: ['e', 'ou'] },
+  pt: { negations: ['não', 'nao', 'sem', 'exceto', 'excepto', 'nenhum', 'nenhuma'], notOnly: ['só', 'apenas'], ends: ['mas'], joins: ['e', 'ou', 'nem'] },
   nl: { negations: ['niet', 'geen', 'zonder', 'behalve'], notOnly: ['alleen'], ends: ['maar'], joins: ['en', 'of'] },
 }
 

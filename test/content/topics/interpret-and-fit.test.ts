@@ -129,6 +129,29 @@ describe('interpretPrompt', () => {
     expect(r.terms).not.toContain(word)
   })
 
+  // Both readings take out the exclusions of both languages, so neither asks for what is excluded.
+  it.each([
+    ['Spaghetti aglio e olio, not politics', 'politics', 'Politics'],
+    ['Carnevale di Venezia masks, excluding crime news', 'crime news', 'Crime'],
+    ['Sport ohne Fußball', 'fußball', null],
+    ['sport zonder voetbal', 'voetbal', null],
+  ])('keeps the exclusion of %j whichever language reads it', (prompt, phrase, category) => {
+    const r = interpretPrompt(prompt).interpretation
+    expect(r.blocks.terms).toEqual([phrase])
+    expect(r.terms).not.toContain(phrase)
+    if (category) {
+      expect(r.blocks.categories.map((c) => c.name)).toEqual([category])
+      expect(r.categories.map((c) => c.name)).not.toContain(category)
+    }
+  })
+
+  it('reads a prompt with two of its own function words in its language even with no topic: no English misreading', () => {
+    const r = interpretPrompt('les chats et les chiens').interpretation
+    expect(r.language).toBe('fr')
+    expect(r.categories.map((c) => c.name)).not.toContain('Books and Literature')
+    expect(r.terms).toEqual(['chats', 'chiens'])
+  })
+
   // n-gram statistics take these for French, Spanish, Italian, Portuguese or Dutch (names, loan words,
   // an article): read both ways, they stay English and keep the English reading.
   it.each([
