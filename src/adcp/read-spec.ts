@@ -10,7 +10,7 @@
 import { countryCode, countryNames, isCountry } from '../activation/registry.ts'
 import { type Exclusions, readExclusions } from '../content/topics/interpret-prompt.ts'
 import { PROMPT_WORDS } from '../content/topics/prompt-language.ts'
-import { escapeRegExp } from '../platform/regexp.ts'
+import { anyWordPattern, escapeRegExp } from '../platform/regexp.ts'
 
 export interface ReadSpec {
   /** What to rank on; null when nothing topical is left. */
@@ -41,7 +41,7 @@ const generic = new Set(
 )
 
 /** Who or where right after one of these words is excluded, not read ("sports fans, not teens", "not in the US"). */
-const NEGATED = new RegExp(`(?<![\\p{L}\\p{N}])(?:${PROMPT_WORDS.en.negations.join('|')})\\s+(?:(?:in|from|the)\\s+)*$`, 'iu')
+const NEGATED = new RegExp(`${anyWordPattern(PROMPT_WORDS.en.negations)}\\s+(?:(?:in|from|the)\\s+)*$`, 'iu')
 
 const alpha2 = /\b(?:[A-Z]{2}|USA|UK)\b/g
 const names = countryNames().sort((a, b) => b.length - a.length)

@@ -3,7 +3,7 @@
 // the geography ("in Germany", "US") — and what it excludes ("not politics"). The result is returned
 // to the buyer as the segment's `interpretation` (docs/curation.md).
 
-import { escapeRegExp } from '../../platform/regexp.ts'
+import { anyWordPattern } from '../../platform/regexp.ts'
 import { type Analysis, analyze } from '../classify/analyze.ts'
 import { classifyAnalysis, type ScoredCategory, tier1Probabilities, vocabularyTier1 } from '../classify/classify-page.ts'
 import { type Embedding, embedAnalysis } from '../classify/embed.ts'
@@ -275,7 +275,6 @@ function readPrompt(
   // A prompt in another language the lists know is read with them, without English word forms.
   const inEnglish = language === 'en'
   const reader = inEnglish ? english : wordReader(language)
-  const ownFunctionWords = inEnglish ? NO_WORDS : FUNCTION_WORDS_BY_LANGUAGE[language]
   const joins = new Set([...PROMPT_WORDS.en.joins, ...PROMPT_WORDS[language].joins])
   // "cyber security": two words the model knows only as one. The words are searched as written too.
   const joinedParts = new Map<string, string[]>()
@@ -315,7 +314,7 @@ function readPrompt(
       if (!audience.includes(w)) audience.push(w)
       continue
     }
-    if (w.length < 2 || FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w) || ownFunctionWords.has(w)) {
+    if (w.length < 2 || isFunctionWord(w, language) || GENERIC_WORD_SET.has(w)) {
       if (!ignored.some((x) => x.word === w)) ignored.push({ word: w, why: 'common word' })
       if (GENERIC_WORD_SET.has(w)) {
         sequence.push({ word: w, common: true, before })
@@ -430,7 +429,7 @@ function exclusionPatternsOf(languages: readonly PromptLanguage[]): { negation: 
   let p = exclusionPatterns.get(key)
   if (!p) {
     const all = (k: keyof PromptWords): string[] => [...new Set(languages.flatMap((l) => PROMPT_WORDS[l][k]))]
-    const any = (xs: readonly string[]): string => `(?<![\\p{L}\\p{N}])(?:${xs.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`
+    const any = anyWordPattern
     p = {
       // "not just football" and "not only" add rather than exclude.
       negation: new RegExp(`${any(all('negations'))}\\s+(?!${any(all('notOnly'))})([^,.;:!?()]+)`, 'giu'),
@@ -501,10 +500,8 @@ function namedCategory(phrase: string, language: PromptLanguage): ScoredCategory
   const a = analyze({ body: phrase, language }, false)
   if (a.topicFeatures + a.matchedTerms === 0) return null
   const roots = promptRoots(a)
-  // A category tied with a sibling is a shared word, not a choice ("football": American Football and Soccer).
-  const deeper = classifyAnalysis(a, DEEPER_OPTIONS, roots).categories.filter((c) => (getNode(c.id)?.tier ?? 1) > 1)
-  const tied = (c: ScoredCategory): boolean => deeper.some((d) => d.id !== c.id && d.score === c.score && getNode(d.id)?.parent_id === getNode(c.id)?.parent_id)
-  const sure = [...roots.slice(0, 1), ...deeper.filter((c) => !tied(c))].filter((c) => c.score >= BLOCK_MIN_PROBABILITY)
+  // A category tied with any sibling is a shared word, not a choice ("football": American Football and Soccer).
+  const sure = [...roots.slice(0, 1), ...specific(classifyAnalysis(a, DEEPER_OPTIONS, roots).categories, 1)].filter((c) => c.score >= BLOCK_MIN_PROBABILITY)
   // The deepest category named at least half as surely as the best: "luxury cars" is Luxury Cars (0.96
   // against Automotive's 0.97), "cats" Cats (0.42 against Pets' 0.70); "football" is Sports, not College
   // Football (0.36 against 0.90).
@@ -544,17 +541,19 @@ export function narrowedBy(readings: readonly ScoredCategory[], wanted: ScoredCa
   return { categories, blocked: [...blocked].map(([id, score]) => ({ id, score })) }
 }
 
-/** Deeper categories, without groups of siblings tied at the same score (a shared name word, not a choice). */
-function specific(categories: readonly ScoredCategory[]): ScoredCategory[] {
+/**
+ * Deeper categories, without groups of more than `maxTied` siblings tied at the same score (a shared name
+ * word, not a choice).
+ */
+function specific(categories: readonly ScoredCategory[], maxTied = MAX_TIED_SIBLINGS): ScoredCategory[] {
   const deeper = categories.filter((c) => (getNode(c.id)?.tier ?? 1) > 1)
   const ties = new Map<string, number>()
   const key = (c: ScoredCategory): string => `${getNode(c.id)?.parent_id ?? ''}:${c.score}`
   for (const c of deeper) ties.set(key(c), (ties.get(key(c)) ?? 0) + 1)
-  return deeper.filter((c) => (ties.get(key(c)) ?? 0) <= MAX_TIED_SIBLINGS)
+  return deeper.filter((c) => (ties.get(key(c)) ?? 0) <= maxTied)
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000
-const NO_WORDS: ReadonlySet<string> = new Set()
 
 const LETTERS = /^\p{L}+$/u
 // The shortest part of a joined word that is searched as a word of its own.
@@ -565,15 +564,15 @@ const PHRASE_GAIN = 0.05
 // A prompt's distinct words are few; the cap only bounds a hostile one.
 const MAX_READ_WORDS = 1000
 
-/**
- * Each word of a prompt read alone, once: whether the topic model or the vocabulary knows it as
- * evidence of a topic, and how surely it names a tier-1 topic (word-forms.ts; a common word names none).
- */
 interface WordReader {
   known: (w: string) => boolean
   strength: TopicStrength
 }
 
+/**
+ * Each word of a prompt read alone, once: whether the topic model or the vocabulary knows it as
+ * evidence of a topic, and how surely it names a tier-1 topic (word-forms.ts; a common word names none).
+ */
 function wordReader(language: PromptLanguage): WordReader {
   const cache = new Map<string, { known: boolean; strength: number }>()
   const read = (w: string): { known: boolean; strength: number } => {

@@ -68,8 +68,7 @@ const MARGIN = 0.05
  */
 export function promptLanguage(prompt: string, knownInEnglish: (word: string) => boolean): PromptLanguage {
   const ws = words(prompt)
-  if (ws.length === 1) return listLanguage(ws[0]!, knownInEnglish)
-  if (ws.length < 2) return 'en'
+  if (ws.length < 2) return ws.length ? listLanguage(ws[0]!, knownInEnglish) : 'en'
   const guess = eld.detect(prompt)
   const lang = guess.language
   if (!guess.isReliable() || !Object.hasOwn(FUNCTION_WORDS_BY_LANGUAGE, lang)) return 'en'
