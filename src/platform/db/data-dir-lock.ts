@@ -6,10 +6,15 @@ import { join } from 'node:path'
  * One process at a time may open an embedded data dir: two PGlite instances on one directory
  * corrupt it. The lock is a file holding the owner's pid. It never exists empty: the pid is written
  * to a private temporary file first, which link() then publishes under the lock's name — atomic,
- * and refused when the name exists. A lock whose pid is gone (its owner was killed) is stale; it is
- * taken away with rename() to a private name, and only if the file renamed is the very one found
- * stale (same inode) — had another process replaced it meanwhile with a live lock, that lock is put
- * back untouched.
+ * and refused when the name exists.
+ *
+ * A lock whose pid is gone (its owner was killed) is stale and must be removed, but POSIX has no
+ * "remove if still this file": a process that saw the stale lock could remove the live one another
+ * process has published since. So only the holder of a second, short-lived lock (the breaker,
+ * published the same way) removes a stale lock, after reading it again: while it holds the breaker,
+ * a stale lock can change only by its own hand, so what it read is what it removes. A breaker
+ * whose holder died mid-break is itself taken away by renaming that very inode (the rename check
+ * would lose to a third process only in an instant after a crash inside a break).
  */
 export class DataDirLockedError extends Error {
   constructor(
@@ -76,8 +81,13 @@ function tryPublish(tmp: string, file: string): boolean {
   }
 }
 
-/** Removes the lock file if it is still the stale one seen (same inode), and nothing else. */
-function removeStale(file: string, stale: Held): void {
+/** True when no live process holds this lock (a dead pid, or no pid at all). */
+function stale(held: Held): boolean {
+  return held.pid !== process.pid && !(held.pid > 0 && alive(held.pid))
+}
+
+/** Removes the file if it is still the stale one seen (same inode), and nothing else. */
+function removeStale(file: string, seen: Held): void {
   const grave = `${file}.stale.${process.pid}.${randomBytes(4).toString('hex')}`
   try {
     renameSync(file, grave)
@@ -85,10 +95,8 @@ function removeStale(file: string, stale: Held): void {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return // another process took it away first
     throw err
   }
-  if (statSync(grave).ino !== stale.ino) {
-    // Another process broke the stale lock and published its own in between: give it back. (Only
-    // a third process publishing in the instant the name was free could beat the restore; link()
-    // never overwrites, so that one would keep the lock.)
+  if (statSync(grave).ino !== seen.ino) {
+    // Another process replaced it in between: give it back (link() never overwrites).
     try {
       linkSync(grave, file)
     } catch (err) {
@@ -98,13 +106,38 @@ function removeStale(file: string, stale: Held): void {
   rmSync(grave, { force: true })
 }
 
+/**
+ * Removes the lock if it is stale, holding the breaker while it reads and removes it. False when
+ * another process is breaking it: the caller waits and tries again.
+ */
+function breakStale(file: string, tmp: string): boolean {
+  const breaker = `${file}.break`
+  if (!tryPublish(tmp, breaker)) {
+    const other = readLock(breaker)
+    if (other !== null && stale(other)) removeStale(breaker, other) // its holder died mid-break
+    return false
+  }
+  try {
+    const held = readLock(file)
+    if (held !== null && stale(held)) rmSync(file, { force: true })
+    return true
+  } finally {
+    rmSync(breaker, { force: true })
+  }
+}
+
+/** Blocks the thread for a moment: opening a data dir is synchronous, and a break takes microseconds. */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+}
+
 export function lockDataDir(dataDir: string): DataDirLock {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const file = lockFile(dataDir)
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
   writeFileSync(tmp, String(process.pid), { mode: 0o600 })
   try {
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 0; attempt < 200; attempt++) {
       if (tryPublish(tmp, file)) {
         const mine = statSync(tmp).ino
         let released = false
@@ -119,9 +152,8 @@ export function lockDataDir(dataDir: string): DataDirLock {
       }
       const held = readLock(file)
       if (held === null) continue // released between our link() and our read
-      if (held.pid > 0 && held.pid !== process.pid && alive(held.pid)) throw new DataDirLockedError(dataDir, held.pid)
-      if (held.pid === process.pid) throw new DataDirLockedError(dataDir, held.pid)
-      removeStale(file, held) // its owner died without cleaning up
+      if (!stale(held)) throw new DataDirLockedError(dataDir, held.pid)
+      if (!breakStale(file, tmp)) pause(5) // another process is breaking it
     }
     throw new DataDirLockedError(dataDir, -1)
   } finally {

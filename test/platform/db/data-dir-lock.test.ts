@@ -66,6 +66,25 @@ describe('data-dir lock', () => {
     }
   })
 
+  it('takes away a breaker left by a process killed while breaking a stale lock', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'curata-lock-'))
+    writeFileSync(lockFile(dir), String(deadPid()))
+    writeFileSync(`${lockFile(dir)}.break`, String(deadPid()))
+    const lock = lockDataDir(dir)
+    expect(lockOwner(dir)).toBe(process.pid)
+    lock.release()
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  it('waits for a live process breaking a stale lock, and does not break a live one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'curata-lock-'))
+    // A breaker held by a live process that never finishes: the stale lock is not ours to remove.
+    writeFileSync(lockFile(dir), String(deadPid()))
+    writeFileSync(`${lockFile(dir)}.break`, String(process.ppid))
+    expect(() => lockDataDir(dir)).toThrow(DataDirLockedError)
+    expect(readFileSync(lockFile(dir), 'utf8')).not.toBe(String(process.pid))
+  })
+
   describe('between processes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'curata-lock-'))
     const contenders: Contender[] = []
@@ -77,7 +96,7 @@ describe('data-dir lock', () => {
     })
 
     it('lets exactly one of several processes opening at once win, over a free or a stale lock', async () => {
-      for (let round = 0; round < 30; round++) {
+      for (let round = 0; round < 60; round++) {
         if (round % 2 === 1) writeFileSync(lockFile(dir), String(deadPid())) // a killed server's lock
         const results = await Promise.all(contenders.map((c) => c.send('try')))
         const winners = contenders.filter((_c, i) => results[i] === 'won')
