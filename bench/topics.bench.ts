@@ -1,12 +1,14 @@
 // Tier-1 accuracy of the topic classifier on the check split of each labelled corpus (fixtures/topics),
 // with the ablation: shipped (learned model + vocabulary), learned model only, vocabulary only.
+// Also: taxonomy names read as prompts, the British news probe, prompts in other languages and prompts
+// with exclusions (fixtures/topics/prompts-*.json).
 // Run: npm run bench -- topics   → bench/results/topics.json
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { model } from '../src/content/classify/model.ts'
 import { topicModel } from '../src/content/topics/topic-model.ts'
-import { corpusAccuracy, describeProbe, namesAsPrompts, otherLanguagePrompts, probeAccuracy } from './lib/topic-accuracy.ts'
+import { corpusAccuracy, describeProbe, exclusionPrompts, namesAsPrompts, otherLanguagePrompts, probeAccuracy } from './lib/topic-accuracy.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 // What the learned model adds to a process (the keyword model is loaded first, as in the service).
@@ -44,10 +46,15 @@ console.log(
     .join(', ')}`,
 )
 if (languages.misread.length) console.log(`  misread: ${languages.misread.join('; ')}`)
+const exclusions = exclusionPrompts()
+console.log(
+  `prompts with exclusions (n=${exclusions.prompts}): read right ${pct(exclusions.right)} (first topic the one meant ${pct(exclusions.topic)}, exclusions blocked and the rest asked for ${pct(exclusions.exclusions)})`,
+)
+if (exclusions.misread.length) console.log(`  misread: ${exclusions.misread.join('; ')}`)
 const out = join(root, 'bench/results/topics.json')
 mkdirSync(dirname(out), { recursive: true })
 writeFileSync(
   out,
-  `${JSON.stringify({ generated_at: new Date().toISOString(), model_rss_mb: modelRssMb, corpora: rows, british_news_probe: probe, names_as_prompts: names, other_language_prompts: languages }, null, 2)}\n`,
+  `${JSON.stringify({ generated_at: new Date().toISOString(), model_rss_mb: modelRssMb, corpora: rows, british_news_probe: probe, names_as_prompts: names, other_language_prompts: languages, exclusion_prompts: exclusions }, null, 2)}\n`,
 )
 console.log(`wrote ${out}`)

@@ -204,3 +204,42 @@ export function otherLanguagePrompts(): OtherLanguagePrompts {
   }
   return { prompts: prompts.length, language: language / prompts.length, topic: topic / prompts.length, byLanguage, misread }
 }
+
+export interface ExclusionPrompts {
+  prompts: number
+  /** share read right: the topic meant, every excluded word blocked and not asked for, no wanted word blocked */
+  right: number
+  /** share whose first topic is the one meant */
+  topic: number
+  /** share whose exclusions are read right (blocks and asks as meant) */
+  exclusions: number
+  /** the prompts not read right, with what they read */
+  misread: string[]
+}
+
+/**
+ * Buyer prompts with exclusions (fixtures/topics/prompts-with-exclusions.json): is each read as its
+ * topic, with what it excludes blocked and what it wants still asked for?
+ */
+export function exclusionPrompts(): ExclusionPrompts {
+  const path = new URL('../../fixtures/topics/prompts-with-exclusions.json', import.meta.url)
+  const { prompts } = JSON.parse(readFileSync(path, 'utf8')) as { prompts: { prompt: string; topic: string; blocks: string[]; asks: string[] }[] }
+  const misread: string[] = []
+  let right = 0
+  let topic = 0
+  let exclusions = 0
+  for (const p of prompts) {
+    const read = interpretPrompt(p.prompt).interpretation
+    const blocked = new Set(read.blocks.terms.flatMap((t) => t.split(' ')))
+    const asked = new Set(read.terms)
+    const first = read.categories[0]?.name
+    const topicRight = first === p.topic
+    const exclusionsRight = p.blocks.every((w) => blocked.has(w) && !asked.has(w)) && !p.asks.some((w) => blocked.has(w))
+    if (topicRight) topic++
+    if (exclusionsRight) exclusions++
+    if (topicRight && exclusionsRight) right++
+    else misread.push(`${p.prompt} → ${first ?? 'no topic'}, blocks ${JSON.stringify(read.blocks.terms)}`)
+  }
+  const n = prompts.length
+  return { prompts: n, right: right / n, topic: topic / n, exclusions: exclusions / n, misread }
+}

@@ -10,6 +10,8 @@ describe('readSpec', () => {
     ['sports fans, not teens', 'sports fans', [], [], ['teens']],
     ['sports fans, not in the US', 'sports fans', [], [], []],
     ['outdoor enthusiasts, age 25-54, US', 'outdoor enthusiasts', ['age 25-54'], ['US'], []],
+    // A list of exclusions runs over its commas to the and/or that closes it.
+    ['football fans, excluding betting, gambling and alcohol, men 25-54', 'football fans', ['25-54', 'men'], [], ['betting', 'gambling', 'alcohol']],
   ])('reads %j: topic %j, traits %j, countries %j, excluded %j', (spec, topic, traits, countries, excluded) => {
     const r = readSpec(spec)
     expect(r.topic).toBe(topic)

@@ -422,9 +422,20 @@ export interface Exclusions {
   named: ScoredCategory[]
 }
 
+interface ExclusionPatterns {
+  /** a word of exclusion and the phrase after it, up to the sentence's end (commas included) */
+  negation: RegExp
+  end: RegExp
+  split: RegExp
+  /** words of exclusion that exclude only at the start of a clause (words or list words before them) */
+  clauseOnly: ReadonlySet<string>
+  /** the words a clause may begin with: "… but never violence", "… and never gore" */
+  clauseStarts: ReadonlySet<string>
+}
+
 /** The exclusion patterns of some languages' words (prompt-language.ts, PROMPT_WORDS), built once. */
-const exclusionPatterns = new Map<string, { negation: RegExp; end: RegExp; split: RegExp }>()
-function exclusionPatternsOf(languages: readonly PromptLanguage[]): { negation: RegExp; end: RegExp; split: RegExp } {
+const exclusionPatterns = new Map<string, ExclusionPatterns>()
+function exclusionPatternsOf(languages: readonly PromptLanguage[]): ExclusionPatterns {
   const key = languages.join(',')
   let p = exclusionPatterns.get(key)
   if (!p) {
@@ -432,38 +443,106 @@ function exclusionPatternsOf(languages: readonly PromptLanguage[]): { negation: 
     const any = anyWordPattern
     p = {
       // "not just football" and "not only" add rather than exclude.
-      negation: new RegExp(`${any(all('negations'))}\\s+(?!${any(all('notOnly'))})([^,.;:!?()]+)`, 'giu'),
+      negation: new RegExp(`(${any(all('negations'))})\\s+(?!${any(all('notOnly'))})([^.;:!?()]+)`, 'iu'),
       end: new RegExp(any(all('ends')), 'iu'),
       split: new RegExp(`\\s*${any(all('joins'))}\\s*|\\s*[/&]\\s*`, 'iu'),
+      clauseOnly: new Set(all('clauseOnly')),
+      clauseStarts: new Set([...all('ends'), ...all('joins')]),
     }
     exclusionPatterns.set(key, p)
   }
   return p
 }
 
+/** Words an item of a list of exclusions may have past its first ("gambling, online sports betting and alcohol"). */
+const LIST_ITEM_WORDS = 3
+
 /**
- * The negated phrases of a text ("not politics", "excluding gambling and betting"; "ohne Politik" with
- * German's words), each up to the next comma or but/while/yet (what follows those is asked for), split
- * at and/or/nor/&//: "not politics or religion" excludes both. `language`: the one the phrases are read
- * in (its function words and list); `negations`: the languages whose words of exclusion are read.
+ * The list a negated phrase excludes, and the text after it. The list ends at but/while/yet, and at
+ * the first comma unless what follows is the rest of a list of short items, closed by and/or
+ * ("excluding gambling, betting and alcohol"; "not politics, crime or war") or three or more running
+ * to the phrase's end: "no politics, sports news for fans" excludes politics only.
+ */
+function exclusionList(phrase: string, p: ExclusionPatterns): { list: string; after: string } {
+  const end = p.end.exec(phrase)
+  const head = end ? phrase.slice(0, end.index) : phrase
+  const tail = end ? ` ${phrase.slice(end.index + end[0].length)}` : ''
+  const segments = head.split(',')
+  let take = 1
+  let j = 1
+  for (; j < segments.length; j++) {
+    const items = segments[j]!.split(p.split)
+    if (!words(segments[j]!).length || items.some((item) => words(item).length > LIST_ITEM_WORDS)) break
+    if (items.length > 1) {
+      take = j + 1
+      break
+    }
+  }
+  // A list of three or more short items without and/or, to the end of the phrase: "excluding politics,
+  // religion, crime".
+  if (take === 1 && j === segments.length && segments.length >= 3) take = segments.length
+  const left = segments.slice(take)
+  return { list: segments.slice(0, take).join(','), after: (left.length ? `,${left.join(',')}` : '') + tail }
+}
+
+/** Whether text ending here ends a clause: nothing, punctuation, or a word a clause begins with. */
+function atClauseStart(before: string, p: ExclusionPatterns): boolean {
+  if (/(?:^|[,;:.!?()])\s*$/u.test(before)) return true
+  const last = /(\p{L}+)\s*$/u.exec(before)?.[1]
+  return last !== undefined && p.clauseStarts.has(last.toLowerCase())
+}
+
+/**
+ * The negated phrases of a text ("not politics", "excluding gambling, betting and alcohol"; "ohne
+ * Politik" with German's words), each a list (exclusionList) split at and/or/nor/&//: "not politics or
+ * religion" excludes both. What follows but/while/yet is asked for. "never" excludes only where a
+ * clause begins ("kids shows, never violence"; not "parents who never miss a game"). `language`: the
+ * one the phrases are read in (its function words and list); `negations`: the languages whose words
+ * of exclusion are read.
  */
 export function readExclusions(text: string, language: PromptLanguage = 'en', negations: readonly PromptLanguage[] = [language]): Exclusions {
   const terms: string[] = []
   const named: ScoredCategory[] = []
   const p = exclusionPatternsOf(negations)
-  const rest = text.replace(p.negation, (_m, phrase: string) => {
-    const end = p.end.exec(phrase)
-    const kept = end ? phrase.slice(0, end.index) : phrase
-    for (const part of kept.split(p.split)) {
+  let rest = ''
+  let left = text
+  for (let m = p.negation.exec(left); m; m = p.negation.exec(left)) {
+    const before = left.slice(0, m.index)
+    const word = m[1]!
+    if (p.clauseOnly.has(word.toLowerCase()) && !atClauseStart(rest + before, p)) {
+      rest += before + word
+      left = left.slice(m.index + word.length)
+      continue
+    }
+    const { list, after } = exclusionList(m[2]!, p)
+    for (const part of list.split(',').flatMap((segment) => segment.split(p.split))) {
       const ws = blockPhrase(words(part), language)
       if (!ws.length) continue
       terms.push(ws.join(' '))
-      const category = namedCategory(ws.filter((w) => !isFunctionWord(w, language)).join(' '), language)
+      // "e-sports" is written so by some pages and "esports" by others; it names eSports, not Sports.
+      const joined = joinLetters(ws)
+      if (joined.length < ws.length) terms.push(joined.join(' '))
+      const category = namedCategory(joined.filter((w) => !isFunctionWord(w, language)).join(' '), language)
       if (category) named.push(category)
     }
-    return end ? ` ${phrase.slice(end.index + end[0].length)}` : ' '
-  })
-  return { rest, terms, named }
+    rest += `${before} `
+    left = after + left.slice(m.index + m[0].length)
+  }
+  return { rest: rest + left, terms, named }
+}
+
+/** Words with each one-letter word joined to the word after it: a lone letter is a prefix ("e sports"). */
+function joinLetters(ws: readonly string[]): string[] {
+  const out: string[] = []
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i]!
+    const next = ws[i + 1]
+    if (w.length === 1 && /\p{L}/u.test(w) && next !== undefined && next.length > 1) {
+      out.push(w + next)
+      i++
+    } else out.push(w)
+  }
+  return out
 }
 
 /** A function word of English, or of the prompt's language. */

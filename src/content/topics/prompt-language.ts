@@ -20,6 +20,8 @@ export interface PromptWords {
   ends: readonly string[]
   /** words that join the items of a list: "not politics or religion" */
   joins: readonly string[]
+  /** words of exclusion only where a clause begins: "kids shows, never violence", not "who never miss" */
+  clauseOnly: readonly string[]
 }
 
 export const PROMPT_WORDS: Readonly<Record<PromptLanguage, PromptWords>> = {
@@ -28,33 +30,44 @@ export const PROMPT_WORDS: Readonly<Record<PromptLanguage, PromptWords>> = {
     notOnly: ['just', 'only', 'merely', 'simply'],
     ends: ['but', 'while', 'yet'],
     joins: ['and', 'or', 'nor'],
+    clauseOnly: ['never'],
   },
   de: {
     negations: ['nicht', 'kein', 'keine', 'keinen', 'keiner', 'keinem', 'ohne', 'außer', 'ausser', 'ausgenommen'],
     notOnly: ['nur'],
     ends: ['aber', 'sondern'],
     joins: ['und', 'oder'],
+    clauseOnly: [],
   },
   fr: {
     negations: ['pas', 'sans', 'sauf', 'hors', 'aucun', 'aucune', 'excepté', 'excepte'],
     notOnly: ['seulement', 'que'],
     ends: ['mais'],
     joins: ['et', 'ou', 'ni'],
+    clauseOnly: [],
   },
   es: {
     negations: ['no', 'sin', 'excepto', 'salvo', 'ningún', 'ningun', 'ninguna', 'ninguno'],
     notOnly: ['solo', 'sólo'],
     ends: ['pero', 'sino'],
     joins: ['y', 'e', 'o', 'u', 'ni'],
+    clauseOnly: [],
   },
   it: {
     negations: ['non', 'senza', 'tranne', 'eccetto', 'nessun', 'nessuna', 'nessuno'],
     notOnly: ['solo', 'soltanto'],
     ends: ['ma'],
     joins: ['e', 'ed', 'o', 'né'],
+    clauseOnly: [],
   },
-  pt: { negations: ['não', 'nao', 'sem', 'exceto', 'excepto', 'nenhum', 'nenhuma'], notOnly: ['só', 'apenas'], ends: ['mas'], joins: ['e', 'ou', 'nem'] },
-  nl: { negations: ['niet', 'geen', 'zonder', 'behalve'], notOnly: ['alleen'], ends: ['maar'], joins: ['en', 'of'] },
+  pt: {
+    negations: ['não', 'nao', 'sem', 'exceto', 'excepto', 'nenhum', 'nenhuma'],
+    notOnly: ['só', 'apenas'],
+    ends: ['mas'],
+    joins: ['e', 'ou', 'nem'],
+    clauseOnly: [],
+  },
+  nl: { negations: ['niet', 'geen', 'zonder', 'behalve'], notOnly: ['alleen'], ends: ['maar'], joins: ['en', 'of'], clauseOnly: [] },
 }
 
 // How much surer of the other language than of English eld must be ("Tour de France cycling": 0.01).

@@ -51,9 +51,14 @@ export function knownForm(word: string, strength: TopicStrength, related: Relate
   return null
 }
 
-/** Two words that name a topic surely only when written as one: "cyber security" → "cybersecurity". */
+/**
+ * Two words that name a topic surely only when written as one: "cyber security" → "cybersecurity". A
+ * one-letter prefix says nothing alone, so "e-sports" is "esports" (eSports) whenever the model knows
+ * that word, however surely "sports" names Sports.
+ */
 export function joinedForm(a: string, b: string, strength: TopicStrength): string | null {
   const joined = `${a}${b}`
   const s = strength(joined)
-  return s >= MIN_FORM_STRENGTH && s >= Math.max(strength(a), strength(b)) + MIN_FORM_GAIN ? joined : null
+  if (s < MIN_FORM_STRENGTH) return null
+  return a.length === 1 || s >= Math.max(strength(a), strength(b)) + MIN_FORM_GAIN ? joined : null
 }

@@ -65,6 +65,13 @@ describe('interpretPrompt', () => {
     // Cats at 0.42 is at least half as sure as Pets (0.70): the deeper category is named.
     ['pets but not cats', 'Pets', ['Cats'], ['cats']],
     ['kids shows, never violence', 'Family and Relationships', [], ['violence']],
+    // A list of exclusions runs over its commas when and/or closes it: only the first item was blocked,
+    // and the rest asked for ("crime", "war").
+    ['sports news, excluding gambling, betting and alcohol', 'Sports', [], ['gambling', 'betting', 'alcohol']],
+    ['sports news, excluding gambling, betting, and alcohol', 'Sports', [], ['gambling', 'betting', 'alcohol']],
+    ['travel, but not politics, crime or war', 'Travel', ['Politics', 'Crime', 'War and Conflicts'], ['politics', 'crime', 'war']],
+    // A one-letter prefix: "e-sports" names eSports (it had blocked all of Sports), as pages write it and joined.
+    ['video games, not e-sports', 'Video Gaming', ['eSports'], ['e sports', 'esports']],
   ])('reads %j as about %s, blocking the categories %j and the phrases %j', (prompt, topic, categories, terms) => {
     const r = interpretPrompt(prompt).interpretation
     expect(r.categories[0]?.name).toBe(topic)
@@ -81,6 +88,31 @@ describe('interpretPrompt', () => {
     const r = interpretPrompt(prompt).interpretation
     expect(r.blocks).toEqual({ categories: [], terms: [] })
     expect(r.terms).toContain(word)
+  })
+
+  it.each([
+    // Not a list: what follows the comma is asked for.
+    ['no politics, sports news for fans', ['politics'], 'sports'],
+    ['excluding politics, stories for car buyers and drivers', ['politics'], 'car'],
+    // A second exclusion after the comma is read as one.
+    ['travel, not politics, never crime', ['politics', 'crime'], 'travel'],
+  ])('ends the exclusion of %j at its comma unless a list follows', (prompt, blocked, asked) => {
+    const r = interpretPrompt(prompt).interpretation
+    expect(r.blocks.terms).toEqual(blocked)
+    expect(r.terms).toContain(asked)
+  })
+
+  it('reads "never" as an exclusion only where a clause begins: "parents who never miss a soccer game"', () => {
+    const r = interpretPrompt('parents who never miss a soccer game').interpretation
+    expect(r.blocks).toEqual({ categories: [], terms: [] })
+    expect(r.categories.map((c) => c.name)).toContain('Soccer')
+    expect(interpretPrompt('kids shows but never violence').interpretation.blocks.terms).toEqual(['violence'])
+  })
+
+  it('reads e-sports as eSports, and keeps searching a hyphenated word as pages write it', () => {
+    const r = interpretPrompt('e-sports fans').interpretation
+    expect(r.categories.map((c) => c.name)).toContain('eSports')
+    expect(r.terms).toContain('esports')
   })
 
   it('asks for what follows "but" in an exclusion: "not luxury but family cars"', () => {
