@@ -20,11 +20,15 @@ export class DataDirLockedError extends Error {
   constructor(
     readonly dataDir: string,
     readonly pid: number,
+    /** the breaker another process holds, when that is what stopped us */
+    readonly breaker?: string,
   ) {
     super(
       pid > 0
         ? `data dir ${dataDir} is in use by another curata process (pid ${pid}); stop it first or use another DATA_DIR`
-        : `data dir ${dataDir} is in use by another curata process; stop it first or use another DATA_DIR`,
+        : breaker
+          ? `data dir ${dataDir} is in use by another curata process (it holds ${breaker} while taking over a stale lock); if no curata process runs there, remove that file`
+          : `data dir ${dataDir} is in use by another curata process; stop it first or use another DATA_DIR`,
     )
   }
 }
@@ -111,19 +115,26 @@ function removeStale(file: string, seen: Held): void {
  * another process is breaking it: the caller waits and tries again.
  */
 function breakStale(file: string, tmp: string): boolean {
-  const breaker = `${file}.break`
+  const breaker = breakerFile(file)
   if (!tryPublish(tmp, breaker)) {
     const other = readLock(breaker)
     if (other !== null && stale(other)) removeStale(breaker, other) // its holder died mid-break
     return false
   }
+  const mine = statSync(tmp).ino
   try {
+    // By inode too: should a crash inside another break ever let two hold the breaker, neither removes
+    // a lock the other has published since.
     const held = readLock(file)
-    if (held !== null && stale(held)) rmSync(file, { force: true })
+    if (held !== null && stale(held)) removeStale(file, held)
     return true
   } finally {
-    rmSync(breaker, { force: true })
+    if (readLock(breaker)?.ino === mine) rmSync(breaker, { force: true })
   }
+}
+
+function breakerFile(file: string): string {
+  return `${file}.break`
 }
 
 /** Blocks the thread for a moment: opening a data dir is synchronous, and a break takes microseconds. */
@@ -155,7 +166,9 @@ export function lockDataDir(dataDir: string): DataDirLock {
       if (!stale(held)) throw new DataDirLockedError(dataDir, held.pid)
       if (!breakStale(file, tmp)) pause(5) // another process is breaking it
     }
-    throw new DataDirLockedError(dataDir, -1)
+    // Another process has held the breaker all along: a live process taking the stale lock over, or a
+    // pid reused since its holder died. Name the file, so an operator who knows no process runs can remove it.
+    throw new DataDirLockedError(dataDir, -1, breakerFile(file))
   } finally {
     rmSync(tmp, { force: true })
   }
