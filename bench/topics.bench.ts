@@ -38,14 +38,18 @@ console.log(
   `taxonomy names read as prompts (n=${names.names}): first topic the name's tier-1 ${pct(names.tier1)}, the node itself among the categories ${pct(names.node)}, no topic ${names.unread.length} (${names.unread.join(', ')})`,
 )
 const languages = otherLanguagePrompts()
-console.log(
-  `prompts in other languages (n=${languages.prompts}): read in their language ${pct(languages.language)}, first topic the one meant ${pct(languages.topic)}; ${Object.entries(
-    languages.byLanguage,
+const compounds = otherLanguagePrompts('prompts-compounds.json')
+for (const [what, r] of [
+  ['prompts in other languages', languages],
+  ['German and Dutch prompts with compounds', compounds],
+] as const) {
+  console.log(
+    `${what} (n=${r.prompts}): read in their language ${pct(r.language)}, first topic the one meant ${pct(r.topic)}; ${Object.entries(r.byLanguage)
+      .map(([l, [n, lang, topic]]) => `${l} ${lang}/${topic} of ${n}`)
+      .join(', ')}`,
   )
-    .map(([l, [n, lang, topic]]) => `${l} ${lang}/${topic} of ${n}`)
-    .join(', ')}`,
-)
-if (languages.misread.length) console.log(`  misread: ${languages.misread.join('; ')}`)
+  if (r.misread.length) console.log(`  misread: ${r.misread.join('; ')}`)
+}
 const exclusions = exclusionPrompts()
 console.log(
   `prompts with exclusions (n=${exclusions.prompts}): read right ${pct(exclusions.right)} (first topic the one meant ${pct(exclusions.topic)}, exclusions blocked and the rest asked for ${pct(exclusions.exclusions)})`,
@@ -55,6 +59,6 @@ const out = join(root, 'bench/results/topics.json')
 mkdirSync(dirname(out), { recursive: true })
 writeFileSync(
   out,
-  `${JSON.stringify({ generated_at: new Date().toISOString(), model_rss_mb: modelRssMb, corpora: rows, british_news_probe: probe, names_as_prompts: names, other_language_prompts: languages, exclusion_prompts: exclusions }, null, 2)}\n`,
+  `${JSON.stringify({ generated_at: new Date().toISOString(), model_rss_mb: modelRssMb, corpora: rows, british_news_probe: probe, names_as_prompts: names, other_language_prompts: languages, compound_prompts: compounds, exclusion_prompts: exclusions }, null, 2)}\n`,
 )
 console.log(`wrote ${out}`)

@@ -178,10 +178,11 @@ export interface OtherLanguagePrompts {
 
 /**
  * Buyer prompts in the other languages the classifier reads, and English prompts holding their words
- * (fixtures/topics/prompts-other-languages.json): is each read in its language, and as its topic?
+ * (fixtures/topics/prompts-other-languages.json; prompts-compounds.json: German and Dutch compounds):
+ * is each read in its language, and as its topic?
  */
-export function otherLanguagePrompts(): OtherLanguagePrompts {
-  const path = new URL('../../fixtures/topics/prompts-other-languages.json', import.meta.url)
+export function otherLanguagePrompts(fixture = 'prompts-other-languages.json'): OtherLanguagePrompts {
+  const path = new URL(`../../fixtures/topics/${fixture}`, import.meta.url)
   const { prompts } = JSON.parse(readFileSync(path, 'utf8')) as { prompts: { prompt: string; language: string; topic: string }[] }
   const byLanguage: Record<string, [number, number, number]> = {}
   const misread: string[] = []

@@ -10,6 +10,7 @@ import { type Embedding, embedAnalysis } from '../classify/embed.ts'
 import { FUNCTION_WORD_SET, FUNCTION_WORDS_BY_LANGUAGE, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { stem, type WordGap, words, writtenWords } from '../classify/text.ts'
 import { ancestry, getNode, tier1Of } from '../taxonomy/taxonomy.ts'
+import { COMPOUNDING, compoundParts } from './compounds.ts'
 import { ownFunctionWords, PROMPT_WORDS, type PromptLanguage, type PromptWords, promptLanguage } from './prompt-language.ts'
 import { joinedForm, knownForm, type TopicStrength } from './word-forms.ts'
 import { nearestWords, wordCosine } from './word-vectors.ts'
@@ -324,10 +325,16 @@ function readPrompt(
     }
     // "gardeners" is read as "gardening", and searched as both.
     const form = inEnglish ? knownForm(w, reader.strength, wordCosine) : null
-    content.push(form ?? w)
-    sequence.push({ word: form ?? w, common: false, before })
+    // "Fußballfans", "voetbalnieuws": a compound no list holds is read through its parts (an audience
+    // or common part aside), and searched whole and by them.
+    const compound = COMPOUNDING.has(language) ? compoundParts(w, reader.known) : null
+    const readAs = compound ? compound.filter((x) => !AUDIENCE.has(x) && !isFunctionWord(x, language) && !GENERIC_WORD_SET.has(x)) : [form ?? w]
+    for (const [k, x] of readAs.entries()) {
+      content.push(x)
+      sequence.push({ word: x, common: false, before: k === 0 ? before : 'none' })
+    }
     before = 'none'
-    const parts = joinedParts.get(w)
+    const parts = joinedParts.get(w) ?? (compound ? readAs : undefined)
     for (const x of [w, ...(form === null ? [] : [form]), ...(parts ?? [])]) {
       const s = stem(x)
       if (form !== null || parts !== undefined) formed.add(s)
@@ -431,6 +438,8 @@ interface ExclusionPatterns {
   clauseOnly: ReadonlySet<string>
   /** the words a clause may begin with: "… but never violence", "… and never gore" */
   clauseStarts: ReadonlySet<string>
+  /** a text beginning with a word of exclusion: "no religion" ends a list before it and begins its own */
+  startsNegation: RegExp
 }
 
 /** The exclusion patterns of some languages' words (prompt-language.ts, PROMPT_WORDS), built once. */
@@ -448,20 +457,43 @@ function exclusionPatternsOf(languages: readonly PromptLanguage[]): ExclusionPat
       split: new RegExp(`\\s*${any(all('joins'))}\\s*|\\s*[/&]\\s*`, 'iu'),
       clauseOnly: new Set(all('clauseOnly')),
       clauseStarts: new Set([...all('ends'), ...all('joins')]),
+      startsNegation: new RegExp(`^\\s*${any(all('negations'))}`, 'iu'),
     }
     exclusionPatterns.set(key, p)
   }
   return p
 }
 
+/** A segment that is a place as written: "in the UK", "US", "Germany" (not "turkey", "china"). */
+const PLACE_SEGMENT = /^\s*(?:(?:in|from|across|throughout|within)\s+)?(?:the\s+)?(\p{Lu}[\p{L}.]*(?:\s+\p{Lu}\p{L}*)?)\s*$/u
+
 /** Words an item of a list of exclusions may have past its first ("gambling, online sports betting and alcohol"). */
 const LIST_ITEM_WORDS = 3
 
 /**
+ * What a segment after a comma is to a list of exclusions: an item, nothing (a trailing comma, or an
+ * age range read out before), or the end of the list: another exclusion ("no politics, no religion,
+ * family travel"), who or where ("…, moms", "…, women", "…, in the UK", "…, Germany"), or more than
+ * a short item.
+ */
+function listSegment(segment: string, p: ExclusionPatterns): 'item' | 'empty' | 'end' {
+  const ws = words(segment)
+  if (!ws.length) return 'empty'
+  if (p.startsNegation.test(segment)) return 'end'
+  const content = ws.filter((w) => !FUNCTION_WORD_SET.has(w))
+  if (content.length && audienceWords(content).every(Boolean)) return 'end'
+  const place = PLACE_SEGMENT.exec(segment)?.[1]
+  if (place && COUNTRIES[words(place).join(' ')]) return 'end'
+  return segment.split(p.split).some((item) => words(item).length > LIST_ITEM_WORDS) ? 'end' : 'item'
+}
+
+/**
  * The list a negated phrase excludes, and the text after it. The list ends at but/while/yet, and at
- * the first comma unless what follows is the rest of a list of short items, closed by and/or
- * ("excluding gambling, betting and alcohol"; "not politics, crime or war") or three or more running
- * to the phrase's end: "no politics, sports news for fans" excludes politics only.
+ * the first comma unless what follows is the rest of a list of short items, closed by and/or/&//
+ * ("excluding gambling, betting and alcohol"; "not politics, crime or war") or three or more up to
+ * what ends the list ("excluding politics, religion, crime"): "no politics, sports news for fans"
+ * excludes politics only. A list read so may hold what was wanted: "sports news, no gambling, football
+ * and tennis" blocks the three (docs/curation.md).
  */
 function exclusionList(phrase: string, p: ExclusionPatterns): { list: string; after: string } {
   const end = p.end.exec(phrase)
@@ -469,28 +501,35 @@ function exclusionList(phrase: string, p: ExclusionPatterns): { list: string; af
   const tail = end ? ` ${phrase.slice(end.index + end[0].length)}` : ''
   const segments = head.split(',')
   let take = 1
+  let items = 1
   let j = 1
   for (; j < segments.length; j++) {
-    const items = segments[j]!.split(p.split)
-    if (!words(segments[j]!).length || items.some((item) => words(item).length > LIST_ITEM_WORDS)) break
-    if (items.length > 1) {
+    const kind = listSegment(segments[j]!, p)
+    if (kind === 'empty') continue
+    if (kind === 'end') break
+    items++
+    if (segments[j]!.split(p.split).length > 1) {
       take = j + 1
       break
     }
   }
-  // A list of three or more short items without and/or, to the end of the phrase: "excluding politics,
-  // religion, crime".
-  if (take === 1 && j === segments.length && segments.length >= 3) take = segments.length
+  // Three or more short items without and/or, up to what ends the list: "excluding politics, religion,
+  // crime", "no alcohol, pork, shellfish, US".
+  if (take === 1 && items >= 3) take = j
   const left = segments.slice(take)
   return { list: segments.slice(0, take).join(','), after: (left.length ? `,${left.join(',')}` : '') + tail }
 }
 
-/** Whether text ending here ends a clause: nothing, punctuation, or a word a clause begins with. */
+/** Whether text ending here ends a clause: nothing, punctuation, a dash, a line break, or a word a clause begins with. */
 function atClauseStart(before: string, p: ExclusionPatterns): boolean {
-  if (/(?:^|[,;:.!?()])\s*$/u.test(before)) return true
-  const last = /(\p{L}+)\s*$/u.exec(before)?.[1]
+  // Only the end is read: a long run of letters must not make every test scan it again.
+  const end = before.slice(-MAX_CLAUSE_WORD)
+  if (before.length <= MAX_CLAUSE_WORD && !end.trim()) return true
+  if (/(?:[,;:.!?()/\-\u2013\u2014]|\n)[ \t]*$/u.test(end)) return true
+  const last = /(?<!\p{L})(\p{L}+)\s*$/u.exec(end)?.[1]
   return last !== undefined && p.clauseStarts.has(last.toLowerCase())
 }
+const MAX_CLAUSE_WORD = 40
 
 /**
  * The negated phrases of a text ("not politics", "excluding gambling, betting and alcohol"; "ohne
@@ -515,14 +554,24 @@ export function readExclusions(text: string, language: PromptLanguage = 'en', ne
       continue
     }
     const { list, after } = exclusionList(m[2]!, p)
-    for (const part of list.split(',').flatMap((segment) => segment.split(p.split))) {
+    // "e-sports" names eSports, not Sports; joined first, so that a list word "e" (es, it, pt) cannot cut it.
+    const written = new Map<string, string>()
+    const joinedList = list.replace(LETTER_PREFIX, (whole, a: string, b: string) => {
+      const joined = joinedForm(a.toLowerCase(), b.toLowerCase(), prefixReader().strength)
+      if (joined === null) return whole
+      written.set(joined, `${a} ${b}`.toLowerCase())
+      return joined
+    })
+    for (const part of joinedList.split(',').flatMap((segment) => segment.split(p.split))) {
       const ws = blockPhrase(words(part), language)
       if (!ws.length) continue
       terms.push(ws.join(' '))
-      // "e-sports" is written so by some pages and "esports" by others; it names eSports, not Sports.
-      const joined = joinLetters(ws)
-      if (joined.length < ws.length) terms.push(joined.join(' '))
-      const category = namedCategory(joined.filter((w) => !isFunctionWord(w, language)).join(' '), language)
+      // Pages write "e-sports" as well as "esports": both are blocked.
+      if (ws.some((w) => written.has(w))) terms.push(ws.map((w) => written.get(w) ?? w).join(' '))
+      const content = ws.filter((w) => !isFunctionWord(w, language))
+      // An audience names no content: "sports fans, not teens" had blocked Crime, where "teens" leads.
+      if (audienceWords(content).every(Boolean)) continue
+      const category = namedCategory(content.join(' '), language)
       if (category) named.push(category)
     }
     rest += `${before} `
@@ -531,18 +580,14 @@ export function readExclusions(text: string, language: PromptLanguage = 'en', ne
   return { rest: rest + left, terms, named }
 }
 
-/** Words with each one-letter word joined to the word after it: a lone letter is a prefix ("e sports"). */
-function joinLetters(ws: readonly string[]): string[] {
-  const out: string[] = []
-  for (let i = 0; i < ws.length; i++) {
-    const w = ws[i]!
-    const next = ws[i + 1]
-    if (w.length === 1 && /\p{L}/u.test(w) && next !== undefined && next.length > 1) {
-      out.push(w + next)
-      i++
-    } else out.push(w)
-  }
-  return out
+/** A one-letter prefix and its word, written with a hyphen: "e-sports", "e‐books". */
+const LETTER_PREFIX = /(?<![\p{L}\p{N}])(\p{L})[-\u2010\u2011](\p{L}{2,})/gu
+
+/** The English word reader the exclusions' prefixes are read with (built on first use; its cache is bounded). */
+let prefixWords: WordReader | undefined
+function prefixReader(): WordReader {
+  prefixWords ??= wordReader('en')
+  return prefixWords
 }
 
 /** A function word of English, or of the prompt's language. */

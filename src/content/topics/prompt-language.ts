@@ -7,6 +7,7 @@ import { eld } from 'eld/small'
 import { analyze } from '../classify/analyze.ts'
 import { FUNCTION_WORD_SET, FUNCTION_WORDS_BY_LANGUAGE, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { words } from '../classify/text.ts'
+import { COMPOUNDING, type Compound, compound } from './compounds.ts'
 
 export type PromptLanguage = 'en' | keyof typeof FUNCTION_WORDS_BY_LANGUAGE
 
@@ -83,15 +84,28 @@ export function promptLanguage(prompt: string, knownInEnglish: (word: string) =>
   const ws = words(prompt)
   if (ws.length < 2) return ws.length ? listLanguage(ws[0]!, knownInEnglish) : 'en'
   const guess = eld.detect(prompt)
-  const lang = guess.language
-  if (!guess.isReliable() || !Object.hasOwn(FUNCTION_WORDS_BY_LANGUAGE, lang)) return 'en'
+  if (!guess.isReliable()) return 'en'
   const scores = guess.getScores()
+  // The likeliest language the lists read: "reisverhalen en reistips" is Norwegian by a hair, then Dutch.
+  const lang = Object.keys(scores)
+    .filter((l) => Object.hasOwn(FUNCTION_WORDS_BY_LANGUAGE, l) || l === 'en')
+    .reduce((a, b) => ((scores[b] ?? 0) > (scores[a] ?? 0) ? b : a), 'en')
+  if (lang === 'en') return 'en'
   if ((scores[lang] ?? 0) - (scores.en ?? 0) < MARGIN) return 'en'
   const other = lang as Exclude<PromptLanguage, 'en'>
   const content = ws.filter((w) => !FUNCTION_WORD_SET.has(w) && !GENERIC_WORD_SET.has(w))
   if (content.every(knownInEnglish)) return 'en'
   const own = FUNCTION_WORDS_BY_LANGUAGE[other]
-  return ws.some((w) => own.has(w)) || content.some((w) => !knownInEnglish(w) && knownIn(other, w)) ? other : 'en'
+  return ws.some((w) => own.has(w)) || content.some((w) => !knownInEnglish(w) && (knownIn(other, w) || ownCompound(other, w, knownInEnglish) !== null))
+    ? other
+    : 'en'
+}
+
+/** A compound whose first part is the language's own word, not an English one ("Reise" of "Reiseziele"), or null. */
+function ownCompound(language: Exclude<PromptLanguage, 'en'>, w: string, knownInEnglish: (word: string) => boolean): Compound | null {
+  if (!COMPOUNDING.has(language)) return null
+  const c = compound(w, (x) => knownIn(language, x))
+  return c === null || knownInEnglish(c.parts[0]) ? null : c
 }
 
 const OTHER_LANGUAGES = Object.keys(FUNCTION_WORDS_BY_LANGUAGE) as Exclude<PromptLanguage, 'en'>[]
@@ -100,11 +114,26 @@ function knownIn(language: Exclude<PromptLanguage, 'en'>, w: string): boolean {
   return analyze({ body: w, language }, false).matchedTerms > 0
 }
 
-/** One word, too short for n-grams: the language whose list alone knows it ("Fußball", "Gesundheit"). */
+/**
+ * One word, too short for n-grams: the language whose list alone knows it ("Fußball", "Gesundheit"),
+ * or alone splits it as a compound whose first part is its own word ("voetbalnieuws", "Reisetipps"; not
+ * "Sportnachrichten": English knows "sport").
+ */
 function listLanguage(w: string, knownInEnglish: (word: string) => boolean): PromptLanguage {
   if (knownInEnglish(w)) return 'en'
   const knowing = OTHER_LANGUAGES.filter((l) => knownIn(l, w))
-  return knowing.length === 1 ? knowing[0]! : 'en'
+  if (knowing.length) return knowing.length === 1 ? knowing[0]! : 'en'
+  // Where two split it, the first part reaching further, written whole before a verb stem: "Reisetipps"
+  // is German Reise, not Dutch reis; "reistips" Dutch reis, not German reis(en).
+  let best: PromptLanguage = 'en'
+  let furthest = 0
+  for (const l of OTHER_LANGUAGES) {
+    const reach = ownCompound(l, w, knownInEnglish)?.reach ?? 0
+    if (reach === 0 || reach < furthest) continue
+    best = reach === furthest ? 'en' : l
+    furthest = reach
+  }
+  return best
 }
 
 /**

@@ -70,8 +70,11 @@ describe('interpretPrompt', () => {
     ['sports news, excluding gambling, betting and alcohol', 'Sports', [], ['gambling', 'betting', 'alcohol']],
     ['sports news, excluding gambling, betting, and alcohol', 'Sports', [], ['gambling', 'betting', 'alcohol']],
     ['travel, but not politics, crime or war', 'Travel', ['Politics', 'Crime', 'War and Conflicts'], ['politics', 'crime', 'war']],
+    // An audience names no content: "teens" had blocked Crime, the topic its word leads to.
+    ['sports fans, not teens', 'Sports', [], ['teens']],
+    ['cars, not seniors or retirees', 'Automotive', [], ['seniors', 'retirees']],
     // A one-letter prefix: "e-sports" names eSports (it had blocked all of Sports), as pages write it and joined.
-    ['video games, not e-sports', 'Video Gaming', ['eSports'], ['e sports', 'esports']],
+    ['video games, not e-sports', 'Video Gaming', ['eSports'], ['esports', 'e sports']],
   ])('reads %j as about %s, blocking the categories %j and the phrases %j', (prompt, topic, categories, terms) => {
     const r = interpretPrompt(prompt).interpretation
     expect(r.categories[0]?.name).toBe(topic)
@@ -100,6 +103,33 @@ describe('interpretPrompt', () => {
     const r = interpretPrompt(prompt).interpretation
     expect(r.blocks.terms).toEqual(blocked)
     expect(r.terms).toContain(asked)
+  })
+
+  it.each([
+    // Another exclusion ends the list and is read as one: the wanted words after it stay wanted.
+    ['No politics, no religion, family travel', 'Travel', ['politics', 'religion'], [], []],
+    // Who and where end a list; a list of three or more reaches up to them, or past a trailing age range.
+    ['cooking for moms, no alcohol, pork, shellfish, US', 'Food & Drink', ['alcohol', 'pork', 'shellfish'], ['moms'], ['US']],
+    ['football fans, excluding betting, gambling, alcohol, women 25-54', 'Sports', ['betting', 'gambling', 'alcohol'], ['women'], []],
+    ['tech news, excluding politics, religion, crime, ages 25-54', 'Technology & Computing', ['politics', 'religion', 'crime'], [], []],
+    ['sports news, no politics or crime, in the UK', 'Sports', ['politics', 'crime'], [], ['GB']],
+  ])('reads the list of exclusions of %j up to what ends it', (prompt, topic, blocked, audience, geo) => {
+    const r = interpretPrompt(prompt).interpretation
+    expect(r.categories[0]?.name).toBe(topic)
+    expect(r.blocks.terms).toEqual(blocked)
+    for (const a of audience) expect(r.audience).toContain(a)
+    expect(r.geo).toEqual(geo)
+  })
+
+  it('joins only a hyphenated one-letter prefix the model knows whole: "men\'s fashion" is Men\'s Fashion', () => {
+    const r = interpretPrompt("lifestyle content, not men's fashion").interpretation
+    expect(r.blocks.categories.map((c) => c.name)).toEqual(["Men's Fashion"])
+    expect(r.blocks.terms).toEqual(['men s fashion'])
+  })
+
+  it('reads "never" after a dash, a slash or a line break as an exclusion', () => {
+    for (const prompt of ['Family travel — never cruises', 'Family travel - never cruises', 'Family travel / never cruises', 'Family travel\nnever cruises'])
+      expect(interpretPrompt(prompt).interpretation.blocks.terms, prompt).toEqual(['cruises'])
   })
 
   it('reads "never" as an exclusion only where a clause begins: "parents who never miss a soccer game"', () => {
@@ -137,6 +167,12 @@ describe('interpretPrompt', () => {
     ['ricette di cucina', 'it', 'Food & Drink'],
     ['futebol brasileiro', 'pt', 'Sports'],
     ['nieuws over de economie', 'nl', 'Business and Finance'],
+    // Compounds: read through their parts where the list knows the first ("Fußballfans" read Crime, by "die").
+    ['Fußballfans, die Spielberichte lesen', 'de', 'Sports'],
+    ['Kochrezepte für Familien', 'de', 'Food & Drink'],
+    ['reisbestemmingen in Europa', 'nl', 'Travel'],
+    ['Reisetipps', 'de', 'Travel'],
+    ['voetbalnieuws', 'nl', 'Sports'],
     // One word, too short for n-grams: the language whose list alone knows it.
     ['Fußball', 'de', 'Sports'],
     ['calcio', 'it', 'Sports'],

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { compound, compoundParts } from '../../../src/content/topics/compounds.ts'
+
+// A small list standing for a language's: the words it knows.
+const known = (list: string): ((w: string) => boolean) => {
+  const set = new Set(list.split(' '))
+  return (w) => set.has(w)
+}
+
+describe('compoundParts', () => {
+  it.each([
+    ['fußballfans', 'fußball fans', ['fußball', 'fans']],
+    // The longest first part: Fußball, not Fuß.
+    ['fußballergebnisse', 'fuß fußball', ['fußball', 'ergebnisse']],
+    // A linking -s- the second part's knowledge, or the first part's suffix, calls for.
+    ['gesundheitstipps', 'gesundheit', ['gesundheit', 'tipps']],
+    ['versicherungsvergleich', 'versicherung vergleich', ['versicherung', 'vergleich']],
+    // No linking letters otherwise: Sport + Nachrichten, not Sport + (n)achrichten.
+    ['sportnachrichten', 'sport', ['sport', 'nachrichten']],
+    // A verb stem stands first without its ending.
+    ['kochrezepte', 'kochen', ['kochen', 'rezepte']],
+    ['voetbalnieuws', 'voetbal', ['voetbal', 'nieuws']],
+  ])('splits %j (knowing %j) into %j', (word, list, parts) => {
+    expect(compoundParts(word, known(list))).toEqual(parts)
+  })
+
+  it.each([
+    ['fußball', 'fußball'], // known whole
+    ['schumacher', 'sport'], // no known first part
+    ['tennis', 'tenn'], // too short to hold two parts
+    ['fuß-ball', 'fuß'], // not one word
+  ])('leaves %j whole', (word, list) => {
+    expect(compoundParts(word, known(list))).toBeNull()
+  })
+
+  it('reaches further with a first part written whole than with a verb stem', () => {
+    // Dutch "reis" + "tips" against German "reis(en)" + "tips": the same letters, written whole counts more.
+    expect(compound('reistips', known('reis'))!.reach).toBeGreaterThan(compound('reistips', known('reisen'))!.reach)
+  })
+})
