@@ -17,7 +17,11 @@ INSERT INTO scrape_host_gates AS g (host, next_start, leases)
 SELECT $1, now.us + $2, ARRAY[now.us + $4] FROM now
 ON CONFLICT (host) DO UPDATE
    SET next_start = (SELECT us FROM now) + $2,
-       leases = array_append(ARRAY(SELECT l FROM unnest(g.leases) AS l WHERE l > (SELECT us FROM now)), (SELECT us FROM now) + $4)
+       leases = array_append(
+         ARRAY(SELECT l FROM unnest(g.leases) AS l WHERE l > (SELECT us FROM now)),
+         -- A lease is its expiry, and unique in its row: the embedded engine's clock ticks in
+         -- milliseconds, so two claims in one tick would expire together and one release free both.
+         greatest((SELECT us FROM now) + $4, (SELECT max(l) + 1 FROM unnest(g.leases) AS l)))
  WHERE g.next_start <= (SELECT us FROM now)
    AND cardinality(ARRAY(SELECT l FROM unnest(g.leases) AS l WHERE l > (SELECT us FROM now))) < $3
 RETURNING g.leases[cardinality(g.leases)] AS lease`
@@ -28,8 +32,7 @@ SELECT greatest(g.next_start - now.us, 0) AS wait_us
   FROM scrape_host_gates AS g, now
  WHERE g.host = $1`
 
-// A lease is removed by value; two leases of one host expiring in the same microsecond would both go,
-// which costs at most one extra request for the rest of a request's lifetime.
+// A lease is removed by value: CLAIM keeps a host's leases distinct.
 const RELEASE = `UPDATE scrape_host_gates SET leases = array_remove(leases, $2::bigint) WHERE host = $1`
 
 const PAUSE = `

@@ -129,6 +129,21 @@ describeEachEngine('per-host politeness shared by two workers through the databa
     expect(await gate.tryClaim('lapse.test')).toHaveProperty('lease')
   })
 
+  it('gives every claim its own lease, even within one tick of the clock, so a release frees one slot', async () => {
+    // The embedded engine's clock ticks in milliseconds: claims in one tick had equal leases, and
+    // releasing one freed them all (CI flaked on the lapse test above).
+    const gate = createDbHostGate(get().db, { perHostConcurrency: 20, perHostDelayMs: 0, leaseMs: 60_000 })
+    const leases: number[] = []
+    for (let i = 0; i < 20; i++) {
+      const claim = await gate.tryClaim('tick.test')
+      if ('lease' in claim) leases.push(claim.lease)
+    }
+    expect(new Set(leases).size).toBe(20)
+    await gate.release('tick.test', leases[5]!)
+    const { rows } = await get().db.query<{ n: number }>(`SELECT cardinality(leases) AS n FROM scrape_host_gates WHERE host = 'tick.test'`)
+    expect(Number(rows[0]?.n)).toBe(19)
+  })
+
   it('reports how long to wait while the spacing holds, and sweeps idle hosts', async () => {
     const gate = createDbHostGate(get().db, { perHostConcurrency: 4, perHostDelayMs: 5_000, leaseMs: 100 })
     expect(await gate.tryClaim('spaced.test')).toHaveProperty('lease')
