@@ -327,7 +327,7 @@ function readPrompt(
     const form = inEnglish ? knownForm(w, reader.strength, wordCosine) : null
     // "Fußballfans", "voetbalnieuws": a compound no list holds is read through its parts (an audience
     // or common part aside), and searched whole and by them.
-    const compound = COMPOUNDING.has(language) ? compoundParts(w, reader.known) : null
+    const compound = COMPOUNDING.has(language) ? compoundParts(w, reader.known, (x) => !english.known(x)) : null
     const readAs = compound ? compound.filter((x) => !AUDIENCE.has(x) && !isFunctionWord(x, language) && !GENERIC_WORD_SET.has(x)) : [form ?? w]
     for (const [k, x] of readAs.entries()) {
       content.push(x)
@@ -464,8 +464,11 @@ function exclusionPatternsOf(languages: readonly PromptLanguage[]): ExclusionPat
   return p
 }
 
-/** A segment that is a place as written: "in the UK", "US", "Germany" (not "turkey", "china"). */
-const PLACE_SEGMENT = /^\s*(?:(?:in|from|across|throughout|within)\s+)?(?:the\s+)?(\p{Lu}[\p{L}.]*(?:\s+\p{Lu}\p{L}*)?)\s*$/u
+/**
+ * A segment that is where the audience is: a place after in/from/across… ("in the UK", "across
+ * Germany") or a country code in capitals ("US"). A bare name is an item: "no war, Ukraine, Russia".
+ */
+const PLACE_SEGMENT = /^\s*(?:(?:in|from|across|throughout|within)\s+(?:the\s+)?(\p{Lu}\p{L}*(?:\s+\p{Lu}\p{L}*){0,2})|(\p{Lu}{2,3}))\s*$/u
 
 /** Words an item of a list of exclusions may have past its first ("gambling, online sports betting and alcohol"). */
 const LIST_ITEM_WORDS = 3
@@ -482,8 +485,8 @@ function listSegment(segment: string, p: ExclusionPatterns): 'item' | 'empty' | 
   if (p.startsNegation.test(segment)) return 'end'
   const content = ws.filter((w) => !FUNCTION_WORD_SET.has(w))
   if (content.length && audienceWords(content).every(Boolean)) return 'end'
-  const place = PLACE_SEGMENT.exec(segment)?.[1]
-  if (place && COUNTRIES[words(place).join(' ')]) return 'end'
+  const place = PLACE_SEGMENT.exec(segment)
+  if (place && COUNTRIES[words(place[1] ?? place[2] ?? '').join(' ')]) return 'end'
   return segment.split(p.split).some((item) => words(item).length > LIST_ITEM_WORDS) ? 'end' : 'item'
 }
 
@@ -513,9 +516,10 @@ function exclusionList(phrase: string, p: ExclusionPatterns): { list: string; af
       break
     }
   }
-  // Three or more short items without and/or, up to what ends the list: "excluding politics, religion,
-  // crime", "no alcohol, pork, shellfish, US".
-  if (take === 1 && items >= 3) take = j
+  // Without and/or: every item up to what ends the list ("no politics, religion, moms"; "no alcohol,
+  // pork, US"), or three or more to the phrase's end ("excluding politics, religion, crime"). Two
+  // items to the end are read as an exclusion and a wish: "travel, not politics, food".
+  if (take === 1 && (j < segments.length || items >= 3)) take = j
   const left = segments.slice(take)
   return { list: segments.slice(0, take).join(','), after: (left.length ? `,${left.join(',')}` : '') + tail }
 }
@@ -523,10 +527,13 @@ function exclusionList(phrase: string, p: ExclusionPatterns): { list: string; af
 /** Whether text ending here ends a clause: nothing, punctuation, a dash, a line break, or a word a clause begins with. */
 function atClauseStart(before: string, p: ExclusionPatterns): boolean {
   // Only the end is read: a long run of letters must not make every test scan it again.
-  const end = before.slice(-MAX_CLAUSE_WORD)
-  if (before.length <= MAX_CLAUSE_WORD && !end.trim()) return true
-  if (/(?:[,;:.!?()/\-\u2013\u2014]|\n)[ \t]*$/u.test(end)) return true
-  const last = /(?<!\p{L})(\p{L}+)\s*$/u.exec(end)?.[1]
+  let stop = before.length
+  while (stop > 0 && /[ \t]/.test(before[stop - 1]!)) stop--
+  if (stop === 0) return true
+  const end = before.slice(Math.max(0, stop - MAX_CLAUSE_WORD), stop)
+  // A dash or slash with a space before it, not inside a word ("now-or-never deals").
+  if (/(?:[,;:.!?()\n\u2013\u2014]|\s[-/])$/u.test(end)) return true
+  const last = /(?<!\p{L})(\p{L}+)$/u.exec(end)?.[1]
   return last !== undefined && p.clauseStarts.has(last.toLowerCase())
 }
 const MAX_CLAUSE_WORD = 40
@@ -556,11 +563,14 @@ export function readExclusions(text: string, language: PromptLanguage = 'en', ne
     const { list, after } = exclusionList(m[2]!, p)
     // "e-sports" names eSports, not Sports; joined first, so that a list word "e" (es, it, pt) cannot cut it.
     const written = new Map<string, string>()
-    const joinedList = list.replace(LETTER_PREFIX, (whole, a: string, b: string) => {
-      const joined = joinedForm(a.toLowerCase(), b.toLowerCase(), prefixReader().strength)
-      if (joined === null) return whole
-      written.set(joined, `${a} ${b}`.toLowerCase())
-      return joined
+    // A whole the model does not know ("e-bikes", "x-men") is blocked both ways but names no category:
+    // its second part alone would name the wrong one (Automotive, Men's Jewelry and Watches).
+    const unknownWhole = new Set<string>()
+    const joinedList = list.replace(LETTER_PREFIX, (_whole, a: string, b: string) => {
+      const [x, y] = [a.toLowerCase(), b.toLowerCase()]
+      if (joinedForm(x, y, prefixReader().strength) === null) unknownWhole.add(`${x}${y}`)
+      written.set(`${x}${y}`, `${x} ${y}`)
+      return `${x}${y}`
     })
     for (const part of joinedList.split(',').flatMap((segment) => segment.split(p.split))) {
       const ws = blockPhrase(words(part), language)
@@ -570,7 +580,7 @@ export function readExclusions(text: string, language: PromptLanguage = 'en', ne
       if (ws.some((w) => written.has(w))) terms.push(ws.map((w) => written.get(w) ?? w).join(' '))
       const content = ws.filter((w) => !isFunctionWord(w, language))
       // An audience names no content: "sports fans, not teens" had blocked Crime, where "teens" leads.
-      if (audienceWords(content).every(Boolean)) continue
+      if (audienceWords(content).every(Boolean) || content.some((w) => unknownWhole.has(w))) continue
       const category = namedCategory(content.join(' '), language)
       if (category) named.push(category)
     }

@@ -104,7 +104,11 @@ export function promptLanguage(prompt: string, knownInEnglish: (word: string) =>
 /** A compound whose first part is the language's own word, not an English one ("Reise" of "Reiseziele"), or null. */
 function ownCompound(language: Exclude<PromptLanguage, 'en'>, w: string, knownInEnglish: (word: string) => boolean): Compound | null {
   if (!COMPOUNDING.has(language)) return null
-  const c = compound(w, (x) => knownIn(language, x))
+  const c = compound(
+    w,
+    (x) => knownIn(language, x),
+    (x) => !knownInEnglish(x),
+  )
   return c === null || knownInEnglish(c.parts[0]) ? null : c
 }
 

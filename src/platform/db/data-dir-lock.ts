@@ -99,7 +99,9 @@ function removeStale(file: string, seen: Held): void {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return // another process took it away first
     throw err
   }
-  if (statSync(grave).ino !== seen.ino) {
+  const got = readLock(grave)
+  // Inode and pid: a freed inode may be reused by the next process's lock file.
+  if (got !== null && (got.ino !== seen.ino || got.pid !== seen.pid)) {
     // Another process replaced it in between: give it back (link() never overwrites).
     try {
       linkSync(grave, file)

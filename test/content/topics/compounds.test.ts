@@ -20,6 +20,13 @@ describe('compoundParts', () => {
     // A verb stem stands first without its ending.
     ['kochrezepte', 'kochen', ['kochen', 'rezepte']],
     ['voetbalnieuws', 'voetbal', ['voetbal', 'nieuws']],
+    // The lists know inflected forms: "fußballs" is known, but its -s- belongs to "schuhe".
+    ['fußballschuhe', 'fußball fußballs', ['fußball', 'schuhe']],
+    // Letters no word begins with: a linking -s- before "ziele", a linking -n- before "nachrichten".
+    ['urlaubsziele', 'urlaub urlaubs', ['urlaub', 'ziele']],
+    ['borsennachrichten', 'borse', ['borse', 'nachrichten']],
+    // A short first part needs a known second.
+    ['reistips', 'reis tips', ['reis', 'tips']],
   ])('splits %j (knowing %j) into %j', (word, list, parts) => {
     expect(compoundParts(word, known(list))).toEqual(parts)
   })
@@ -29,12 +36,20 @@ describe('compoundParts', () => {
     ['schumacher', 'sport'], // no known first part
     ['tennis', 'tenn'], // too short to hold two parts
     ['fuß-ball', 'fuß'], // not one word
+    ['europameisterschaft', 'euro meisterschaft'], // a short first part before an unknown second: Euro|pameisterschaft
+    ['marseille', 'mars'],
+    ['fußball'.repeat(5), 'fußball'], // too long to be a compound a buyer writes
   ])('leaves %j whole', (word, list) => {
     expect(compoundParts(word, known(list))).toBeNull()
   })
 
+  it("lets a short first part stand before an unknown second only when it is the language's own word", () => {
+    expect(compoundParts('reisbestemmingen', known('reis'))).toBeNull()
+    expect(compoundParts('reisbestemmingen', known('reis'), (w) => w === 'reis')).toEqual(['reis', 'bestemmingen'])
+  })
+
   it('reaches further with a first part written whole than with a verb stem', () => {
     // Dutch "reis" + "tips" against German "reis(en)" + "tips": the same letters, written whole counts more.
-    expect(compound('reistips', known('reis'))!.reach).toBeGreaterThan(compound('reistips', known('reisen'))!.reach)
+    expect(compound('reistips', known('reis tips'))!.reach).toBeGreaterThan(compound('reistips', known('reisen tips'))!.reach)
   })
 })

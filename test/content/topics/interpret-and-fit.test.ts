@@ -113,6 +113,9 @@ describe('interpretPrompt', () => {
     ['football fans, excluding betting, gambling, alcohol, women 25-54', 'Sports', ['betting', 'gambling', 'alcohol'], ['women'], []],
     ['tech news, excluding politics, religion, crime, ages 25-54', 'Technology & Computing', ['politics', 'religion', 'crime'], [], []],
     ['sports news, no politics or crime, in the UK', 'Sports', ['politics', 'crime'], [], ['GB']],
+    // Two items are a list when who or where ends it; a country named bare is an item.
+    ['cooking, not politics, religion, moms', 'Food & Drink', ['politics', 'religion'], ['moms'], []],
+    ['travel, no war, Ukraine, Russia', 'Travel', ['war', 'ukraine', 'russia'], [], []],
   ])('reads the list of exclusions of %j up to what ends it', (prompt, topic, blocked, audience, geo) => {
     const r = interpretPrompt(prompt).interpretation
     expect(r.categories[0]?.name).toBe(topic)
@@ -125,6 +128,16 @@ describe('interpretPrompt', () => {
     const r = interpretPrompt("lifestyle content, not men's fashion").interpretation
     expect(r.blocks.categories.map((c) => c.name)).toEqual(["Men's Fashion"])
     expect(r.blocks.terms).toEqual(['men s fashion'])
+  })
+
+  it('names no category for a hyphenated prefix the model does not know whole, and blocks both spellings', () => {
+    const r = interpretPrompt('movies, not x-men').interpretation
+    expect(r.blocks).toEqual({ categories: [], terms: ['xmen', 'x men'] })
+    expect(interpretPrompt('cycling news, no e-bikes').interpretation.blocks.categories).toEqual([])
+  })
+
+  it('reads no exclusion in a hyphenated word: "now-or-never deals"', () => {
+    expect(interpretPrompt('now-or-never deals').interpretation.blocks).toEqual({ categories: [], terms: [] })
   })
 
   it('reads "never" after a dash, a slash or a line break as an exclusion', () => {
