@@ -11,10 +11,11 @@ const MIN_FIRST = 4
 const MIN_SECOND = 3
 /**
  * A first part this long may stand before a second the list does not know ("Fußball|fans"); a shorter
- * one only when it is the language's own word ("reis|bestemmingen"), not also English ("Euro|pameisterschaft",
- * "Mars|eille", "Mall|orca").
+ * one when it is the language's own word ("reis|bestemmingen"), or before a long second ("Film|kritiken",
+ * "Auto|käufer"; not "Mars|eille", "Mall|orca").
  */
 const MIN_FIRST_ALONE = 5
+const MIN_SECOND_AFTER_SHORT = 6
 /** Longer words are not split: a name or junk, and each cut costs a look-up. */
 const MAX_COMPOUND = 32
 /** Linking letters between the parts (Fugenelemente): "Gesundheit-s-tipps", "Sonne-n-brille". */
@@ -30,8 +31,8 @@ const NO_WORD_START = /^(?:s[bdfgnrz]|([a-z])\1)/u
  * The two parts of a compound `known` does not know whole, the first as the list knows it, or null:
  * the longest first part the list knows (not one holding the second's linking -s-: "Fußballs|chuhe"),
  * then the linking letters that make the second part known, or that its suffix or the second's
- * first letters call for. Without a known second part, the first must be 5 letters or more, or
- * `own`: a word of the language only.
+ * first letters call for. Without a known second part, the split must look likely
+ * (plausibleUnknownSecond; `own`: whether a word is the language's only, not English).
  */
 export function compoundParts(word: string, known: (w: string) => boolean, own: (w: string) => boolean = () => false): [string, string] | null {
   return compound(word, known, own)?.parts ?? null
@@ -55,10 +56,20 @@ export function compound(word: string, known: (w: string) => boolean, own: (w: s
     const rest = word.slice(end)
     const linked = LINKS.filter((l) => rest.startsWith(l) && rest.length - l.length >= MIN_SECOND).map((l) => rest.slice(l.length))
     const knownSecond = [rest, ...linked].find(known)
-    if (knownSecond === undefined && (stem + ending).length < MIN_FIRST_ALONE && !own(stem + ending)) continue
+    if (knownSecond === undefined && !plausibleUnknownSecond(stem + ending, rest, known, own)) continue
     const second = knownSecond ?? ((TAKES_S.test(stem) && rest.startsWith('s')) || NO_WORD_START.test(rest) ? rest.slice(1) : rest)
     if (second.length < MIN_SECOND) continue
     return { parts: [stem + ending, second], reach: 2 * end + (ending === '' ? 1 : 0) }
   }
   return null
+}
+
+/**
+ * Whether a split is likely where the second part is unknown: not when a known word starts a letter
+ * or three further on (the cut is misplaced: "Euro|pameisterschaft" hides "meisterschaft"), and
+ * after a short first part only as compoundParts says.
+ */
+function plausibleUnknownSecond(first: string, rest: string, known: (w: string) => boolean, own: (w: string) => boolean): boolean {
+  for (let k = 1; k <= 3 && rest.length - k >= MIN_SECOND + 1; k++) if (known(rest.slice(k))) return false
+  return first.length >= MIN_FIRST_ALONE || own(first) || rest.length >= MIN_SECOND_AFTER_SHORT
 }

@@ -326,9 +326,12 @@ function readPrompt(
     // "gardeners" is read as "gardening", and searched as both.
     const form = inEnglish ? knownForm(w, reader.strength, wordCosine) : null
     // "Fußballfans", "voetbalnieuws": a compound no list holds is read through its parts (an audience
-    // or common part aside), and searched whole and by them.
+    // or common part aside), and searched whole and by the parts read.
     const compound = COMPOUNDING.has(language) ? compoundParts(w, reader.known, (x) => !english.known(x)) : null
-    const readAs = compound ? compound.filter((x) => !AUDIENCE.has(x) && !isFunctionWord(x, language) && !GENERIC_WORD_SET.has(x)) : [form ?? w]
+    // The second part only when the list knows it: where a linking -s- ends is a guess (urlaub|s|tipps, fußball|stadion).
+    const readAs = compound
+      ? compound.filter((x, k) => (k === 0 || reader.known(x)) && !AUDIENCE.has(x) && !isFunctionWord(x, language) && !GENERIC_WORD_SET.has(x))
+      : [form ?? w]
     for (const [k, x] of readAs.entries()) {
       content.push(x)
       sequence.push({ word: x, common: false, before: k === 0 ? before : 'none' })
@@ -466,39 +469,43 @@ function exclusionPatternsOf(languages: readonly PromptLanguage[]): ExclusionPat
 
 /**
  * A segment that is where the audience is: a place after in/from/across… ("in the UK", "across
- * Germany") or a country code in capitals ("US"). A bare name is an item: "no war, Ukraine, Russia".
+ * Europe", "in California"), or a country alone, by name or code ("Germany", "US").
  */
-const PLACE_SEGMENT = /^\s*(?:(?:in|from|across|throughout|within)\s+(?:the\s+)?(\p{Lu}\p{L}*(?:\s+\p{Lu}\p{L}*){0,2})|(\p{Lu}{2,3}))\s*$/u
+const PLACE_SEGMENT =
+  /^\s*(?:(?:in|from|across|throughout|within)\s+(?:the\s+)?\p{Lu}\p{L}*(?:\s+\p{Lu}\p{L}*){0,2}|(?:the\s+)?(\p{Lu}[\p{L}.]*(?:\s+\p{Lu}\p{L}*){0,2}))\s*$/u
 
 /** Words an item of a list of exclusions may have past its first ("gambling, online sports betting and alcohol"). */
 const LIST_ITEM_WORDS = 3
 
 /**
  * What a segment after a comma is to a list of exclusions: an item, nothing (a trailing comma, or an
- * age range read out before), or the end of the list: another exclusion ("no politics, no religion,
- * family travel"), who or where ("…, moms", "…, women", "…, in the UK", "…, Germany"), or more than
- * a short item.
+ * age range read out before), another exclusion ("no politics, religion, no gambling"), or the end
+ * of the list: who or where ("…, moms", "…, in the UK", "…, Germany"), or more than a short item.
  */
-function listSegment(segment: string, p: ExclusionPatterns): 'item' | 'empty' | 'end' {
+function listSegment(segment: string, p: ExclusionPatterns): 'item' | 'empty' | 'negation' | 'end' {
   const ws = words(segment)
   if (!ws.length) return 'empty'
-  if (p.startsNegation.test(segment)) return 'end'
+  if (p.startsNegation.test(segment)) return 'negation'
   const content = ws.filter((w) => !FUNCTION_WORD_SET.has(w))
   if (content.length && audienceWords(content).every(Boolean)) return 'end'
   const place = PLACE_SEGMENT.exec(segment)
-  if (place && COUNTRIES[words(place[1] ?? place[2] ?? '').join(' ')]) return 'end'
+  if (place && (place[1] === undefined || COUNTRIES[words(place[1]).join(' ')])) return 'end'
   return segment.split(p.split).some((item) => words(item).length > LIST_ITEM_WORDS) ? 'end' : 'item'
 }
 
 /**
  * The list a negated phrase excludes, and the text after it. The list ends at but/while/yet, and at
- * the first comma unless what follows is the rest of a list of short items, closed by and/or/&//
- * ("excluding gambling, betting and alcohol"; "not politics, crime or war") or three or more up to
- * what ends the list ("excluding politics, religion, crime"): "no politics, sports news for fans"
- * excludes politics only. A list read so may hold what was wanted: "sports news, no gambling, football
- * and tennis" blocks the three (docs/curation.md).
+ * the first comma unless what follows is the rest of a list of short items: closed by and/or/&//
+ * ("excluding gambling, betting and alcohol"; "not politics, crime or war"), followed by another
+ * exclusion ("no politics, religion, no gambling"), or of three or more ("excluding politics,
+ * religion, crime"). Two items before who or where are a list unless the second is on the prompt's
+ * own topic (`wish`): "car reviews, no politics, religion, the UK" excludes both, "finance, no crypto,
+ * retirement planning, seniors" asks for retirement planning. Two items to the end are an exclusion
+ * and a wish: "travel, not politics, food"; "no politics, sports news for fans" excludes politics
+ * only. A list read so may hold what was wanted: "sports news, no gambling, football and tennis"
+ * blocks the three (docs/curation.md).
  */
-function exclusionList(phrase: string, p: ExclusionPatterns): { list: string; after: string } {
+function exclusionList(phrase: string, p: ExclusionPatterns, wish: (item: string) => boolean): { list: string; after: string } {
   const end = p.end.exec(phrase)
   const head = end ? phrase.slice(0, end.index) : phrase
   const tail = end ? ` ${phrase.slice(end.index + end[0].length)}` : ''
@@ -506,22 +513,30 @@ function exclusionList(phrase: string, p: ExclusionPatterns): { list: string; af
   let take = 1
   let items = 1
   let j = 1
+  let stop: ReturnType<typeof listSegment> | null = null
   for (; j < segments.length; j++) {
     const kind = listSegment(segments[j]!, p)
     if (kind === 'empty') continue
-    if (kind === 'end') break
+    if (kind !== 'item') {
+      stop = kind
+      break
+    }
     items++
     if (segments[j]!.split(p.split).length > 1) {
       take = j + 1
       break
     }
   }
-  // Without and/or: every item up to what ends the list ("no politics, religion, moms"; "no alcohol,
-  // pork, US"), or three or more to the phrase's end ("excluding politics, religion, crime"). Two
-  // items to the end are read as an exclusion and a wish: "travel, not politics, food".
-  if (take === 1 && (j < segments.length || items >= 3)) take = j
+  if (take === 1 && (stop === 'negation' || items >= 3 || (items === 2 && stop !== null && !wish(segments[j - 1]!)))) take = j
   const left = segments.slice(take)
   return { list: segments.slice(0, take).join(','), after: (left.length ? `,${left.join(',')}` : '') + tail }
+}
+
+/** Whether an item names the same tier-1 topic as the text before the exclusion: "sports news" and "football highlights". */
+function onTopicOf(head: string, item: string, language: PromptLanguage): boolean {
+  const topic = promptRoots(analyze({ body: head, language }, false))[0]
+  const named = namedCategory(words(item).join(' '), language)
+  return topic !== undefined && named !== null && tier1Of(named.id)?.id === topic.id
 }
 
 /** Whether text ending here ends a clause: nothing, punctuation, a dash, a line break, or a word a clause begins with. */
@@ -531,8 +546,13 @@ function atClauseStart(before: string, p: ExclusionPatterns): boolean {
   while (stop > 0 && /[ \t]/.test(before[stop - 1]!)) stop--
   if (stop === 0) return true
   const end = before.slice(Math.max(0, stop - MAX_CLAUSE_WORD), stop)
-  // A dash or slash with a space before it, not inside a word ("now-or-never deals").
-  if (/(?:[,;:.!?()\n\u2013\u2014]|\s[-/])$/u.test(end)) return true
+  if (/[,;:.!?()\n\u2013\u2014/]$/u.test(end)) return true
+  // A hyphen as a dash: spaced on either side ("travel - never", "travel -- never", "travel- never"),
+  // not joining a word ("now-or-never deals").
+  return /-$/u.test(end) ? stop < before.length || /(?:^|\s)-+$/u.test(end) : lastWordStartsClause(end, p)
+}
+
+function lastWordStartsClause(end: string, p: ExclusionPatterns): boolean {
   const last = /(?<!\p{L})(\p{L}+)$/u.exec(end)?.[1]
   return last !== undefined && p.clauseStarts.has(last.toLowerCase())
 }
@@ -560,7 +580,7 @@ export function readExclusions(text: string, language: PromptLanguage = 'en', ne
       left = left.slice(m.index + word.length)
       continue
     }
-    const { list, after } = exclusionList(m[2]!, p)
+    const { list, after } = exclusionList(m[2]!, p, (item) => onTopicOf(rest + before, item, language))
     // "e-sports" names eSports, not Sports; joined first, so that a list word "e" (es, it, pt) cannot cut it.
     const written = new Map<string, string>()
     // A whole the model does not know ("e-bikes", "x-men") is blocked both ways but names no category:
@@ -568,7 +588,7 @@ export function readExclusions(text: string, language: PromptLanguage = 'en', ne
     const unknownWhole = new Set<string>()
     const joinedList = list.replace(LETTER_PREFIX, (_whole, a: string, b: string) => {
       const [x, y] = [a.toLowerCase(), b.toLowerCase()]
-      if (joinedForm(x, y, prefixReader().strength) === null) unknownWhole.add(`${x}${y}`)
+      if (joinedForm(x, y, wordReader('en').strength) === null) unknownWhole.add(`${x}${y}`)
       written.set(`${x}${y}`, `${x} ${y}`)
       return `${x}${y}`
     })
@@ -592,13 +612,6 @@ export function readExclusions(text: string, language: PromptLanguage = 'en', ne
 
 /** A one-letter prefix and its word, written with a hyphen: "e-sports", "e‐books". */
 const LETTER_PREFIX = /(?<![\p{L}\p{N}])(\p{L})[-\u2010\u2011](\p{L}{2,})/gu
-
-/** The English word reader the exclusions' prefixes are read with (built on first use; its cache is bounded). */
-let prefixWords: WordReader | undefined
-function prefixReader(): WordReader {
-  prefixWords ??= wordReader('en')
-  return prefixWords
-}
 
 /** A function word of English, or of the prompt's language. */
 function isFunctionWord(w: string, language: PromptLanguage): boolean {
@@ -708,6 +721,17 @@ interface WordReader {
  * evidence of a topic, and how surely it names a tier-1 topic (word-forms.ts; a common word names none).
  */
 function wordReader(language: PromptLanguage): WordReader {
+  let reader = readers.get(language)
+  if (!reader) {
+    reader = newWordReader(language)
+    readers.set(language, reader)
+  }
+  return reader
+}
+/** One reader a language, shared by every prompt: reading a word is pure, and each cache is bounded. */
+const readers = new Map<PromptLanguage, WordReader>()
+
+function newWordReader(language: PromptLanguage): WordReader {
   const cache = new Map<string, { known: boolean; strength: number }>()
   const read = (w: string): { known: boolean; strength: number } => {
     let r = cache.get(w)

@@ -43,9 +43,15 @@ describe('compoundParts', () => {
     expect(compoundParts(word, known(list))).toBeNull()
   })
 
-  it("lets a short first part stand before an unknown second only when it is the language's own word", () => {
-    expect(compoundParts('reisbestemmingen', known('reis'))).toBeNull()
-    expect(compoundParts('reisbestemmingen', known('reis'), (w) => w === 'reis')).toEqual(['reis', 'bestemmingen'])
+  it("lets a short first part stand before a short unknown second only when it is the language's own word", () => {
+    expect(compoundParts('reistips', known('reis'))).toBeNull()
+    expect(compoundParts('reistips', known('reis'), (w) => w === 'reis')).toEqual(['reis', 'tips'])
+    // Before a long second it stands: "Film|kritiken", "Auto|käufer".
+    expect(compoundParts('filmkritiken', known('film'))).toEqual(['film', 'kritiken'])
+  })
+
+  it('does not cut where a known word starts a letter or three further on: Euro|pameisterschaft', () => {
+    expect(compoundParts('europameisterschaft', known('euro meisterschaft'))).toBeNull()
   })
 
   it('reaches further with a first part written whole than with a verb stem', () => {
