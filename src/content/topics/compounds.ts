@@ -11,11 +11,11 @@ const MIN_FIRST = 4
 const MIN_SECOND = 3
 /**
  * A first part this long may stand before a second the list does not know ("Fußball|fans"); a shorter
- * one when it is the language's own word ("reis|bestemmingen"), or before a long second ("Film|kritiken",
- * "Auto|käufer"; not "Mars|eille", "Mall|orca").
+ * one only when it is the language's own word ("reis|bestemmingen"): "Auto|käufer" and "Film|kritiken"
+ * are lost so that "Auto|immunerkrankungen", "Auto|kratien", "Golf|staaten", "Mars|eille" and
+ * "Mall|orca" are not read as cars, golf, space or shopping.
  */
 const MIN_FIRST_ALONE = 5
-const MIN_SECOND_AFTER_SHORT = 6
 /** Longer words are not split: a name or junk, and each cut costs a look-up. */
 const MAX_COMPOUND = 32
 /** Linking letters between the parts (Fugenelemente): "Gesundheit-s-tipps", "Sonne-n-brille". */
@@ -71,5 +71,5 @@ export function compound(word: string, known: (w: string) => boolean, own: (w: s
  */
 function plausibleUnknownSecond(first: string, rest: string, known: (w: string) => boolean, own: (w: string) => boolean): boolean {
   for (let k = 1; k <= 3 && rest.length - k >= MIN_SECOND + 1; k++) if (known(rest.slice(k))) return false
-  return first.length >= MIN_FIRST_ALONE || own(first) || rest.length >= MIN_SECOND_AFTER_SHORT
+  return first.length >= MIN_FIRST_ALONE || own(first)
 }

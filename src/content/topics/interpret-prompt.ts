@@ -262,7 +262,10 @@ function readPrompt(
       continue
     }
     const code = COUNTRIES[w]
-    if (code && (w.length > 3 ? GEO_PREPOSITION.test(prev) || tokens.length <= 2 : isCode)) {
+    // A country named alone between commas after the prompt's start: "wine lovers, no beer, France, Italy"
+    // (not "Israel, the Palestinians and …": a first segment is what the prompt is about).
+    const alone = i > 0 && read[i]?.gap === 'break' && (i + 1 >= tokens.length || read[i + 1]?.gap === 'break') && /^\p{Lu}/u.test(original[i] ?? '')
+    if (code && (w.length > 3 ? GEO_PREPOSITION.test(prev) || tokens.length <= 2 || alone : isCode)) {
       geo.add(code)
       ignored.push({ word: w, why: 'geography' })
       carry = wider(carry, 'join')
@@ -472,7 +475,7 @@ function exclusionPatternsOf(languages: readonly PromptLanguage[]): ExclusionPat
  * Europe", "in California"), or a country alone, by name or code ("Germany", "US").
  */
 const PLACE_SEGMENT =
-  /^\s*(?:(?:in|from|across|throughout|within)\s+(?:the\s+)?\p{Lu}\p{L}*(?:\s+\p{Lu}\p{L}*){0,2}|(?:the\s+)?(\p{Lu}[\p{L}.]*(?:\s+\p{Lu}\p{L}*){0,2}))\s*$/u
+  /^\s*(?:(?:[Ii]n|[Ff]rom|[Aa]cross|[Tt]hroughout|[Ww]ithin)\s+(?:[Tt]he\s+)?\p{Lu}\p{L}*(?:\s+\p{Lu}\p{L}*){0,2}|(?:[Tt]he\s+)?(\p{Lu}[\p{L}.]*(?:\s+\p{Lu}\p{L}*){0,2}))\s*$/u
 
 /** Words an item of a list of exclusions may have past its first ("gambling, online sports betting and alcohol"). */
 const LIST_ITEM_WORDS = 3
@@ -498,14 +501,14 @@ function listSegment(segment: string, p: ExclusionPatterns): 'item' | 'empty' | 
  * the first comma unless what follows is the rest of a list of short items: closed by and/or/&//
  * ("excluding gambling, betting and alcohol"; "not politics, crime or war"), followed by another
  * exclusion ("no politics, religion, no gambling"), or of three or more ("excluding politics,
- * religion, crime"). Two items before who or where are a list unless the second is on the prompt's
- * own topic (`wish`): "car reviews, no politics, religion, the UK" excludes both, "finance, no crypto,
- * retirement planning, seniors" asks for retirement planning. Two items to the end are an exclusion
- * and a wish: "travel, not politics, food"; "no politics, sports news for fans" excludes politics
- * only. A list read so may hold what was wanted: "sports news, no gambling, football and tennis"
+ * religion, crime"). Two items before who or where, or another exclusion, are a list unless the
+ * second is on the prompt's own topic and the first clearly off it (`wish`): "cars, no politics,
+ * electric vehicles, US" asks for electric vehicles; "car reviews, no politics, religion, the UK" and
+ * "food, no alcohol, wine, moms" exclude both. Two items to the end are an exclusion and a wish: "travel, not
+ * politics, food"; "no politics, sports news for fans" excludes politics only. A list read so may hold what was wanted: "sports news, no gambling, football and tennis"
  * blocks the three (docs/curation.md).
  */
-function exclusionList(phrase: string, p: ExclusionPatterns, wish: (item: string) => boolean): { list: string; after: string } {
+function exclusionList(phrase: string, p: ExclusionPatterns, wish: (first: string, second: string) => boolean): { list: string; after: string } {
   const end = p.end.exec(phrase)
   const head = end ? phrase.slice(0, end.index) : phrase
   const tail = end ? ` ${phrase.slice(end.index + end[0].length)}` : ''
@@ -527,16 +530,20 @@ function exclusionList(phrase: string, p: ExclusionPatterns, wish: (item: string
       break
     }
   }
-  if (take === 1 && (stop === 'negation' || items >= 3 || (items === 2 && stop !== null && !wish(segments[j - 1]!)))) take = j
+  if (take === 1 && (items >= 3 || (stop !== null && (items === 1 || !wish(segments[0]!, segments[j - 1]!))))) take = j
   const left = segments.slice(take)
   return { list: segments.slice(0, take).join(','), after: (left.length ? `,${left.join(',')}` : '') + tail }
 }
 
-/** Whether an item names the same tier-1 topic as the text before the exclusion: "sports news" and "football highlights". */
-function onTopicOf(head: string, item: string, language: PromptLanguage): boolean {
+/**
+ * Whether an item names the tier-1 topic of the text before the exclusion ("sports news": "football
+ * highlights" is on it), another one ("politics" is off it), or none it is sure of ("alcohol").
+ */
+function topicRelation(head: string, item: string, language: PromptLanguage): 'on' | 'off' | 'unsure' {
   const topic = promptRoots(analyze({ body: head, language }, false))[0]
   const named = namedCategory(words(item).join(' '), language)
-  return topic !== undefined && named !== null && tier1Of(named.id)?.id === topic.id
+  if (topic === undefined || named === null) return 'unsure'
+  return tier1Of(named.id)?.id === topic.id ? 'on' : 'off'
 }
 
 /** Whether text ending here ends a clause: nothing, punctuation, a dash, a line break, or a word a clause begins with. */
@@ -580,7 +587,12 @@ export function readExclusions(text: string, language: PromptLanguage = 'en', ne
       left = left.slice(m.index + word.length)
       continue
     }
-    const { list, after } = exclusionList(m[2]!, p, (item) => onTopicOf(rest + before, item, language))
+    const head = rest + before
+    const { list, after } = exclusionList(
+      m[2]!,
+      p,
+      (first, second) => topicRelation(head, second, language) === 'on' && topicRelation(head, first, language) === 'off',
+    )
     // "e-sports" names eSports, not Sports; joined first, so that a list word "e" (es, it, pt) cannot cut it.
     const written = new Map<string, string>()
     // A whole the model does not know ("e-bikes", "x-men") is blocked both ways but names no category:

@@ -46,8 +46,8 @@ describe('compoundParts', () => {
   it("lets a short first part stand before a short unknown second only when it is the language's own word", () => {
     expect(compoundParts('reistips', known('reis'))).toBeNull()
     expect(compoundParts('reistips', known('reis'), (w) => w === 'reis')).toEqual(['reis', 'tips'])
-    // Before a long second it stands: "Film|kritiken", "Auto|käufer".
-    expect(compoundParts('filmkritiken', known('film'))).toEqual(['film', 'kritiken'])
+    // Not otherwise, however long the second: "Auto|immunerkrankungen" is not about cars.
+    expect(compoundParts('autoimmunerkrankungen', known('auto'))).toBeNull()
   })
 
   it('does not cut where a known word starts a letter or three further on: Euro|pameisterschaft', () => {

@@ -113,13 +113,14 @@ describe('interpretPrompt', () => {
     ['football fans, excluding betting, gambling, alcohol, women 25-54', 'Sports', ['betting', 'gambling', 'alcohol'], ['women'], []],
     ['tech news, excluding politics, religion, crime, ages 25-54', 'Technology & Computing', ['politics', 'religion', 'crime'], [], []],
     ['sports news, no politics or crime, in the UK', 'Sports', ['politics', 'crime'], [], ['GB']],
-    // Two items are a list when another exclusion follows; before who or where, an exclusion and a wish.
+    // Two items are a list when another exclusion, who or where follows, unless they read as an exclusion and a wish…
     ['news, no politics, religion, no gambling', undefined, ['politics', 'religion', 'gambling'], [], []],
-    ['finance, no crypto, retirement planning, seniors', 'Personal Finance', ['crypto'], ['seniors'], []],
-    ['sports news, no gambling, football highlights, men 18-34', 'Sports', ['gambling'], ['men'], []],
-    // …unless the second is off the prompt's topic.
-    ['car reviews, no politics, religion, the UK', 'Automotive', ['politics', 'religion'], [], ['GB']],
-    ['travel, no war, Ukraine, Russia', 'Travel', ['war'], [], []],
+    ['cars, no politics, electric vehicles, US', 'Automotive', ['politics'], [], ['US']],
+    // …when the first is off the prompt's topic and the second on it; else both are excluded.
+    ['car reviews, no politics, religion, The UK', 'Automotive', ['politics', 'religion'], [], ['GB']],
+    ['food, no alcohol, wine, moms', 'Food & Drink', ['alcohol', 'wine'], ['moms'], []],
+    // A country named alone after the prompt's start is where the audience is.
+    ['travel, no war, Ukraine, Russia', 'Travel', ['war'], [], ['UA', 'RU']],
   ])('reads the list of exclusions of %j up to what ends it', (prompt, topic, blocked, audience, geo) => {
     const r = interpretPrompt(prompt).interpretation
     expect(r.categories[0]?.name).toBe(topic)
