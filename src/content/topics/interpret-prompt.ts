@@ -503,10 +503,11 @@ function listSegment(segment: string, p: ExclusionPatterns): 'item' | 'empty' | 
  * exclusion ("no politics, religion, no gambling"), or of three or more ("excluding politics,
  * religion, crime"). Two items before who or where, or another exclusion, are a list unless the
  * second is on the prompt's own topic and the first clearly off it (`wish`): "cars, no politics,
- * electric vehicles, US" asks for electric vehicles; "car reviews, no politics, religion, the UK" and
- * "food, no alcohol, wine, moms" exclude both. Two items to the end are an exclusion and a wish: "travel, not
- * politics, food"; "no politics, sports news for fans" excludes politics only. A list read so may hold what was wanted: "sports news, no gambling, football and tennis"
- * blocks the three (docs/curation.md).
+ * electric vehicles, US" asks for electric vehicles; "car reviews, no politics, religion, the UK"
+ * and "food, no alcohol, wine, moms" exclude both. Two items to the end are an exclusion and a wish:
+ * "travel, not politics, food"; "no politics, sports news for fans" excludes politics only. A list
+ * read so may hold what was wanted: "sports news, no gambling, football and tennis" blocks the three
+ * (docs/curation.md).
  */
 function exclusionList(phrase: string, p: ExclusionPatterns, wish: (first: string, second: string) => boolean): { list: string; after: string } {
   const end = p.end.exec(phrase)
@@ -530,7 +531,10 @@ function exclusionList(phrase: string, p: ExclusionPatterns, wish: (first: strin
       break
     }
   }
-  if (take === 1 && (items >= 3 || (stop !== null && (items === 1 || !wish(segments[0]!, segments[j - 1]!))))) take = j
+  // Not closed by and/or: three or more items run up to where the list stops; two, when something
+  // stops them, unless they are an exclusion and a wish (with one, `j` only passes trailing commas).
+  const listed = items >= 3 || (stop !== null && (items === 1 || !wish(segments[0]!, segments[j - 1]!)))
+  if (take === 1 && listed) take = j
   const left = segments.slice(take)
   return { list: segments.slice(0, take).join(','), after: (left.length ? `,${left.join(',')}` : '') + tail }
 }
@@ -545,6 +549,9 @@ function topicRelation(head: string, item: string, language: PromptLanguage): 'o
   if (topic === undefined || named === null) return 'unsure'
   return tier1Of(named.id)?.id === topic.id ? 'on' : 'off'
 }
+
+/** How much of the text before a "never" is read to tell whether a clause begins there. */
+const MAX_CLAUSE_WORD = 40
 
 /** Whether text ending here ends a clause: nothing, punctuation, a dash, a line break, or a word a clause begins with. */
 function atClauseStart(before: string, p: ExclusionPatterns): boolean {
@@ -563,7 +570,6 @@ function lastWordStartsClause(end: string, p: ExclusionPatterns): boolean {
   const last = /(?<!\p{L})(\p{L}+)$/u.exec(end)?.[1]
   return last !== undefined && p.clauseStarts.has(last.toLowerCase())
 }
-const MAX_CLAUSE_WORD = 40
 
 /**
  * The negated phrases of a text ("not politics", "excluding gambling, betting and alcohol"; "ohne
