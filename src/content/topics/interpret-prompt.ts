@@ -13,6 +13,7 @@ import { ancestry, getNode, tier1Of } from '../taxonomy/taxonomy.ts'
 import { COMPOUNDING, compoundParts } from './compounds.ts'
 import { ownFunctionWords, PROMPT_WORDS, type PromptLanguage, type PromptWords, promptLanguage } from './prompt-language.ts'
 import { joinedForm, knownForm, type TopicStrength } from './word-forms.ts'
+import { wordReader } from './word-reader.ts'
 import { nearestWords, wordCosine } from './word-vectors.ts'
 
 export interface InterpretedCategory {
@@ -188,17 +189,16 @@ export const UNKNOWN_WORD_WEIGHT = 1.5
  * stemmed terms the index associates with the prompt's unknown words (curation/builder/associations.ts).
  */
 export function interpretPrompt(prompt: string, expansions: readonly string[] = []): PromptIntent {
-  const english = wordReader('en')
-  const language = promptLanguage(prompt, english.known)
-  if (language === 'en') return readPrompt(prompt, expansions, 'en', ['en'], english)
+  const language = promptLanguage(prompt)
+  if (language === 'en') return readPrompt(prompt, expansions, 'en', ['en'])
   // Names and loan words make n-gram statistics guess wrong ("La Traviata opera", "Copa America"):
   // the prompt is read both ways, and the other language kept when it names a topic at least as surely
   // (ties included: neither may name one), or whenever two of its own function words show the prompt is
   // written in it. Both readings take the exclusions of both languages out, so that they compare the
   // same words ("Sport ohne Fußball", "pasta recipes, not politics").
   const negations: PromptLanguage[] = ['en', language]
-  const inEnglish = readPrompt(prompt, expansions, 'en', negations, english)
-  const inOther = readPrompt(prompt, expansions, language, negations, english)
+  const inEnglish = readPrompt(prompt, expansions, 'en', negations)
+  const inOther = readPrompt(prompt, expansions, language, negations)
   const written = ownFunctionWords(prompt, language) >= WRITTEN_IN
   return inOther.topical && (written || tier1Sureness(inOther) >= tier1Sureness(inEnglish)) ? inOther : inEnglish
 }
@@ -209,16 +209,9 @@ function tier1Sureness(intent: PromptIntent): number {
 }
 
 /**
- * interpretPrompt in one language; `negations`: the languages whose words of exclusion are read;
- * `english`: the English word reader (its cache is shared).
+ * interpretPrompt in one language; `negations`: the languages whose words of exclusion are read.
  */
-function readPrompt(
-  prompt: string,
-  expansions: readonly string[],
-  language: PromptLanguage,
-  negations: readonly PromptLanguage[],
-  english: WordReader,
-): PromptIntent {
+function readPrompt(prompt: string, expansions: readonly string[], language: PromptLanguage, negations: readonly PromptLanguage[]): PromptIntent {
   const ignored: IgnoredWord[] = []
   const audience: string[] = []
   let text = prompt.normalize('NFKC')
@@ -278,7 +271,8 @@ function readPrompt(
 
   // A prompt in another language the lists know is read with them, without English word forms.
   const inEnglish = language === 'en'
-  const reader = inEnglish ? english : wordReader(language)
+  const english = wordReader('en')
+  const reader = wordReader(language)
   const joins = new Set([...PROMPT_WORDS.en.joins, ...PROMPT_WORDS[language].joins])
   // "cyber security": two words the model knows only as one. The words are searched as written too.
   const joinedParts = new Map<string, string[]>()
@@ -540,11 +534,10 @@ function exclusionList(phrase: string, p: ExclusionPatterns, wish: (first: strin
 }
 
 /**
- * Whether an item names the tier-1 topic of the text before the exclusion ("sports news": "football
- * highlights" is on it), another one ("politics" is off it), or none it is sure of ("alcohol").
+ * Whether an item names `topic`, the tier-1 topic of the text before the exclusion ("sports news":
+ * "football highlights" is on it), another one ("politics" is off it), or none it is sure of ("alcohol").
  */
-function topicRelation(head: string, item: string, language: PromptLanguage): 'on' | 'off' | 'unsure' {
-  const topic = promptRoots(analyze({ body: head, language }, false))[0]
+function topicRelation(topic: ScoredCategory | undefined, item: string, language: PromptLanguage): 'on' | 'off' | 'unsure' {
   const named = namedCategory(words(item).join(' '), language)
   if (topic === undefined || named === null) return 'unsure'
   return tier1Of(named.id)?.id === topic.id ? 'on' : 'off'
@@ -594,11 +587,11 @@ export function readExclusions(text: string, language: PromptLanguage = 'en', ne
       continue
     }
     const head = rest + before
-    const { list, after } = exclusionList(
-      m[2]!,
-      p,
-      (first, second) => topicRelation(head, second, language) === 'on' && topicRelation(head, first, language) === 'off',
-    )
+    const wish = (first: string, second: string): boolean => {
+      const topic = promptRoots(analyze({ body: head, language }, false))[0]
+      return topicRelation(topic, second, language) === 'on' && topicRelation(topic, first, language) === 'off'
+    }
+    const { list, after } = exclusionList(m[2]!, p, wish)
     // "e-sports" names eSports, not Sports; joined first, so that a list word "e" (es, it, pt) cannot cut it.
     const written = new Map<string, string>()
     // A whole the model does not know ("e-bikes", "x-men") is blocked both ways but names no category:
@@ -725,47 +718,6 @@ const LETTERS = /^\p{L}+$/u
 const MIN_PART = 3
 // How much more surely a phrase with a common word must name its topic than its content word alone.
 const PHRASE_GAIN = 0.05
-
-// A prompt's distinct words are few; the cap only bounds a hostile one.
-const MAX_READ_WORDS = 1000
-
-interface WordReader {
-  known: (w: string) => boolean
-  strength: TopicStrength
-}
-
-/**
- * Each word of a prompt read alone, once: whether the topic model or the vocabulary knows it as
- * evidence of a topic, and how surely it names a tier-1 topic (word-forms.ts; a common word names none).
- */
-function wordReader(language: PromptLanguage): WordReader {
-  let reader = readers.get(language)
-  if (!reader) {
-    reader = newWordReader(language)
-    readers.set(language, reader)
-  }
-  return reader
-}
-/** One reader a language, shared by every prompt: reading a word is pure, and each cache is bounded. */
-const readers = new Map<PromptLanguage, WordReader>()
-
-function newWordReader(language: PromptLanguage): WordReader {
-  const cache = new Map<string, { known: boolean; strength: number }>()
-  const read = (w: string): { known: boolean; strength: number } => {
-    let r = cache.get(w)
-    if (r === undefined) {
-      const a = analyze({ body: w, language }, false)
-      const known = (a.english && a.topicFeatures > 0) || a.matchedTerms > 0
-      r = { known, strength: known ? (tier1Probabilities(a)[0]?.score ?? 0) : 0 }
-      if (cache.size < MAX_READ_WORDS) cache.set(w, r)
-    }
-    return r
-  }
-  return {
-    known: (w) => read(w).known,
-    strength: (w) => (FUNCTION_WORD_SET.has(w) || GENERIC_WORD_SET.has(w) ? 0 : read(w).strength),
-  }
-}
 
 /** The wider of two gaps: a break outweighs a join, a join nothing. */
 function wider(a: WordGap, b: WordGap): WordGap {

@@ -4,10 +4,10 @@
 // statistics (eld, offline) mistake short English prompts for other languages ("pasta recipes" reads
 // as Portuguese, "Die Hard movies" as Dutch), so the prompt must also use that language's own words.
 import { eld } from 'eld/small'
-import { analyze } from '../classify/analyze.ts'
 import { FUNCTION_WORD_SET, FUNCTION_WORDS_BY_LANGUAGE, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { words } from '../classify/text.ts'
 import { COMPOUNDING, type Compound, compound } from './compounds.ts'
+import { wordReader } from './word-reader.ts'
 
 export type PromptLanguage = 'en' | keyof typeof FUNCTION_WORDS_BY_LANGUAGE
 
@@ -75,12 +75,13 @@ export const PROMPT_WORDS: Readonly<Record<PromptLanguage, PromptWords>> = {
 const MARGIN = 0.05
 
 /**
- * `knownInEnglish`: whether the English model or lists know a word. Another language is taken when
+ * Another language is taken when
  * eld names it reliably and clearly before English, the prompt has a word of its own in it (a
  * function word, or a word only its list knows), and English does not know all the prompt's words;
  * for a single word, when English does not know it and one other language's list does.
  */
-export function promptLanguage(prompt: string, knownInEnglish: (word: string) => boolean): PromptLanguage {
+export function promptLanguage(prompt: string): PromptLanguage {
+  const knownInEnglish = wordReader('en').known
   const ws = words(prompt)
   if (ws.length < 2) return ws.length ? listLanguage(ws[0]!, knownInEnglish) : 'en'
   const guess = eld.detect(prompt)
@@ -115,7 +116,7 @@ function ownCompound(language: Exclude<PromptLanguage, 'en'>, w: string, knownIn
 const OTHER_LANGUAGES = Object.keys(FUNCTION_WORDS_BY_LANGUAGE) as Exclude<PromptLanguage, 'en'>[]
 
 function knownIn(language: Exclude<PromptLanguage, 'en'>, w: string): boolean {
-  return analyze({ body: w, language }, false).matchedTerms > 0
+  return wordReader(language).known(w)
 }
 
 /**
