@@ -141,6 +141,12 @@ function listLanguage(w: string, knownInEnglish: (word: string) => boolean): Pro
   return best
 }
 
+/** How many of the prompt's words only the language's list knows, not English ("recettes"). */
+export function ownContentWords(prompt: string, language: Exclude<PromptLanguage, 'en'>): number {
+  const knownInEnglish = wordReader('en').known
+  return words(prompt).filter((w) => !FUNCTION_WORD_SET.has(w) && !knownInEnglish(w) && knownIn(language, w)).length
+}
+
 /**
  * How many of a language's own function words a prompt holds (not English ones): two or more say the
  * prompt is written in it ("Artikel über die Bundestagswahl und die Parteien"), where a name holds one

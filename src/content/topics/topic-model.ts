@@ -26,9 +26,10 @@ export interface TopicModel {
  * vocabulary changes (a vocabulary edit means retraining: training-inputs.ts).
  * 1: the keyword vocabulary alone; 2: the learned model; 3: the learned model over tf-idf features;
  * 4: retrained on the vocabulary of 2026-11-27 (Desktops, Computer Peripherals);
- * 5: retrained with British and European usage (Westminster's words, football as soccer, holidays, the royals).
+ * 5: retrained with British and European usage (Westminster's words, football as soccer, holidays, the royals);
+ * 6: retrained with the words of wildlife and plant life under Biological Sciences (2026-11-28).
  */
-export const CLASSIFIER_VERSION = 5
+export const CLASSIFIER_VERSION = 6
 
 let cached: TopicModel | undefined
 

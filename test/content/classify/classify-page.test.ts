@@ -117,6 +117,28 @@ describe('classifyPage on computer hardware', () => {
   })
 })
 
+describe('classifyPage on wildlife and plant life', () => {
+  // IAB files zoology and botany under Science > Biological Sciences; Pets is for animals kept at home.
+  it('reads a species article, a wildlife report and a plant article as Biological Sciences', () => {
+    const moth = classifyPage({
+      title: 'Hypena proboscidalis',
+      text: 'Hypena proboscidalis, the snout, is a moth of the family Erebidae. It is found in Europe. The wingspan is 35 mm. The larvae feed on nettle. The genus includes about two hundred moths, and the adults fly at night.',
+    })
+    expect(moth.categories.map((c) => c.id)).toContain(465) // Biological Sciences
+    const wildlife = classifyPage({
+      title: 'Wolves return to the valley',
+      text: 'Wildlife officers counted twelve wolves this winter. The predators are thinning the deer herds, and rangers say the habitat now supports beetles, amphibians and birds that had vanished. The fauna of the valley is recovering, a zoologist said.',
+    })
+    expect(wildlife.categories.map((c) => c.id)).toContain(465)
+    expect(wildlife.categories.map((c) => c.id)).not.toContain(422) // Pets
+    const plant = classifyPage({
+      title: 'Silene acaulis',
+      text: 'Silene acaulis, moss campion, is a flowering plant of mountain tundra. The botanist who named it found it on high ridges; it grows in low cushions, and its pink flowers feed the insects of the short summer. Its flora companions are mosses and lichens.',
+    })
+    expect(plant.categories.map((c) => c.id)).toContain(465)
+  })
+})
+
 describe('classifyPage on British and European usage', () => {
   it("reads Westminster's words as Politics: MPs, the Home Secretary, the Chancellor of the Exchequer", () => {
     // Short on purpose: these words alone must carry the topic ("MPs" read as Medical Health, "Home

@@ -368,6 +368,12 @@ describe('interpretPrompt', () => {
     expect(interpretPrompt('short stories').interpretation.terms).toEqual(['short', 'stories'])
   })
 
+  it('reads wildlife as Biological Sciences, where IAB files zoology: "animals and wildlife"', () => {
+    const names = interpretPrompt('animals and wildlife').interpretation.categories.map((c) => c.name)
+    expect(names).toContain('Biological Sciences')
+    expect(names).not.toContain('Pets')
+  })
+
   it('reads the items of a list apart: "dogs and cats" is Pets as surely as each word alone', () => {
     // Read as the word pair "dog cat", which the corpora taught as evidence against Pets, it was 0.18.
     expect(interpretPrompt('dogs and cats').interpretation.categories[0]).toMatchObject({ name: 'Pets' })
