@@ -25,6 +25,8 @@ const withPrior = !args.includes('--no-prior')
 const outIdx = args.indexOf('--out')
 const onlyIdx = args.indexOf('--only')
 const only = onlyIdx >= 0 ? (args[onlyIdx + 1] ?? '') : null
+// A one-corpus model is a measurement, never the shipped file.
+if (only !== null && outIdx < 0) throw new Error('--only needs --out: a one-corpus model must not replace src/content/topics/topic-model.json')
 const outFile = outIdx >= 0 ? resolve(args[outIdx + 1] ?? '') : join(root, 'src/content/topics/topic-model.json')
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback)
@@ -267,8 +269,9 @@ const model = {
     items: Math.round(items) - priorCount,
     prior_pseudo_documents: priorCount,
     // vocabulary, taxonomy names and class map (training-inputs.ts): a test checks the tree still has them
-    inputs: withPrior ? trainingInputsFingerprint() : null,
+    inputs: withPrior && only === null ? trainingInputsFingerprint() : null,
     epochs: EPOCHS,
+    seeds: SEEDS,
     min_weight: MIN_WEIGHT,
   },
   classes: classes.map((c) => c.unique_id),

@@ -11,7 +11,7 @@ import { FUNCTION_WORD_SET, FUNCTION_WORDS_BY_LANGUAGE, GENERIC_WORD_SET } from 
 import { stem, type WordGap, words, writtenWords } from '../classify/text.ts'
 import { ancestry, getNode, tier1Of } from '../taxonomy/taxonomy.ts'
 import { COMPOUNDING, compoundParts } from './compounds.ts'
-import { ownContentWords, ownFunctionWords, PROMPT_WORDS, type PromptLanguage, type PromptWords, promptLanguage } from './prompt-language.ts'
+import { hasOwnWord, ownFunctionWords, PROMPT_WORDS, type PromptLanguage, type PromptWords, promptLanguage } from './prompt-language.ts'
 import { joinedForm, knownForm, type TopicStrength } from './word-forms.ts'
 import { wordReader } from './word-reader.ts'
 import { nearestWords, wordCosine } from './word-vectors.ts'
@@ -160,8 +160,11 @@ const MAX_TERMS = 16
 const BLOCK_MIN_PROBABILITY = 0.3
 // A topic at least this share of the prompt's first (tier-1, or deeper under one topic) is one of its main ones.
 const MAIN_TOPIC_SHARE = 0.5
-// Signs of its own (function words, and a word only its list knows) that show a prompt is written in another language.
+// Own function words that show a prompt is written in another language (prompt-language.ts).
 const WRITTEN_IN = 2
+// With a word only its list knows, the other language's reading is kept at this share of the English
+// one's sureness: a list reads a prompt less surely than the model reads its loan words.
+const OWN_WORD_TOLERANCE = 0.8
 // An exclusion names the deepest category it names at least this share as surely as its tier-1 topic.
 const SPECIFIC_SHARE = 0.5
 // A word shared by many sibling names ("sports" in Extreme Sports, Olympic Sports…) names none of them.
@@ -193,15 +196,18 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   if (language === 'en') return readPrompt(prompt, expansions, 'en', ['en'])
   // Names and loan words make n-gram statistics guess wrong ("La Traviata opera", "Copa America"):
   // the prompt is read both ways, and the other language kept when it names a topic at least as surely
-  // (ties included: neither may name one), or whenever two signs of its own show the prompt is written
-  // in it: two of its function words, or one and a word only its list knows ("recettes de cuisine",
-  // where the English model reads "cuisine" alone more surely). Both readings take the exclusions of both languages out, so that they compare the
-  // same words ("Sport ohne Fußball", "pasta recipes, not politics").
+  // (ties included: neither may name one), nearly as surely when a word of the prompt is the other
+  // language's alone (the English model reads "cuisine" of "recettes de cuisine" more surely than the
+  // French list reads the prompt; "best vino de Rioja wines" stays English), or whenever two of its own
+  // function words show the prompt is written in it. Both readings take the exclusions of both
+  // languages out, so that they compare the same words ("Sport ohne Fußball", "pasta recipes, not politics").
   const negations: PromptLanguage[] = ['en', language]
   const inEnglish = readPrompt(prompt, expansions, 'en', negations)
   const inOther = readPrompt(prompt, expansions, language, negations)
-  const written = ownFunctionWords(prompt, language) + Math.min(1, ownContentWords(prompt, language)) >= WRITTEN_IN
-  return inOther.topical && (written || tier1Sureness(inOther) >= tier1Sureness(inEnglish)) ? inOther : inEnglish
+  if (!inOther.topical) return inEnglish
+  if (ownFunctionWords(prompt, language) >= WRITTEN_IN) return inOther
+  const tolerance = hasOwnWord(prompt, language) ? OWN_WORD_TOLERANCE : 1
+  return tier1Sureness(inOther) >= tolerance * tier1Sureness(inEnglish) ? inOther : inEnglish
 }
 
 /** The best tier-1 probability of a reading (0 with none). */

@@ -141,10 +141,10 @@ function listLanguage(w: string, knownInEnglish: (word: string) => boolean): Pro
   return best
 }
 
-/** How many of the prompt's words only the language's list knows, not English ("recettes"). */
-export function ownContentWords(prompt: string, language: Exclude<PromptLanguage, 'en'>): number {
+/** Whether a word of the prompt is known to the language's list and not to English ("recettes"). */
+export function hasOwnWord(prompt: string, language: Exclude<PromptLanguage, 'en'>): boolean {
   const knownInEnglish = wordReader('en').known
-  return words(prompt).filter((w) => !FUNCTION_WORD_SET.has(w) && !knownInEnglish(w) && knownIn(language, w)).length
+  return words(prompt).some((w) => !FUNCTION_WORD_SET.has(w) && !knownInEnglish(w) && knownIn(language, w))
 }
 
 /**

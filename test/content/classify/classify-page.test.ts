@@ -133,9 +133,38 @@ describe('classifyPage on wildlife and plant life', () => {
     expect(wildlife.categories.map((c) => c.id)).not.toContain(422) // Pets
     const plant = classifyPage({
       title: 'Silene acaulis',
-      text: 'Silene acaulis, moss campion, is a flowering plant of mountain tundra. The botanist who named it found it on high ridges; it grows in low cushions, and its pink flowers feed the insects of the short summer. Its flora companions are mosses and lichens.',
+      text: 'Silene acaulis, moss campion, is a flowering plant of the genus Silene, found on mountain tundra across the Arctic. The botanist who named it found it on high ridges; it grows in low cushions, and its pink flowers open in the short summer beside mosses and lichens.',
     })
     expect(plant.categories.map((c) => c.id)).toContain(465)
+  })
+
+  // The words of wildlife are specific ones: a garden's beetles, a pet spider, a game or a film named
+  // for an animal stay what they are.
+  it.each([
+    [
+      'Garden pests: aphids and beetles',
+      'Aphids and beetles chew the leaves of your roses and beans. Spray the plants with soapy water, pick beetles off by hand in the morning, and plant marigolds to bring ladybirds into the vegetable garden. Mulch the beds and water at the roots.',
+      'Home & Garden',
+    ],
+    [
+      'How to keep a pet tarantula',
+      'A pet tarantula needs a small glass tank, a hide and a shallow water dish. Feed your spider crickets once a week and keep the enclosure warm. Handle it rarely: this pet is for watching. Ask the pet shop about substrate and a heat mat.',
+      'Pets',
+    ],
+    [
+      'Animal Crossing update',
+      'The new Animal Crossing update adds fishing tournaments, new furniture and a cafe on your island. Players on the Nintendo Switch can download the patch tonight; villagers get new dialogue and the game fixes a save bug.',
+      'Video Gaming',
+    ],
+    [
+      'Predator review',
+      'The new Predator film is a tense sci-fi action movie: the director keeps the hunt in the forest, the cast is strong and the score builds. At the box office it opened second; the sequel sets up the franchise.',
+      'Entertainment',
+    ],
+  ])('keeps %j under its own topic', (title, text, topic) => {
+    const r = classifyPage({ title, text })
+    expect(getNode(r.categories[0]!.id)?.name).toBe(topic)
+    expect(r.categories.map((c) => c.id)).not.toContain(465)
   })
 })
 

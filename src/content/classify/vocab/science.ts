@@ -10,7 +10,7 @@ export const SCIENCE: Vocabulary = {
     galaxy^3, star^0.5, nasa^2.5, spacecraft^3, space station^3, orbit^2.5, asteroid^3, mars^2, moon^1.2, universe^2,
     geology^3, mathematics^2.5, mathematician^3, equation^2, genome^3, gene^2.5, genetic^2.5, dna^2.5, cell^1,
     neuroscience^2.5, peer review^2.5, journal^1, nature^0.5, discovery^1, data^0.3, weather^2, forecast^0.5,
-    temperature^1.2, rainfall^2, meteorologist^3, glacier^2.5, wildlife^1.5, animal^0.8, plant^0.8, bacteria^1.5, algae^2.5`,
+    temperature^1.2, rainfall^2, meteorologist^3, glacier^2.5, animal^0.8, plant^0.8, bacteria^1.5, algae^2.5`,
   '472': `space^1.2, astronaut^3, rocket^2, launch^0.8, spacex^2.5, satellite^1.5, solar system^3, black hole^3`,
   '467': `environment^2, carbon^1.5, renewable^1.5, sustainability^2, conservation^2, deforestation^3, biodiversity^3,
     recycling^2, plastic^1, air quality^2.5, air pollution^3`,

@@ -45,9 +45,9 @@ export const SUBTOPICS: Vocabulary = {
   '390': `weather^3, forecast^2, rain^2, snow^2, storm^2, temperature^1.5, meteorologist^3, heat wave^3, winter storm^3`,
   '468': `gene^3, genetic^3, dna^3, genome^3, crispr^3, mutation^2.5, heredity^3`,
   '465': `biology^3, biologist^3, cell^2, organism^3, species^2, evolution^2, microbe^3, bacteria^2, ecology^2.5,
-    zoology^3, zoologist^3, botany^3, botanist^3, wildlife^2.5, animal^1.5, mammal^3, reptile^2.5, amphibian^3, insect^2.5,
-    moth^3, butterfly^2.5, beetle^3, spider^2, genus^3, habitat^2.5, predator^2, endangered species^3, fauna^3, flora^2.5,
-    vertebrate^3, invertebrate^3, primate^3, larva^3, marine biology^3, plant species^3, flowering plant^3, naturalist^2.5`,
+    zoology^3, zoologist^3, botany^3, botanist^3, wildlife^1.5, mammal^3, amphibian^3, moth^2.5, genus^3, fauna^3,
+    vertebrate^3, invertebrate^3, primate^3, larva^3, marine biology^3, plant species^3, flowering plant^3, naturalist^2.5,
+    endangered species^3, animal species^3, insect species^3, natural habitat^3, wildlife conservation^3, apex predator^3`,
   '471': `physics^3, physicist^3, quantum^3, particle^2.5, relativity^3, photon^3, simulation^1`,
   // Travel and Attractions
   '672': `flight^2.5, airline^2.5, airport^2.5, plane^2, passenger^1.5, boarding^2.5, frequent flyer^3, layover^3`,
