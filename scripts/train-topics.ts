@@ -122,14 +122,14 @@ console.log(`${Math.round(items)} items (${priorCount} prior pseudo-documents), 
 // The regression is trained from several seeded orders and the weights averaged: one order's model
 // moves items near a boundary with any edit of the training inputs ("gardeners growing vegetables"
 // between Home & Garden and Food & Drink); the mean of a few is steadier, and no worse.
-const SEEDS = env('TOPICS_SEEDS', 3)
+const SEEDS = Array.from({ length: env('TOPICS_RUNS', 3) }, (_, run) => 42 + run)
 const W = new Float64Array(F * K)
 const bias = new Float64Array(K)
 const logits = new Float64Array(K)
-for (let run = 0; run < SEEDS; run++) {
-  const { w, b } = trainOnce(42 + run)
-  for (let i = 0; i < W.length; i++) W[i] = (W[i] as number) + (w[i] as number) / SEEDS
-  for (let k = 0; k < K; k++) bias[k] = (bias[k] as number) + (b[k] as number) / SEEDS
+for (const seed of SEEDS) {
+  const { w, b } = trainOnce(seed)
+  for (let i = 0; i < W.length; i++) W[i] = (W[i] as number) + (w[i] as number) / SEEDS.length
+  for (let k = 0; k < K; k++) bias[k] = (bias[k] as number) + (b[k] as number) / SEEDS.length
 }
 
 /** Multinomial logistic regression by AdaGrad over the samples in an order shuffled from `start`. */

@@ -162,8 +162,8 @@ const BLOCK_MIN_PROBABILITY = 0.3
 const MAIN_TOPIC_SHARE = 0.5
 // Own function words that show a prompt is written in another language (prompt-language.ts).
 const WRITTEN_IN = 2
-// With a word only its list knows, the other language's reading is kept at this share of the English
-// one's sureness: a list reads a prompt less surely than the model reads its loan words.
+// With one own function word and a word only its list knows, the other language's reading is kept at
+// this share of the English one's sureness: a list reads a prompt less surely than the model its loan words.
 const OWN_WORD_TOLERANCE = 0.8
 // An exclusion names the deepest category it names at least this share as surely as its tier-1 topic.
 const SPECIFIC_SHARE = 0.5
@@ -196,17 +196,18 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   if (language === 'en') return readPrompt(prompt, expansions, 'en', ['en'])
   // Names and loan words make n-gram statistics guess wrong ("La Traviata opera", "Copa America"):
   // the prompt is read both ways, and the other language kept when it names a topic at least as surely
-  // (ties included: neither may name one), nearly as surely when a word of the prompt is the other
-  // language's alone (the English model reads "cuisine" of "recettes de cuisine" more surely than the
-  // French list reads the prompt; "best vino de Rioja wines" stays English), or whenever two of its own
-  // function words show the prompt is written in it. Both readings take the exclusions of both
-  // languages out, so that they compare the same words ("Sport ohne Fußball", "pasta recipes, not politics").
+  // (ties included: neither may name one), or whenever two of its own function words show the prompt is
+  // written in it. One of them and a word of its own ("recettes de cuisine") ask less: nearly as surely,
+  // since the English model reads a loan word ("cuisine") more surely than a list reads the prompt.
+  // Both readings take the exclusions of both languages out, so that they compare the same words
+  // ("Sport ohne Fußball", "pasta recipes, not politics").
   const negations: PromptLanguage[] = ['en', language]
   const inEnglish = readPrompt(prompt, expansions, 'en', negations)
   const inOther = readPrompt(prompt, expansions, language, negations)
   if (!inOther.topical) return inEnglish
-  if (ownFunctionWords(prompt, language) >= WRITTEN_IN) return inOther
-  const tolerance = hasOwnWord(prompt, language) ? OWN_WORD_TOLERANCE : 1
+  const functionWords = ownFunctionWords(prompt, language)
+  if (functionWords >= WRITTEN_IN) return inOther
+  const tolerance = functionWords > 0 && hasOwnWord(prompt, language) ? OWN_WORD_TOLERANCE : 1
   return tier1Sureness(inOther) >= tolerance * tier1Sureness(inEnglish) ? inOther : inEnglish
 }
 

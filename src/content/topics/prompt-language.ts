@@ -97,9 +97,7 @@ export function promptLanguage(prompt: string): PromptLanguage {
   const content = ws.filter((w) => !FUNCTION_WORD_SET.has(w) && !GENERIC_WORD_SET.has(w))
   if (content.every(knownInEnglish)) return 'en'
   const own = FUNCTION_WORDS_BY_LANGUAGE[other]
-  return ws.some((w) => own.has(w)) || content.some((w) => !knownInEnglish(w) && (knownIn(other, w) || ownCompound(other, w, knownInEnglish) !== null))
-    ? other
-    : 'en'
+  return ws.some((w) => own.has(w)) || content.some((w) => isOwnWord(other, w, knownInEnglish)) ? other : 'en'
 }
 
 /** A compound whose first part is the language's own word, not an English one ("Reise" of "Reiseziele"), or null. */
@@ -141,10 +139,15 @@ function listLanguage(w: string, knownInEnglish: (word: string) => boolean): Pro
   return best
 }
 
-/** Whether a word of the prompt is known to the language's list and not to English ("recettes"). */
+/** Whether a content word of the prompt is the language's own (isOwnWord): "recettes", "voetbalnieuws". */
 export function hasOwnWord(prompt: string, language: Exclude<PromptLanguage, 'en'>): boolean {
   const knownInEnglish = wordReader('en').known
-  return words(prompt).some((w) => !FUNCTION_WORD_SET.has(w) && !knownInEnglish(w) && knownIn(language, w))
+  return words(prompt).some((w) => !FUNCTION_WORD_SET.has(w) && !GENERIC_WORD_SET.has(w) && isOwnWord(language, w, knownInEnglish))
+}
+
+/** A word English does not know and the language's list does, whole or as a compound of its own. */
+function isOwnWord(language: Exclude<PromptLanguage, 'en'>, w: string, knownInEnglish: (word: string) => boolean): boolean {
+  return !knownInEnglish(w) && (knownIn(language, w) || ownCompound(language, w, knownInEnglish) !== null)
 }
 
 /**

@@ -261,6 +261,9 @@ describe('interpretPrompt', () => {
     // a word only the other language's list knows, but English reads the prompt much more surely
     ['best vino de Rioja wines', 'Food & Drink'],
     ['la cucina povera recipes', 'Food & Drink'],
+    // a word of its own but no function word of the other language
+    ['vino rosso wines', 'Food & Drink'],
+    ['Gesundheit health news', 'Medical Health'],
   ])('keeps %j in English', (prompt, topic) => {
     const r = interpretPrompt(prompt).interpretation
     expect(r.language).toBe('en')
