@@ -94,7 +94,7 @@ export function promptLanguage(prompt: string): PromptLanguage {
   if (lang === 'en') return 'en'
   if ((scores[lang] ?? 0) - (scores.en ?? 0) < MARGIN) return 'en'
   const other = lang as Exclude<PromptLanguage, 'en'>
-  const content = ws.filter((w) => !FUNCTION_WORD_SET.has(w) && !GENERIC_WORD_SET.has(w))
+  const content = contentWords(ws)
   if (content.every(knownInEnglish)) return 'en'
   const own = FUNCTION_WORDS_BY_LANGUAGE[other]
   return ws.some((w) => own.has(w)) || content.some((w) => isOwnWord(other, w, knownInEnglish)) ? other : 'en'
@@ -142,7 +142,12 @@ function listLanguage(w: string, knownInEnglish: (word: string) => boolean): Pro
 /** Whether a content word of the prompt is the language's own (isOwnWord): "recettes", "voetbalnieuws". */
 export function hasOwnWord(prompt: string, language: Exclude<PromptLanguage, 'en'>): boolean {
   const knownInEnglish = wordReader('en').known
-  return words(prompt).some((w) => !FUNCTION_WORD_SET.has(w) && !GENERIC_WORD_SET.has(w) && isOwnWord(language, w, knownInEnglish))
+  return contentWords(words(prompt)).some((w) => isOwnWord(language, w, knownInEnglish))
+}
+
+/** The words that may carry a topic: not English function words, not generic ones. */
+function contentWords(ws: readonly string[]): string[] {
+  return ws.filter((w) => !FUNCTION_WORD_SET.has(w) && !GENERIC_WORD_SET.has(w))
 }
 
 /** A word English does not know and the language's list does, whole or as a compound of its own. */

@@ -8,7 +8,8 @@ import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import type { PromptLanguage } from './prompt-language.ts'
 import type { TopicStrength } from './word-forms.ts'
 
-// A prompt's distinct words are few; the cap only bounds a hostile one.
+// Words kept per language, across prompts; past it the oldest goes, so a long-running service keeps
+// caching new prompts' words (a prompt reads a compound's cuts many times over).
 const MAX_READ_WORDS = 1000
 
 export interface WordReader {
@@ -37,7 +38,8 @@ function newWordReader(language: PromptLanguage): WordReader {
       // The learned model is English: in another language only its list's words count.
       const known = (a.english && a.topicFeatures > 0) || a.matchedTerms > 0
       r = { known, strength: known ? (tier1Probabilities(a)[0]?.score ?? 0) : 0 }
-      if (cache.size < MAX_READ_WORDS) cache.set(w, r)
+      if (cache.size >= MAX_READ_WORDS) cache.delete(cache.keys().next().value!)
+      cache.set(w, r)
     }
     return r
   }
