@@ -117,6 +117,14 @@ describeEachEngine('segment builds', (getDb) => {
     expect((await t.urls(a.headers, seg.id)).map((u) => u.url)).toEqual(['https://www.zorblatt-news.example.net/q3'])
   })
 
+  // "zoking" stems to itself (a short stem keeps its -ing), and is searched by "zok", as other forms of the word are.
+  it('finds a page by another form of a prompt word whose stem keeps its -ing', async () => {
+    const text = topicParagraphs('finance', 502).map((p, i) => (i === 1 ? `${p} Zokers met at the harbour; the club has zoked since 1990.` : p))
+    await indexHtml(getDb().db, 'https://www.zokers.example.net/club', articleHtml({ title: 'Club news', paragraphs: text }))
+    const seg = await t.build(a.headers, { prompt: 'zoking' })
+    expect((await t.urls(a.headers, seg.id)).map((u) => u.url)).toEqual(['https://www.zokers.example.net/club'])
+  })
+
   it('keeps to the requested taxonomy node', async () => {
     const seg = await t.build(a.headers, { prompt: 'recipes, markets and earnings', taxonomy_id: 52 })
     const urls = await t.urls(a.headers, seg.id)

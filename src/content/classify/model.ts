@@ -14,8 +14,8 @@ const NAME_PHRASE_WEIGHT = 1.5
 const NAME_WORD_WEIGHT = 0.6
 // Stemmed name words that are vague, or common words in disguise once stemmed (Boxing → "box", Blues → "blue").
 const GENERIC_NAME_WORDS = new Set(
-  `other general type style service industry issue interest life liv event care supply technology blue
-   box walk row option van div dat bowl sail sale camp house design home birth dance action single
+  `other general type style service industry issue interest life living event care supply technology blue
+   box walk row option van dating diving bowl sail sale camp house design home birth dance action single
    large water rule figure field track summer winter modern natural special public national personal
    family`.split(/\s+/),
 )

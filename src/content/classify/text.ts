@@ -20,6 +20,8 @@ const NO_PLURAL = new Set([
   'thus',
   'whereas',
 ])
+/** One vowel group between consonants, the last not w, x or y: "car", "dat", "smok", "scor". */
+const SHORT_CVC = /^[^aeiou]*[aeiou][^aeiouwxy]$/
 const stemCache = new Map<string, string>()
 const STEM_CACHE_MAX = 200_000
 
@@ -37,8 +39,20 @@ function stemUncached(w: string): string {
   if (s.endsWith('ing') && s.length >= 6) [s, stripped] = [s.slice(0, -3), true]
   else if (s.endsWith('ed') && !s.endsWith('eed') && s.length >= 5) [s, stripped] = [s.slice(0, -2), true]
   // Undouble only longer stems: "shopping" → "shop", but "wedding" must not become "wed" (Wednesday).
-  if (stripped && s.length >= 5 && /([bdfgkmnprtz])\1$/.test(s)) s = s.slice(0, -1)
+  if (stripped && s.length >= 5 && /([bdfgkmnprtz])\1$/.test(s)) return s.slice(0, -1)
+  // A short consonant-vowel-consonant stem lost an "e" to the ending ("caring" → "car", "coding" →
+  // "cod"): both endings read as -ing ("cared", "caring" → "caring"), rather than as another word.
+  if (stripped && SHORT_CVC.test(s)) return `${s}ing`
   return s
+}
+
+/**
+ * The prefix a stem is searched by in page text (which is not stemmed): a short stem read as -ing is
+ * searched without it, so "hiking" finds hike, hiker and hiked as well.
+ */
+export function searchPrefix(stemmed: string): string {
+  const root = stemmed.endsWith('ing') ? stemmed.slice(0, -3) : ''
+  return SHORT_CVC.test(root) ? root : stemmed
 }
 
 export function stem(word: string): string {

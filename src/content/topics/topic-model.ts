@@ -28,8 +28,9 @@ export interface TopicModel {
  * 4: retrained on the vocabulary of 2026-11-27 (Desktops, Computer Peripherals);
  * 5: retrained with British and European usage (Westminster's words, football as soccer, holidays, the royals);
  * 6: retrained with the words of wildlife and plant life under Biological Sciences (2026-11-28).
+ * 7: retrained with each faith's words on its own node (Christianity, Islam, Judaism …) and Gardening's (2026-11-28).
  */
-export const CLASSIFIER_VERSION = 6
+export const CLASSIFIER_VERSION = 7
 
 let cached: TopicModel | undefined
 

@@ -1,16 +1,29 @@
 // What the shipped topic model was trained from, besides the corpora: the curated vocabulary (one
-// pseudo-document per term), the taxonomy's names and the corpus class map. The trainer records their
-// fingerprint in topic-model.json, and a test compares it with the tree's, so a vocabulary edit cannot
-// ship without the model being retrained (and CLASSIFIER_VERSION bumped: pages are reclassified).
+// pseudo-document per term), the taxonomy's names, the corpus class map and how the stemmer reads
+// words. The trainer records their fingerprint in topic-model.json, and a test compares it with the
+// tree's, so a vocabulary or stemmer edit cannot ship without the model being retrained (and
+// CLASSIFIER_VERSION bumped: pages are reclassified).
 import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { stem } from '../classify/text.ts'
 import { VOCABULARY_PARTS } from '../classify/vocab/index.ts'
 import { allNodes } from '../taxonomy/taxonomy.ts'
 import classMap from './class-map.json' with { type: 'json' }
 
+// The model's features are stems, so how the stemmer reads words is an input: the stems of the
+// 20,000 most frequent English words (the word-vector list) stand for it.
+const STEMMER_PROBE_WORDS = 20_000
+
+function stemmerProbe(): string {
+  const list = readFileSync(new URL('./vectors/glove-100d.words.txt', import.meta.url), 'utf8').split('\n', STEMMER_PROBE_WORDS)
+  return list.map(stem).join(' ')
+}
+
 export function trainingInputsFingerprint(): string {
   const names = allNodes().map((n) => [n.unique_id, n.name])
+  const stems = stemmerProbe()
   return createHash('sha256')
-    .update(JSON.stringify({ vocabulary: VOCABULARY_PARTS, names, classMap }))
+    .update(JSON.stringify({ vocabulary: VOCABULARY_PARTS, names, classMap, stems }))
     .digest('hex')
     .slice(0, 16)
 }

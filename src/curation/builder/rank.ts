@@ -15,6 +15,7 @@
 
 import type { Embedding, ScoredCategory } from '../../content/classify/index.ts'
 import { similarity } from '../../content/classify/index.ts'
+import { searchPrefix } from '../../content/classify/text.ts'
 import { ancestry, children, getNode } from '../../content/taxonomy/taxonomy.ts'
 import type { PromptIntent } from '../../content/topics/interpret-prompt.ts'
 import { promptFit, topicCertainty } from '../../content/topics/relevance.ts'
@@ -338,12 +339,12 @@ async function termStats(db: Queryable, terms: string[]): Promise<TermStats> {
   if (pages < 10_000) pages = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pages`)).rows[0]?.n ?? 0
   if (!terms.length) return { pages, df: new Map() }
   const cap = Math.max(3, Math.floor(pages * COMMON_TERM_SHARE))
-  const { rows } = await db.query<{ term: string; df: number }>(
-    `SELECT t.term, (SELECT count(*)::int FROM (SELECT 1 FROM pages p WHERE p.search @@ to_tsquery('simple', t.term || ':*') LIMIT $2 + 1) x) AS df
-       FROM unnest($1::text[]) AS t(term)`,
-    [terms, cap],
+  const { rows } = await db.query<{ n: number; df: number }>(
+    `SELECT t.n::int AS n, (SELECT count(*)::int FROM (SELECT 1 FROM pages p WHERE p.search @@ to_tsquery('simple', t.prefix || ':*') LIMIT $2 + 1) x) AS df
+       FROM unnest($1::text[]) WITH ORDINALITY AS t(prefix, n)`,
+    [terms.map(searchPrefix), cap],
   )
-  return { pages, df: new Map(rows.map((r) => [r.term, r.df])) }
+  return { pages, df: new Map(rows.map((r) => [terms[r.n - 1] as string, r.df])) }
 }
 
 /** The terms found in at most RARE_TERM_SHARE of the indexed pages. */
@@ -370,7 +371,7 @@ export function weighByRarity(intent: PromptIntent, stats: TermStats): PromptInt
 async function textCandidates(db: Queryable, terms: string[], taxonomyId: number | null): Promise<Map<number, number>> {
   const out = new Map<number, number>()
   if (!terms.length) return out
-  const queries = terms.map((t) => `${t}:*`)
+  const queries = terms.map((t) => `${searchPrefix(t)}:*`)
   const { rows } = await db.query<{ id: number; matched: number }>(
     `SELECT p.id, (SELECT count(*)::int FROM unnest($1::text[]) AS t(q) WHERE p.search @@ to_tsquery('simple', t.q)) AS matched
        FROM pages p

@@ -117,6 +117,30 @@ describe('classifyPage on computer hardware', () => {
   })
 })
 
+describe('classifyPage on faiths', () => {
+  it.each([
+    [
+      'Ramadan begins',
+      'Muslims around the world began fasting for Ramadan on Monday. The imam of the city mosque said the nightly prayers will be held in the courtyard, and families will break the fast together after sunset, reading the Quran.',
+      461, // Islam
+    ],
+    [
+      'The bishop visits the parish',
+      'The bishop of the diocese celebrated Mass at the parish church on Sunday. In his sermon he spoke of the gospel and of Christ, and the pastor thanked the congregation for the baptism of twelve children this year.',
+      459, // Christianity
+    ],
+    [
+      'Passover at the synagogue',
+      'The rabbi invited the community to the synagogue for the Passover seder. Jewish families read from the Torah and the Haggadah, and the congregation prepared for Yom Kippur in the autumn.',
+      462, // Judaism
+    ],
+  ])('reads %j under Religion & Spirituality and its faith', (title, text, faith) => {
+    const ids = classifyPage({ title, text }).categories.map((c) => c.id)
+    expect(ids).toContain(453)
+    expect(ids).toContain(faith)
+  })
+})
+
 describe('classifyPage on wildlife and plant life', () => {
   // IAB files zoology and botany under Science > Biological Sciences; Pets is for animals kept at home.
   it('reads a species article, a wildlife report and a plant article as Biological Sciences', () => {

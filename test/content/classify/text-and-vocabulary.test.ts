@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { model } from '../../../src/content/classify/model.ts'
-import { contentTokens, isGeneric, stem, urlTokens, words, writtenWords } from '../../../src/content/classify/text.ts'
+import { contentTokens, isGeneric, searchPrefix, stem, urlTokens, words, writtenWords } from '../../../src/content/classify/text.ts'
 import { EUROPEAN, parseEntries, VOCABULARY_PARTS } from '../../../src/content/classify/vocab/index.ts'
 import { getNodeByUniqueId } from '../../../src/content/taxonomy/taxonomy.ts'
 
@@ -23,10 +23,39 @@ describe('text', () => {
       expect(stem(a ?? '')).toBe(stem(b ?? ''))
   })
 
+  it('reads -ed and -ing forms of a word that lost its e to the ending as one (-ing)', () => {
+    for (const [a, b] of [
+      ['voted', 'voting'],
+      ['cared', 'caring'],
+      ['baked', 'baking'],
+      ['scored', 'scoring'],
+    ])
+      expect(stem(a ?? '')).toBe(stem(b ?? ''))
+    expect(stem('caring')).toBe('caring')
+  })
+
+  it('searches such a stem in page text by its root, other stems as they are', () => {
+    expect(searchPrefix(stem('hiking'))).toBe('hik')
+    expect(searchPrefix(stem('voted'))).toBe('vot')
+    expect(searchPrefix(stem('shopping'))).toBe('shop')
+    expect(searchPrefix(stem('training'))).toBe('train')
+    expect(searchPrefix('string')).toBe('string')
+  })
+
   it('does not merge different words', () => {
     expect(stem('care')).not.toBe(stem('car'))
     expect(stem('wine')).not.toBe(stem('win'))
     expect(stem('wedding')).not.toBe(stem('wed'))
+    // An ending that took a word's "e" with it leaves a stem of another word: such a word reads as -ing.
+    for (const [word, other] of [
+      ['caring', 'car'],
+      ['cared', 'cars'],
+      ['coding', 'cod'],
+      ['hated', 'hat'],
+      ['fired', 'fir'],
+      ['stared', 'star'],
+    ])
+      expect(stem(word ?? '')).not.toBe(stem(other ?? ''))
     expect(stem('news')).toBe('news')
     expect(stem('tennis')).toBe('tennis')
   })

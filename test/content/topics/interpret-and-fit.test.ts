@@ -194,6 +194,9 @@ describe('interpretPrompt', () => {
     // One word, too short for n-grams: the language whose list alone knows it.
     ['Fußball', 'de', 'Sports'],
     ['calcio', 'it', 'Sports'],
+    // No function word, and a word the English model knows too ("europa", "fit"): read surely enough.
+    ['viajes europa', 'es', 'Travel'],
+    ['receitas fit', 'pt', 'Food & Drink'],
   ])('reads %j in its language (%s) as about %s', (prompt, language, topic) => {
     const r = interpretPrompt(prompt).interpretation
     expect(r.language).toBe(language)
@@ -326,6 +329,39 @@ describe('interpretPrompt', () => {
     expect(r.categories[0]?.name).toBe(topic)
     expect(r.terms).toContain(form)
     expect(r.terms.length).toBeGreaterThan(1)
+  })
+
+  // Each faith's words are on its own node: a prompt about one faith asks for it, not for every faith.
+  it.each([
+    ['Christians reading about faith, the Bible and the church', 'Christianity'],
+    ['Muslim readers during Ramadan', 'Islam'],
+    ['Jewish holidays and traditions', 'Judaism'],
+    ['Buddhist meditation retreats', 'Buddhism'],
+    ['atheists and secular humanism', 'Atheism'],
+    ['astrology and horoscopes', 'Astrology'],
+  ])('reads %j as Religion & Spirituality and its faith (%s)', (prompt, faith) => {
+    const names = interpretPrompt(prompt).interpretation.categories.map((c) => c.name)
+    expect(names[0]).toBe('Religion & Spirituality')
+    expect(names).toContain(faith)
+    for (const other of ['Christianity', 'Islam', 'Judaism', 'Buddhism', 'Atheism', 'Astrology'].filter((f) => f !== faith)) expect(names).not.toContain(other)
+  })
+
+  it.each([
+    ['Jewish voters in the election', 'Politics'],
+    ['Christmas shopping deals', 'Shopping'],
+    ['church weddings', 'Personal Celebrations & Life Events'],
+    ['gospel singers', 'Entertainment'],
+    ['chess bishop opening', 'Hobbies & Interests'],
+    ['beer garden', 'Food & Drink'],
+    ['greenhouse gas emissions', 'Science'],
+  ])('keeps %j on its own topic (%s) when it names a faith, a garden or their words in passing', (prompt, topic) => {
+    expect(interpretPrompt(prompt).interpretation.categories[0]?.name).toBe(topic)
+  })
+
+  it.each([['gardeners growing vegetables'], ['composting and raised beds'], ['mulch and compost for the garden']])('reads %j as Gardening', (prompt) => {
+    const names = interpretPrompt(prompt).interpretation.categories.map((c) => c.name)
+    expect(names[0]).toBe('Home & Garden')
+    expect(names).toContain('Gardening')
   })
 
   it('joins a hyphenated word the model knows whole, and does not search a part too short to be a word', () => {

@@ -34,7 +34,7 @@ export const CULTURE: Vocabulary = {
     sketch^2, model kit^3, fishing^1.5, birdwatching^3, genealogy^3, ancestry^2.5, stamp^1.5, coin^1, antique^3,
     podcast^1.5, podcasting^2.5, youtube^0.5, vlog^2.5, blogging^2, blogger^2, writing^0.5, musical instrument^3,
     paranormal^3, ghost^1.5, ufo^2, dungeons^2, tabletop^3, lego^3`,
-  '274': `home^0.8, house^0.8, garden^3, gardening^3, gardener^3, plant^1.5, lawn^3, backyard^3, yard^1.5, furniture^3,
+  '274': `home^0.8, house^0.8, garden^3, plant^1.5, lawn^3, backyard^3, yard^1.5, furniture^3,
     decor^3, decorating^3, interior^2, interior design^3, renovation^3, remodel^3, diy^1.5, kitchen^1.5, bathroom^2.5,
     bedroom^1.5, living room^3, appliance^3, vacuum^2.5, cleaning^2, landscaping^3, smart home^3, thermostat^3, roof^2,
     paint^1, wallpaper^1.5, sofa^3, couch^2.5, rug^3, home improvement^3, home security^3, flower^1.5, seed^1.5`,

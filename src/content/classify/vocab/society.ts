@@ -63,10 +63,9 @@ export const SOCIETY: Vocabulary = {
   '123': `career^2.5, job^1.2, jobs^1.2, employer^1.5, employee^1, hiring^1.5, hire^1, recruiter^2.5, recruiting^1.5,
     resume^2, interview^0.6, job search^3, job seeker^3, workplace^1.5, promotion^0.5, salary^1.5, internship^2.5,
     apprenticeship^2.5, remote work^2.5, work from home^2.5, freelance^1, layoff^0.8, coworker^1.5, job market^1.5`,
-  '453': `religion^2.5, religious^2.5, church^2, faith^2, god^1.5, prayer^2, pray^2, bible^2.5, christian^2, christianity^2.5,
-    catholic^2, pope^2.5, vatican^2.5, priest^2, pastor^2, muslim^2, islam^2.5, islamic^2, mosque^2.5, quran^2.5,
-    jewish^2, judaism^2.5, synagogue^2.5, rabbi^2.5, hindu^2.5, buddhist^2.5, buddhism^2.5, spiritual^2, spirituality^2.5,
-    worship^2, theology^2.5, sermon^2.5, congregation^2, clergy^2.5, sacred^1.5, holy^1.2, astrology^2.5, horoscope^2.5`,
+  // The words of one faith are on its own node (subtopics.ts); these are religion's words in general.
+  '453': `religion^2.5, religious^2.5, faith^2, god^1.5, prayer^2, pray^2, worship^2, theology^2.5, congregation^2,
+    clergy^2.5, sacred^1.5, holy^1.2, believer^1.5, interfaith^3, scripture^2.5`,
   '186': `family^1.2, parent^1.5, parenting^2.5, mother^1, father^1, mom^1.2, dad^1.2, child^0.8, children^0.8,
     kid^0.8, baby^1.2, toddler^2, teen^1, teenager^1, marriage^2, married^1.2, spouse^2, husband^1, wife^1, divorce^2.5,
     dating^2, relationship^1.5, romance^0.8, couple^1, sibling^2, grandparent^2, grandmother^1, adoption^2, foster^1.5,

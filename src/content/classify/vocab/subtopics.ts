@@ -76,6 +76,26 @@ export const SUBTOPICS: Vocabulary = {
   '416': `retirement^3, 401k^3, ira^3, pension^3, social security^2.5, retiree^3`,
   '405': `debt^2.5, loan^2, credit card^2.5, mortgage^2, student loan^3`,
   '392': `bank account^3, checking account^3, savings account^3, bank^2, atm^3, overdraft^3`,
+  // Religion & Spirituality: each faith's own words, so a prompt or page about one faith names it.
+  // Not the holidays Holidays lists (ramadan, diwali, hanukkah): listed on both, "Ramadan" alone read no topic.
+  '454': `agnostic^3, agnosticism^3`,
+  '456': `astrology^3, astrologer^3, horoscope^3, zodiac^3`,
+  '457': `atheist^3, atheism^3, nonbeliever^3, secularist^2.5`,
+  '458': `buddhist^3, buddhism^3, buddha^3, dalai lama^3, zen buddhism^3`,
+  // Not "bishop" (chess), "gospel" (gospel music) or "evangelical" (evangelical voters are politics).
+  '459': `christian^3, christianity^3, church^2, bible^2.5, jesus^3, christ^2.5, catholic^2.5, protestant^3, pope^2.5,
+    vatican^2.5, priest^2, pastor^2.5, sermon^2.5, baptism^3, parish^3, diocese^3`,
+  '460': `hindu^3, hinduism^3, krishna^3, vedic^3`,
+  '461': `muslim^3, islam^3, islamic^2.5, mosque^3, quran^3, imam^3, hajj^3`,
+  '462': `jewish^2.5, judaism^3, synagogue^3, rabbi^3, torah^3, passover^2, yom kippur^2`,
+  '463': `sikh^3, sikhism^3, gurdwara^3`,
+  '455': `spiritual^2.5, spirituality^3`,
+  // Home & Garden
+  // Nothing holding "garden" (tier 1 has it; phrases with it taught the model a beer garden is
+  // Gardening), nor "compost" (farming), "greenhouse" (greenhouse gases), "perennial" (a perennial
+  // contender) or "weeding" (its stem is "weed").
+  '275': `gardener^3, growing vegetables^3, raised bed^3, seedling^3, pruning^3, mulch^3, potting soil^3,
+    flower bed^3, houseplant^3`,
   // Events, family
   '162': `oscars^3, grammys^3, emmys^3, golden globes^3, award show^3, nominee^1`,
   '180': `conference^2.5, expo^3, trade show^3, summit^2, keynote^3, exhibitor^3, ces^3`,
