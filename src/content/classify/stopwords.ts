@@ -27,7 +27,7 @@ today true trying type whole words write wrote yet click share comment comments 
 advertisement sign login log email print copyright reserved
 privacy terms related updated update published posted image images photo photos getty via
 interested readers reader audience audiences fans fan followers people users user looking
-following follow follows engaged savvy enthusiasts enthusiast lovers lover`
+following follow follows engaged savvy enthusiasts enthusiast lovers lover com org`
 
 const set = (list: string): ReadonlySet<string> => new Set(list.split(/\s+/).filter(Boolean))
 

@@ -51,7 +51,8 @@ function stemUncached(w: string): string {
  * searched without it, so "hiking" finds hike, hiker and hiked as well.
  */
 export function searchPrefix(stemmed: string): string {
-  const root = stemmed.endsWith('ing') ? stemmed.slice(0, -3) : ''
+  // stem() strips -ing from words of six letters or more only: "aging" and "using" are searched whole.
+  const root = stemmed.length >= 6 && stemmed.endsWith('ing') ? stemmed.slice(0, -3) : ''
   return SHORT_CVC.test(root) ? root : stemmed
 }
 

@@ -11,7 +11,7 @@ import { FUNCTION_WORD_SET, FUNCTION_WORDS_BY_LANGUAGE, GENERIC_WORD_SET } from 
 import { stem, type WordGap, words, writtenWords } from '../classify/text.ts'
 import { ancestry, getNode, tier1Of } from '../taxonomy/taxonomy.ts'
 import { COMPOUNDING, compoundParts } from './compounds.ts'
-import { hasEnglishWord, hasOwnWord, ownFunctionWords, PROMPT_WORDS, type PromptLanguage, type PromptWords, promptLanguage } from './prompt-language.ts'
+import { hasOwnWord, ownFunctionWords, PROMPT_WORDS, type PromptLanguage, type PromptWords, promptLanguage } from './prompt-language.ts'
 import { joinedForm, knownForm, type TopicStrength } from './word-forms.ts'
 import { wordReader } from './word-reader.ts'
 import { nearestWords, wordCosine } from './word-vectors.ts'
@@ -165,9 +165,6 @@ const WRITTEN_IN = 2
 // With one own function word and a word only its list knows, the other language's reading is kept at
 // this share of the English one's sureness: a list reads a prompt less surely than the model its loan words.
 const OWN_WORD_TOLERANCE = 0.8
-// With none of its function words and a word only English reads ("vino rosso wines"), the other
-// language's reading must be this much surer: loan words in an English prompt, not the other way round.
-const ENGLISH_WORD_TOLERANCE = 1.25
 // An exclusion names the deepest category it names at least this share as surely as its tier-1 topic.
 const SPECIFIC_SHARE = 0.5
 // A word shared by many sibling names ("sports" in Extreme Sports, Olympic Sports…) names none of them.
@@ -200,7 +197,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   // Names and loan words make n-gram statistics guess wrong ("La Traviata opera", "Copa America"):
   // the prompt is read both ways, and the other language kept when it names a topic at least as surely
   // (ties included: neither may name one), or whenever two of its own function words show the prompt is
-  // written in it. Without one, beside a word only English reads, it must name a topic more surely. One of them and a word of its own ("recettes de cuisine") ask less: nearly as surely,
+  // written in it. One of them and a word of its own ("recettes de cuisine") ask less: nearly as surely,
   // since the English model reads a loan word ("cuisine") more surely than a list reads the prompt.
   // Both readings take the exclusions of both languages out, so that they compare the same words
   // ("Sport ohne Fußball", "pasta recipes, not politics").
@@ -210,12 +207,7 @@ export function interpretPrompt(prompt: string, expansions: readonly string[] = 
   if (!inOther.topical) return inEnglish
   const functionWords = ownFunctionWords(prompt, language)
   if (functionWords >= WRITTEN_IN) return inOther
-  const tolerance =
-    functionWords > 0 && hasOwnWord(prompt, language)
-      ? OWN_WORD_TOLERANCE
-      : functionWords === 0 && hasEnglishWord(prompt, language)
-        ? ENGLISH_WORD_TOLERANCE
-        : 1
+  const tolerance = functionWords > 0 && hasOwnWord(prompt, language) ? OWN_WORD_TOLERANCE : 1
   return tier1Sureness(inOther) >= tolerance * tier1Sureness(inEnglish) ? inOther : inEnglish
 }
 

@@ -5,7 +5,7 @@
 // as Portuguese, "Die Hard movies" as Dutch), so the prompt must also use that language's own words.
 import { eld } from 'eld/small'
 import { FUNCTION_WORD_SET, FUNCTION_WORDS_BY_LANGUAGE, GENERIC_WORD_SET } from '../classify/stopwords.ts'
-import { words, writtenWords } from '../classify/text.ts'
+import { words } from '../classify/text.ts'
 import { COMPOUNDING, type Compound, compound } from './compounds.ts'
 import { wordReader } from './word-reader.ts'
 
@@ -143,19 +143,6 @@ function listLanguage(w: string, knownInEnglish: (word: string) => boolean): Pro
 export function hasOwnWord(prompt: string, language: Exclude<PromptLanguage, 'en'>): boolean {
   const knownInEnglish = wordReader('en').known
   return contentWords(words(prompt)).some((w) => isOwnWord(language, w, knownInEnglish))
-}
-
-/**
- * Whether the prompt holds a word the English reader knows and the language's list does not ("wines"
- * beside "vino rosso"), written in lower case: a capitalised one may be a name ("in Europa") or a German
- * noun. Shared words count too ("viajes europa"): the rule using this asks only for a surer reading.
- */
-export function hasEnglishWord(prompt: string, language: Exclude<PromptLanguage, 'en'>): boolean {
-  const knownInEnglish = wordReader('en').known
-  const lowerCase = writtenWords(prompt)
-    .filter((w) => w.written === w.word)
-    .map((w) => w.word)
-  return contentWords(lowerCase).some((w) => knownInEnglish(w) && !knownIn(language, w) && ownCompound(language, w, knownInEnglish) === null)
 }
 
 /** The words that may carry a topic: not English function words, not generic ones. */

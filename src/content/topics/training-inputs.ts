@@ -1,10 +1,12 @@
 // What the shipped topic model was trained from, besides the corpora: the curated vocabulary (one
-// pseudo-document per term), the taxonomy's names, the corpus class map and how the stemmer reads
-// words. The trainer records their fingerprint in topic-model.json, and a test compares it with the
-// tree's, so a vocabulary or stemmer edit cannot ship without the model being retrained (and
-// CLASSIFIER_VERSION bumped: pages are reclassified).
+// pseudo-document per term), the taxonomy's names, the corpus class map, the function and generic
+// word lists and how the stemmer reads words. The trainer records their fingerprint in
+// topic-model.json, and a test compares it with the tree's, so an edit of any of them cannot ship
+// without the model being retrained (and CLASSIFIER_VERSION bumped: pages are reclassified). The
+// tokenizer itself (words(), fold()) is not fingerprinted.
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { stem } from '../classify/text.ts'
 import { VOCABULARY_PARTS } from '../classify/vocab/index.ts'
 import { allNodes } from '../taxonomy/taxonomy.ts'
@@ -15,15 +17,16 @@ import classMap from './class-map.json' with { type: 'json' }
 const STEMMER_PROBE_WORDS = 20_000
 
 function stemmerProbe(): string {
-  const list = readFileSync(new URL('./vectors/glove-100d.words.txt', import.meta.url), 'utf8').split('\n', STEMMER_PROBE_WORDS)
+  const list = readFileSync(new URL('./vectors/glove-100d.words.txt', import.meta.url), 'utf8').split(/\r?\n/, STEMMER_PROBE_WORDS)
   return list.map(stem).join(' ')
 }
 
 export function trainingInputsFingerprint(): string {
   const names = allNodes().map((n) => [n.unique_id, n.name])
   const stems = stemmerProbe()
+  const common = [[...FUNCTION_WORD_SET], [...GENERIC_WORD_SET]]
   return createHash('sha256')
-    .update(JSON.stringify({ vocabulary: VOCABULARY_PARTS, names, classMap, stems }))
+    .update(JSON.stringify({ vocabulary: VOCABULARY_PARTS, names, classMap, stems, common }))
     .digest('hex')
     .slice(0, 16)
 }

@@ -8,6 +8,7 @@
  * most); pair counts stop growing at MAX_PAIRS distinct pairs. Score: normalised PMI of the pair over
  * the sample; a word keeps its RELATED_PER_TERM best partners seen on at least MIN_PAIR_PAGES pages.
  */
+import { CLASSIFIER_VERSION } from '../../content/topics/topic-model.ts'
 import type { AppContext } from '../../platform/context.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
@@ -76,13 +77,16 @@ export function learnAssociations(pages: readonly Terms[]): Map<string, { relate
   return best
 }
 
-/** Relearns the table from the newest pages; replaces it in one transaction. */
+/**
+ * Relearns the table from the newest pages; replaces it in one transaction. Only pages the current
+ * classifier read count: after an upgrade, older pages hold terms of the old stemmer until reclassified.
+ */
 export async function refreshAssociations(db: Queryable, run: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>): Promise<number> {
   const { rows } = await db.query<{ terms: string }>(
     `SELECT (embedding->'terms')::text AS terms FROM pages
-      WHERE state = 'done' AND jsonb_typeof(embedding->'terms') = 'array'
+      WHERE state = 'done' AND classifier_version = $2 AND jsonb_typeof(embedding->'terms') = 'array'
       ORDER BY id DESC LIMIT $1`,
-    [SAMPLE_PAGES],
+    [SAMPLE_PAGES, CLASSIFIER_VERSION],
   )
   const learned = learnAssociations(rows.map((r) => JSON.parse(r.terms) as Terms))
   const flat = [...learned].flatMap(([term, list]) => list.map((x) => ({ term, related: x.related, score: Math.round(x.score * 1000) / 1000 })))

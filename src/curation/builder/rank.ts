@@ -142,7 +142,7 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
   // Rare prompt words (names, specific terms) bring the pages that use them, whatever their category.
   const stats = await termStats(db, intent ? [...intent.termWeights.keys()] : [])
   const allTerms = searchesAllWords(intent, ids.size)
-  const textTerms = allTerms ? [...stats.df].filter(([, df]) => df > 0).map(([t]) => t) : rareTerms(stats)
+  const textTerms = searchedOnce(allTerms ? [...stats.df].filter(([, df]) => df > 0).map(([t]) => t) : rareTerms(stats))
   const weighted = intent ? weighByRarity(intent, stats) : null
   const textMatches = await textCandidates(db, textTerms, req.taxonomyId)
   for (const id of textMatches.keys()) ids.add(id)
@@ -365,6 +365,17 @@ export function weighByRarity(intent: PromptIntent, stats: TermStats): PromptInt
     termWeights.set(t, w * Math.log(1 + n / (df + 1)))
   }
   return { ...intent, termWeights }
+}
+
+/** One term for each prefix searched ("car" and "caring" are both searched as "car"). */
+export function searchedOnce(terms: string[]): string[] {
+  const seen = new Set<string>()
+  return terms.filter((t) => {
+    const prefix = searchPrefix(t)
+    if (seen.has(prefix)) return false
+    seen.add(prefix)
+    return true
+  })
 }
 
 /** Pages containing the given stemmed terms (as word prefixes), with how many of the terms each contains. */

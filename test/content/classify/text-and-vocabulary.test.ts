@@ -40,6 +40,9 @@ describe('text', () => {
     expect(searchPrefix(stem('shopping'))).toBe('shop')
     expect(searchPrefix(stem('training'))).toBe('train')
     expect(searchPrefix('string')).toBe('string')
+    // too short for stem() to strip: searched whole, not as "ag" (again, agency) or "us"
+    expect(searchPrefix(stem('aging'))).toBe('aging')
+    expect(searchPrefix(stem('using'))).toBe('using')
   })
 
   it('does not merge different words', () => {

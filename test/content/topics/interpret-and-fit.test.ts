@@ -194,7 +194,7 @@ describe('interpretPrompt', () => {
     // One word, too short for n-grams: the language whose list alone knows it.
     ['Fußball', 'de', 'Sports'],
     ['calcio', 'it', 'Sports'],
-    // No function word, and a word the English model knows too ("europa", "fit"): read surely enough.
+    // No function word, and a word the English model knows too ("europa", "fit").
     ['viajes europa', 'es', 'Travel'],
     ['receitas fit', 'pt', 'Food & Drink'],
   ])('reads %j in its language (%s) as about %s', (prompt, language, topic) => {

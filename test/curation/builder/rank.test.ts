@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { interpretPrompt } from '../../../src/content/topics/interpret-prompt.ts'
 import { topicCertainty } from '../../../src/content/topics/relevance.ts'
-import { searchesAllWords } from '../../../src/curation/builder/rank.ts'
+import { searchedOnce, searchesAllWords } from '../../../src/curation/builder/rank.ts'
 
 describe('which prompt words are searched as text', () => {
   const many = 5000
@@ -24,5 +24,12 @@ describe('which prompt words are searched as text', () => {
     expect(searchesAllWords(interpretPrompt('basketball fans following the NBA season'), 10)).toBe(true)
     expect(searchesAllWords({ categories: [] }, many)).toBe(true)
     expect(searchesAllWords(null, 0)).toBe(false)
+  })
+})
+
+describe('the terms searched as text', () => {
+  // "car" and "caring" are both searched as the prefix "car": counted once in a page's share of the terms.
+  it('keeps one term for each prefix searched', () => {
+    expect(searchedOnce(['car', 'caring', 'hiking', 'zorblatt'])).toEqual(['car', 'hiking', 'zorblatt'])
   })
 })
