@@ -20,6 +20,8 @@ const NO_PLURAL = new Set([
   'thus',
   'whereas',
 ])
+/** Words at least this long lose an -ing ending ("boxing" → "box"; "aging", "using" stay whole). */
+const MIN_ING_WORD = 6
 /** One vowel group between consonants, the last not w, x or y: "car", "dat", "smok", "scor". */
 const SHORT_CVC = /^[^aeiou]*[aeiou][^aeiouwxy]$/
 const stemCache = new Map<string, string>()
@@ -36,7 +38,7 @@ function stemUncached(w: string): string {
   else if (s.endsWith('s') && !/(?:ss|us|is|os|ys)$/.test(s)) s = s.slice(0, -1)
   // -ing / -ed only; no final-e removal, which would merge care/car, wine/win, hope/hop.
   let stripped = false
-  if (s.endsWith('ing') && s.length >= 6) [s, stripped] = [s.slice(0, -3), true]
+  if (s.endsWith('ing') && s.length >= MIN_ING_WORD) [s, stripped] = [s.slice(0, -3), true]
   else if (s.endsWith('ed') && !s.endsWith('eed') && s.length >= 5) [s, stripped] = [s.slice(0, -2), true]
   // Undouble only longer stems: "shopping" → "shop", but "wedding" must not become "wed" (Wednesday).
   if (stripped && s.length >= 5 && /([bdfgkmnprtz])\1$/.test(s)) return s.slice(0, -1)
@@ -51,8 +53,7 @@ function stemUncached(w: string): string {
  * searched without it, so "hiking" finds hike, hiker and hiked as well.
  */
 export function searchPrefix(stemmed: string): string {
-  // stem() strips -ing from words of six letters or more only: "aging" and "using" are searched whole.
-  const root = stemmed.length >= 6 && stemmed.endsWith('ing') ? stemmed.slice(0, -3) : ''
+  const root = stemmed.length >= MIN_ING_WORD && stemmed.endsWith('ing') ? stemmed.slice(0, -3) : ''
   return SHORT_CVC.test(root) ? root : stemmed
 }
 

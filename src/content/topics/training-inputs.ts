@@ -5,20 +5,19 @@
 // without the model being retrained (and CLASSIFIER_VERSION bumped: pages are reclassified). The
 // tokenizer itself (words(), fold()) is not fingerprinted.
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { FUNCTION_WORD_SET, GENERIC_WORD_SET } from '../classify/stopwords.ts'
 import { stem } from '../classify/text.ts'
 import { VOCABULARY_PARTS } from '../classify/vocab/index.ts'
 import { allNodes } from '../taxonomy/taxonomy.ts'
 import classMap from './class-map.json' with { type: 'json' }
+import { vectorWords } from './word-vectors.ts'
 
 // The model's features are stems, so how the stemmer reads words is an input: the stems of the
 // 20,000 most frequent English words (the word-vector list) stand for it.
 const STEMMER_PROBE_WORDS = 20_000
 
 function stemmerProbe(): string {
-  const list = readFileSync(new URL('./vectors/glove-100d.words.txt', import.meta.url), 'utf8').split(/\r?\n/, STEMMER_PROBE_WORDS)
-  return list.map(stem).join(' ')
+  return vectorWords().slice(0, STEMMER_PROBE_WORDS).map(stem).join(' ')
 }
 
 export function trainingInputsFingerprint(): string {

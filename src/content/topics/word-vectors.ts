@@ -19,11 +19,16 @@ interface Vectors {
 
 let cached: Vectors | undefined
 
+/** The vectors' words, most frequent first. */
+export function vectorWords(): string[] {
+  return readFileSync(new URL('./vectors/glove-100d.words.txt', import.meta.url), 'utf8')
+    .split(/\r?\n/)
+    .filter(Boolean)
+}
+
 function vectors(): Vectors {
   if (cached) return cached
-  const words = readFileSync(new URL('./vectors/glove-100d.words.txt', import.meta.url), 'utf8')
-    .split('\n')
-    .filter(Boolean)
+  const words = vectorWords()
   const bytes = readFileSync(new URL('./vectors/glove-100d.i8', import.meta.url))
   if (bytes.length !== words.length * DIMENSIONS) throw new Error('word vectors: glove-100d.i8 does not match its word list')
   const data = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length)
