@@ -7,16 +7,21 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { model } from '../src/content/classify/model.ts'
+import { themeModel } from '../src/content/topics/theme-model.ts'
 import { topicModel } from '../src/content/topics/topic-model.ts'
 import { corpusAccuracy, describeProbe, exclusionPrompts, namesAsPrompts, otherLanguagePrompts, probeAccuracy } from './lib/topic-accuracy.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-// What the learned model adds to a process (the keyword model is loaded first, as in the service).
+// What the learned models add to a process (the keyword model is loaded first, as in the service).
 model()
 const rssBefore = process.memoryUsage().rss
 topicModel()
+const topicRss = process.memoryUsage().rss
+themeModel()
 const modelRssMb = (process.memoryUsage().rss - rssBefore) / 1e6
-console.log(`learned topic model: +${modelRssMb.toFixed(1)} MB RSS when loaded (limit 150 MB)`)
+console.log(
+  `learned models: +${modelRssMb.toFixed(1)} MB RSS when loaded (limit 150 MB): topic model ${((topicRss - rssBefore) / 1e6).toFixed(1)} MB, theme model ${((process.memoryUsage().rss - topicRss) / 1e6).toFixed(1)} MB`,
+)
 const rows = corpusAccuracy()
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`
 console.log('tier-1 top-1 on check splits   shipped   model only   vocabulary only   (classified: share classifyPage accepts)')

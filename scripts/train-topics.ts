@@ -1,5 +1,7 @@
-// Trains the tier-1 topic model shipped in src/content/topics/topic-model.json.
+// Trains the tier-1 topic model shipped in src/content/topics/topic-model.json, and with --themes the
+// theme model beside it (theme-model.json: the corpora's own classes, finer than tier 1).
 // Run: npm run train:topics            (writes the model and prints the check-split accuracy)
+//      npm run train:themes            (the theme model: same features and training, no prior)
 //      npm run train:topics -- --no-prior --out /tmp/m.json   (ablation: corpora only)
 //      npm run train:topics -- --no-prior --only huffpost --out /tmp/h.json   (one corpus's in-domain
 //      figure: what these features reach on its check split when trained on its train split alone)
@@ -21,13 +23,16 @@ import { loadCorpora } from './lib/topic-corpora.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
-const withPrior = !args.includes('--no-prior')
+// Themes are the corpora's own classes (sci.electronics, TRAVEL, Album): no vocabulary or taxonomy
+// name belongs to one, so they are learned from the corpora alone.
+const themes = args.includes('--themes')
+const withPrior = !args.includes('--no-prior') && !themes
 const outIdx = args.indexOf('--out')
 const onlyIdx = args.indexOf('--only')
 const only = onlyIdx >= 0 ? (args[onlyIdx + 1] ?? '') : null
 // A one-corpus model is a measurement, never the shipped file.
 if (only !== null && outIdx < 0) throw new Error('--only needs --out: a one-corpus model must not replace src/content/topics/topic-model.json')
-const outFile = outIdx >= 0 ? resolve(args[outIdx + 1] ?? '') : join(root, 'src/content/topics/topic-model.json')
+const outFile = outIdx >= 0 ? resolve(args[outIdx + 1] ?? '') : join(root, `src/content/topics/${themes ? 'theme' : 'topic'}-model.json`)
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback)
 const EPOCHS = env('TOPICS_EPOCHS', 8)
@@ -47,9 +52,15 @@ const WEIGHT_SCALE = 1000
 const CNB_WEIGHT = env('TOPICS_CNB', 1)
 const CNB_ALPHA = env('TOPICS_CNB_ALPHA', 0.1)
 
-const classes = allNodes().filter((n) => n.tier === 1 && !TOPIC_ROOT_EXCLUDED.has(n.unique_id))
-const classIndex = new Map(classes.map((c, i) => [c.id, i]))
-const K = classes.length
+const corpora = loadCorpora().filter((c) => only === null || c.corpus === only)
+if (!corpora.length) throw new Error(`--only ${only}: no such corpus (huffpost, 20news, dbpedia)`)
+const themeOf = (d: { corpus: string; cls: string }): string => `${d.corpus}:${d.cls}`
+const tier1 = allNodes().filter((n) => n.tier === 1 && !TOPIC_ROOT_EXCLUDED.has(n.unique_id))
+// What the model file names each class by: an IAB Unique ID, or a theme's corpus:class.
+const classNames = themes ? [...new Set(corpora.map(themeOf))].sort() : tier1.map((c) => c.unique_id)
+const classIndex = new Map(tier1.map((c, i) => [c.id, i]))
+const themeIndex = new Map(classNames.map((name, i) => [name, i]))
+const K = classNames.length
 const tier1Index = (uid: string): number | undefined => {
   const n = getNodeByUniqueId(uid)
   const r = n ? ancestry(n.id)[0] : undefined
@@ -64,14 +75,13 @@ interface Sample {
   share: number
 }
 
-const corpora = loadCorpora().filter((c) => only === null || c.corpus === only)
-if (!corpora.length) throw new Error(`--only ${only}: no such corpus (huffpost, 20news, dbpedia)`)
 const samples: Sample[] = []
 // An item of a class that spans several topics is one sample per topic, sharing the item's weight:
 // for the loss that is a soft target.
-const labelsOf = (uids: readonly string[]): number[] => [...new Set(uids.map(tier1Index).filter((l) => l !== undefined))]
+const labelsOf = (d: { corpus: string; cls: string; uids: readonly string[] }): number[] =>
+  themes ? [themeIndex.get(themeOf(d)) as number] : [...new Set(d.uids.map(tier1Index).filter((l) => l !== undefined))]
 for (const d of corpora.filter((x) => x.split === 'train')) {
-  const labels = labelsOf(d.uids)
+  const labels = labelsOf(d)
   for (const label of labels) samples.push({ text: { title: d.title, body: d.body }, label, weight: 1 / labels.length, share: 1 / labels.length })
 }
 let priorCount = 0
@@ -124,7 +134,8 @@ console.log(`${Math.round(items)} items (${priorCount} prior pseudo-documents), 
 // between Home & Garden and Food & Drink); the mean of a few is steadier, and no worse. Six, since
 // three still moved the British probe's near ties by two articles between seed sets (BENCHMARKS.md).
 // TOPICS_FIRST_SEED trains an independent model, to measure that churn.
-const SEEDS = Array.from({ length: env('TOPICS_RUNS', 6) }, (_, run) => env('TOPICS_FIRST_SEED', 42) + run)
+// One run for themes: they feed a similarity, not a decision at a boundary.
+const SEEDS = Array.from({ length: env('TOPICS_RUNS', themes ? 1 : 6) }, (_, run) => env('TOPICS_FIRST_SEED', 42) + run)
 const W = new Float64Array(F * K)
 const bias = new Float64Array(K)
 const logits = new Float64Array(K)
@@ -237,7 +248,7 @@ for (const [k, f] of featureIndex) {
   const pruned = new Map<string, [number, number]>()
   const biased = new Map<string, [number, number]>()
   for (const d of check) {
-    const labels = labelsOf(d.uids)
+    const labels = labelsOf(d)
     if (!labels.length) continue
     const v = featureVector(featureCounts(topicTokens({ title: d.title, body: d.body })), (k) => (featureIndex.has(k) ? idfOf.get(k) : undefined))
     const a = new Float64Array(K)
@@ -264,8 +275,9 @@ for (const [k, f] of featureIndex) {
 }
 
 const model = {
-  about:
-    'Tier-1 IAB 3.1 topic model: multinomial logistic regression over tf-idf weighted stemmed words and word pairs (src/content/topics/features.ts); each feature row is [idf, class, weight, class, weight…] × weight_scale. Built by `npm run train:topics` (scripts/train-topics.ts); provenance and licences in src/content/topics/PROVENANCE.md.',
+  about: themes
+    ? "Theme model: the labelled corpora's own classes (corpus:class), finer than tier 1, for the theme similarity of prompt and page (src/content/topics/theme-model.ts); same features, training and row format as topic-model.json. Built by `npm run train:themes` (scripts/train-topics.ts); provenance and licences in src/content/topics/PROVENANCE.md."
+    : 'Tier-1 IAB 3.1 topic model: multinomial logistic regression over tf-idf weighted stemmed words and word pairs (src/content/topics/features.ts); each feature row is [idf, class, weight, class, weight…] × weight_scale. Built by `npm run train:topics` (scripts/train-topics.ts); provenance and licences in src/content/topics/PROVENANCE.md.',
   trained_on: {
     corpora: [...new Set(corpora.map((c) => c.corpus))],
     items: Math.round(items) - priorCount,
@@ -276,7 +288,7 @@ const model = {
     seeds: SEEDS,
     min_weight: MIN_WEIGHT,
   },
-  classes: classes.map((c) => c.unique_id),
+  classes: classNames,
   weight_scale: WEIGHT_SCALE,
   // The corpora's class frequencies are not the web's (HuffPost is a third politics; nothing is about
   // Pets): the learned biases are dropped, so every topic starts equal and only the words decide.

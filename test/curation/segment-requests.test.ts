@@ -115,6 +115,22 @@ describeEachEngine('segment requests API', (getDb) => {
     expect(csv.body.split('\r\n')[1]).toMatch(/categories: Sports [\d.]+/)
   })
 
+  it('names the theme a URL shares with the prompt when it moved the score', async () => {
+    const paragraphs = [
+      'Wire the resistor and the capacitor to pins 6 and 7 of the 555 timer, then power the chip from a 9 volt battery through a diode. The LED on the output pin blinks at a rate the resistor values set.',
+      'An oscilloscope on the output shows the square wave; a potentiometer in place of the second resistor lets you tune the frequency. Solder the parts to a perfboard once the breadboard circuit works.',
+      'Check the polarity of the electrolytic capacitor and of the LED, keep the leads short, and add a 100 nF decoupling capacitor across the supply pins close to the chip to keep the timing steady.',
+      'A multimeter helps to find a bad joint: measure the voltage on each pin against ground with the circuit powered, and the resistance of each connection with the battery out.',
+    ]
+    await indexHtml(getDb().db, 'https://www.circuits.example.com/build/555', articleHtml({ title: 'Building a 555 timer circuit', paragraphs }))
+    const seg = await t.build(a.headers, { prompt: 'electronics hobbyists building circuits' })
+    const urls = await t.urls(a.headers, seg.id)
+    expect(urls[0]?.url).toBe('https://www.circuits.example.com/build/555')
+    expect((urls[0] as { reasons?: { theme?: unknown } }).reasons?.theme).toEqual({ name: 'sci.electronics (20 Newsgroups)', similarity: expect.any(Number) })
+    const csv = await t.app.inject({ method: 'GET', url: `${path}/${seg.id}/urls?limit=1`, headers: { ...a.headers, accept: 'text/csv' } })
+    expect(csv.body.split('\r\n')[1]).toMatch(/theme: sci\.electronics \(20 Newsgroups\) [\d.]+/)
+  })
+
   it('reads geography and exclusions apart from the topic', async () => {
     const res = await t.post(a.headers, path, { prompt: 'moms aged 25-54 in Germany who love cooking, not politics' })
     expect(res.statusCode).toBe(201)

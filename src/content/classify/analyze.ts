@@ -1,4 +1,5 @@
 // Turns text fields into keyword evidence per taxonomy node, plus a term-frequency profile.
+import { themesOf } from '../topics/theme-model.ts'
 import { topicLogits } from '../topics/topic-model.ts'
 import { type KeywordModel, model, modelLanguage } from './model.ts'
 import { contentTokens, isGeneric, urlTokens } from './text.ts'
@@ -31,6 +32,8 @@ export interface Analysis {
    * English and sees only the words such a page shares with English, so its scores are not used
    */
   english: boolean
+  /** the likeliest themes (theme-model.ts) as [theme, probability]; read with the term profile, for English text only */
+  themes: [number, number][]
 }
 
 // A word in the title says more about the page than one more mention in the body.
@@ -125,8 +128,10 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
     topicLogits: topics.logits,
     topicFeatures: topics.known,
     english: modelLanguage(fields.language) === 'en',
+    themes: [] as [number, number][],
   }
   if (!withTerms) return base
+  if (base.english) base.themes = themesOf({ title, description, body, bodyBreaks })
   const tf = new Map<string, Occurrence>()
   const tfGet = (t: string): Occurrence => {
     let o = tf.get(t)

@@ -23,6 +23,8 @@ export interface Embedding {
   terms: [string, number][]
   /** 0..1, grows with the amount of text the topic model can read; near 0 for text it cannot */
   confidence: number
+  /** [theme, probability] of the likeliest themes (theme-model.ts), sorted by theme; absent for pages classified before classifier version 8 and for text not in English */
+  themes?: [number, number][]
 }
 
 export interface QueryRepresentation {
@@ -63,7 +65,13 @@ export function embedAnalysis(a: Analysis): Embedding {
   terms.sort((x, y) => y[1] - x[1])
   const keptTerms = terms.slice(0, MAX_TERMS).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
   const confidence = 1 - Math.exp(-(a.topicFeatures + a.matchedTerms) / FEATURE_SCALE)
-  return { concepts: keptConcepts.map(([id, s]) => [id, round(s)]), terms: keptTerms.map(([t, w]) => [t, round(w)]), confidence: round(confidence) }
+  const embedding: Embedding = {
+    concepts: keptConcepts.map(([id, s]) => [id, round(s)]),
+    terms: keptTerms.map(([t, w]) => [t, round(w)]),
+    confidence: round(confidence),
+  }
+  if (a.themes.length > 0) embedding.themes = a.themes.map(([t, p]) => [t, round(p)])
+  return embedding
 }
 
 /** Cosine similarity in 0..1, concepts weighted 3:1 over terms. */
@@ -71,6 +79,11 @@ export function similarity(a: Embedding, b: Embedding): number {
   const ca = a.concepts.map(([id, s]): [number, number] => [id, s * tierFactor(id)])
   const cb = b.concepts.map(([id, s]): [number, number] => [id, s * tierFactor(id)])
   return CONCEPT_WEIGHT * cosine(ca, cb) + (1 - CONCEPT_WEIGHT) * cosine(a.terms, b.terms)
+}
+
+/** Cosine similarity of two texts' theme distributions, 0..1 (0 when either has none). */
+export function themeSimilarity(a: Embedding, b: Embedding): number {
+  return a.themes && b.themes ? cosine(a.themes, b.themes) : 0
 }
 
 /** The taxonomy nodes a buyer prompt is about, best first. Prompts are short, so less evidence is asked for. */

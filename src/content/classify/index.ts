@@ -18,4 +18,5 @@ export {
   type QueryRepresentation,
   representQuery,
   similarity,
+  themeSimilarity,
 } from './embed.ts'

@@ -5,15 +5,21 @@
 //  - detail: the page's score for the prompt's deeper categories (Basketball, Elections…);
 //  - terms: how strongly the page uses the prompt's own words (and learned expansions);
 //  - similarity: the embedding similarity of prompt and page (concepts and terms, embed.ts), times
-//    the square root of the page's confidence, as the classifier's prompt ranking measures it.
+//    the square root of the page's confidence, as the classifier's prompt ranking measures it;
+//  - themes: the similarity of their theme distributions (theme-model.ts: the corpora's own classes,
+//    finer than the taxonomy where it is coarse), weighed by how sure the prompt is of its likeliest
+//    theme (themeWeight); its coefficient was swept on the tuning half with the others kept.
 // Because the scale is the same for every prompt, a prompt the index cannot serve gets low scores.
-import { type Embedding, similarity as embeddingSimilarity } from '../classify/embed.ts'
+import { type Embedding, similarity as embeddingSimilarity, themeSimilarity } from '../classify/embed.ts'
 import { getNode } from '../taxonomy/taxonomy.ts'
 import type { PromptIntent } from './interpret-prompt.ts'
+import { themeName } from './theme-model.ts'
 
 export interface FitReasons {
   categories: { taxonomy_id: number; name: string; score: number }[]
   terms: string[]
+  /** the theme prompt and page share most, when themes moved the score */
+  theme?: { name: string; similarity: number }
 }
 
 export interface PromptFit {
@@ -22,11 +28,12 @@ export interface PromptFit {
   detail: number
   terms: number
   similarity: number
+  themes: number
   reasons: FitReasons
 }
 
 /**
- * Logistic coefficients: intercept, topic, detail, terms, similarity. The best-ranking mix on the
+ * Logistic coefficients: intercept, topic, detail, terms, similarity, themes. The best-ranking mix on the
  * tuning half, calibrated (fit (2) of `RELEVANCE_FIT=1 npm run bench -- relevance`; docs/curation.md).
  */
 export interface FitCoefficients {
@@ -35,8 +42,9 @@ export interface FitCoefficients {
   detail: number
   terms: number
   similarity: number
+  themes: number
 }
-export const FIT_COEFFICIENTS: FitCoefficients = { intercept: -5.05, topic: 1.08, detail: 0.54, terms: 4.33, similarity: 4.33 }
+export const FIT_COEFFICIENTS: FitCoefficients = { intercept: -5.05, topic: 1.08, detail: 0.54, terms: 4.33, similarity: 4.33, themes: 5 }
 
 // A term weight (saturated page term strength) of 1 is about two mentions in the body.
 const TERM_SATURATION = 1
@@ -51,6 +59,36 @@ export function topicCertainty(intent: Pick<PromptIntent, 'categories'>): number
   let sum = 0
   for (const c of intent.categories) if ((getNode(c.id)?.tier ?? 1) === 1) sum += c.score
   return Math.min(1, sum)
+}
+
+/** Below this theme measurement, themes moved the score too little to be named as a reason. */
+const THEME_REASON = 0.05
+
+/** The theme with the largest product of the two texts' probabilities. */
+function sharedTheme(a: Embedding, b: Embedding): number | null {
+  const other = new Map(b.themes ?? [])
+  let best: number | null = null
+  let bestProduct = 0
+  for (const [t, p] of a.themes ?? []) {
+    const product = p * (other.get(t) ?? 0)
+    if (product > bestProduct) {
+      best = t
+      bestProduct = product
+    }
+  }
+  return best
+}
+
+/**
+ * How far a prompt's themes count: the square of its likeliest theme's probability. A prompt that names
+ * one ("electronics hobbyists building circuits": 0.85) is read through it; one spread over many
+ * ("tech-savvy readers interested in software…": 0.17 at most) hardly, since its pages' themes come
+ * from corpora of another time and style (BENCHMARKS.md, seventeenth stop).
+ */
+function themeWeight(e: Embedding): number {
+  let peak = 0
+  for (const [, p] of e.themes ?? []) peak = Math.max(peak, p)
+  return peak * peak
 }
 
 /**
@@ -100,18 +138,23 @@ export function promptFit(intent: PromptIntent, page: Embedding, textShare = 0, 
   const certainty = Math.min(1, topicNorm)
   const onTopic = certainty * topic + (1 - certainty) * terms
   const similarity = embeddingSimilarity(intent.embedding, page) * Math.sqrt(page.confidence)
-  const z = k.intercept + k.topic * onTopic + k.detail * detail + k.terms * terms + k.similarity * similarity
+  const themeMatch = themeSimilarity(intent.embedding, page)
+  const themes = themeMatch * themeWeight(intent.embedding)
+  const z = k.intercept + k.topic * onTopic + k.detail * detail + k.terms * terms + k.similarity * similarity + k.themes * themes
   const score = 1 / (1 + Math.exp(-z))
   matched.sort((a, b) => b.contribution - a.contribution)
+  const shared = themes >= THEME_REASON ? sharedTheme(intent.embedding, page) : null
   return {
     score,
     topic,
     detail,
     terms,
     similarity,
+    themes,
     reasons: {
       categories: matched.slice(0, 3).map((m) => ({ taxonomy_id: m.id, name: getNode(m.id)?.name ?? String(m.id), score: round(m.score) })),
       terms: found.slice(0, 8),
+      ...(shared === null ? {} : { theme: { name: themeName(shared), similarity: round(themeMatch) } }),
     },
   }
 }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { getNodeByUniqueId } from '../taxonomy/taxonomy.ts'
 import { featureCounts, featureVector, type TopicTokens } from './features.ts'
 
-interface ModelFile {
+export interface ModelFile {
   classes: string[]
   weight_scale: number
   bias: number[]
@@ -29,20 +29,26 @@ export interface TopicModel {
  * 5: retrained with British and European usage (Westminster's words, football as soccer, holidays, the royals);
  * 6: retrained with the words of wildlife and plant life under Biological Sciences (2026-11-28).
  * 7: retrained with each faith's words on its own node (Christianity, Islam, Judaism …) and Gardening's (2026-11-28).
+ * 8: embeddings carry the page's themes (theme-model.ts), which prompt fit compares (2026-11-28).
  */
-export const CLASSIFIER_VERSION = 7
+export const CLASSIFIER_VERSION = 8
 
 let cached: TopicModel | undefined
 
 export function topicModel(): TopicModel {
   if (cached) return cached
   const file = JSON.parse(readFileSync(new URL('./topic-model.json', import.meta.url), 'utf8')) as ModelFile
-  const scale = 1 / file.weight_scale
-  const classIds = file.classes.map((uid) => {
+  cached = readModelFile(file, (uid) => {
     const n = getNodeByUniqueId(uid)
     if (!n) throw new Error(`topic model names unknown IAB Unique ID ${uid}`)
     return n.id
   })
+  return cached
+}
+
+/** A model file's weights, its classes named by `classId` (a taxonomy id, or the theme's index). */
+export function readModelFile(file: ModelFile, classId: (name: string, index: number) => number): TopicModel {
+  const scale = 1 / file.weight_scale
   const weights = new Map<string, Float64Array>()
   for (const [k, row] of Object.entries(file.features)) {
     const a = new Float64Array(row.length)
@@ -53,8 +59,7 @@ export function topicModel(): TopicModel {
     }
     weights.set(k, a)
   }
-  cached = { classIds, bias: Float64Array.from(file.bias, (b) => b * scale), weights }
-  return cached
+  return { classIds: file.classes.map(classId), bias: Float64Array.from(file.bias, (b) => b * scale), weights }
 }
 
 export interface TopicScores {

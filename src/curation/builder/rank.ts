@@ -171,6 +171,7 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
       norm += WEIGHTS.prompt
       if (fit.reasons.categories.length) reasons.categories = fit.reasons.categories
       if (fit.reasons.terms.length) reasons.terms = fit.reasons.terms
+      if (fit.reasons.theme) reasons.theme = fit.reasons.theme
     }
     if (seedEmbeddings.length) {
       let max = 0

@@ -55,6 +55,8 @@ export interface UrlReasons {
   categories?: { taxonomy_id: number; name: string; score: number }[]
   /** the prompt's words (and learned expansions) the page uses */
   terms?: string[]
+  /** the theme (a class of the topic model's corpora) the prompt and the page share most, when it moved the score */
+  theme?: { name: string; similarity: number }
   /** the example URL the page is most like */
   example?: { url: string; similarity: number }
   /** the page's score for the requested taxonomy node */

@@ -135,12 +135,21 @@ export const SegmentUrl = Type.Object(
       {
         categories: Type.Optional(Type.Array(Type.Object({ taxonomy_id: Type.Integer(), name: Type.String(), score: Type.Number() }))),
         terms: Type.Optional(Type.Array(Type.String())),
+        theme: Type.Optional(
+          Type.Object(
+            { name: Type.String(), similarity: Type.Number() },
+            {
+              description:
+                "the theme (a class of the topic model's training corpora, e.g. sci.electronics (20 Newsgroups)) that prompt and page share most, with the similarity of their themes",
+            },
+          ),
+        ),
         example: Type.Optional(Type.Object({ url: Type.String(), similarity: Type.Number() })),
         taxonomy: Type.Optional(Type.Object({ taxonomy_id: Type.Integer(), score: Type.Number() })),
       },
       {
         description:
-          "why the URL is in the segment: the prompt's categories it is about (with the page's score), the prompt words it uses, the example URL it is most like",
+          "why the URL is in the segment: the prompt's categories it is about (with the page's score), the prompt words it uses, the theme it shares with the prompt, the example URL it is most like",
       },
     ),
   },

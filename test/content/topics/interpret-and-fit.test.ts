@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { embedPage } from '../../../src/content/classify/index.ts'
 import { interpretPrompt, narrowedBy } from '../../../src/content/topics/interpret-prompt.ts'
 import { promptFit } from '../../../src/content/topics/relevance.ts'
+import { circuitPage, laptopPage } from './theme-pages.ts'
 
 const nba = {
   title: 'Lakers beat the Celtics as LeBron James scores 40',
@@ -503,5 +504,34 @@ describe('promptFit', () => {
     expect(fit.topic).toBeGreaterThan(0.3)
     expect(fit.reasons.categories.map((c) => c.name)).toContain('Pop Culture')
     expect(fit.score).toBeGreaterThan(promptFit(intent, embedPage(nba)).score)
+  })
+})
+
+describe('promptFit themes', () => {
+  // 20 Newsgroups' sci.electronics, comp.* and sci.crypt all map to Technology & Computing: the topic and
+  // the taxonomy cannot tell a circuit from a laptop review; the themes can.
+  it('ranks the page of the prompt’s theme above one of the same tier-1 topic', () => {
+    const intent = interpretPrompt('electronics hobbyists building circuits')
+    const circuit = embedPage(circuitPage)
+    const laptop = embedPage(laptopPage)
+    const a = promptFit(intent, circuit)
+    const b = promptFit(intent, laptop)
+    expect(a.themes).toBeGreaterThan(b.themes)
+    expect(a.score).toBeGreaterThan(b.score)
+    expect(a.reasons.theme).toEqual({ name: 'sci.electronics (20 Newsgroups)', similarity: expect.any(Number) })
+    expect(b.reasons.theme).toBeUndefined()
+    // Without themes (a page not yet reclassified) the measurement is 0 and the fit still works.
+    const { themes: _, ...old } = circuit
+    expect(promptFit(intent, old).themes).toBe(0)
+    expect(promptFit(intent, old).score).toBeLessThan(a.score)
+    expect(promptFit(intent, old).reasons.theme).toBeUndefined()
+  })
+
+  it('hardly counts themes for a prompt spread over many of them', () => {
+    // Its likeliest theme holds under a fifth of its distribution: the measurement stays near 0.
+    const intent = interpretPrompt('tech-savvy readers interested in software, programming, computers and the internet')
+    const page = embedPage(laptopPage)
+    expect(promptFit(intent, page).themes).toBeLessThan(0.05)
+    expect(promptFit(intent, page).reasons.theme).toBeUndefined()
   })
 })

@@ -1,0 +1,53 @@
+// The theme model: the labelled corpora's own classes (20 Newsgroups' sci.electronics, HuffPost's
+// TRAVEL, DBpedia's Album …), finer than the tier-1 topics their items are mapped to. Prompt and page
+// are compared on their theme distributions (relevance.ts), which tells "electronics hobbyists
+// building circuits" from the rest of Technology & Computing, where the taxonomy has no node for it.
+// Trained by `npm run train:themes` (scripts/train-topics.ts); loaded once, on first use.
+import { readFileSync } from 'node:fs'
+import type { TopicTokens } from './features.ts'
+import { type ModelFile, readModelFile, softmax, type TopicModel, topicLogits } from './topic-model.ts'
+
+interface ThemeModel extends TopicModel {
+  /** each class's corpus:class name, in model order */
+  names: string[]
+}
+
+let cached: ThemeModel | undefined
+
+export function themeModel(): ThemeModel {
+  if (cached) return cached
+  const file = JSON.parse(readFileSync(new URL('./theme-model.json', import.meta.url), 'utf8')) as ModelFile
+  const model = readModelFile(file, (_name, i) => i)
+  cached = { ...model, names: file.classes }
+  return cached
+}
+
+/** A theme kept on an embedding needs at least this probability. */
+const MIN_THEME = 0.02
+/** ...and at most this many are kept, the likeliest. */
+const MAX_THEMES = 8
+
+/** The text's likeliest themes as [theme index, probability], sorted by index; [] when the model knows none of its words. */
+export function themesOf(tokens: TopicTokens): [number, number][] {
+  const m = themeModel()
+  const { logits, known } = topicLogits(tokens, m)
+  if (known === 0) return []
+  const p = softmax(logits)
+  const kept = [...p]
+    .map((x, i): [number, number] => [i, x])
+    .filter(([, x]) => x >= MIN_THEME)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, MAX_THEMES)
+  return kept.sort((a, b) => a[0] - b[0])
+}
+
+const CORPUS_NAMES: Record<string, string> = { '20news': '20 Newsgroups', huffpost: 'HuffPost', dbpedia: 'DBpedia' }
+
+/** A theme's name for reasons: its class and the corpus it is from ("sci.electronics (20 Newsgroups)"). */
+export function themeName(index: number): string {
+  const name = themeModel().names[index]
+  if (name === undefined) return String(index)
+  const at = name.indexOf(':')
+  const corpus = name.slice(0, at)
+  return `${name.slice(at + 1)} (${CORPUS_NAMES[corpus] ?? corpus})`
+}
