@@ -282,8 +282,9 @@ const model = {
     corpora: [...new Set(corpora.map((c) => c.corpus))],
     items: Math.round(items) - priorCount,
     prior_pseudo_documents: priorCount,
-    // vocabulary, taxonomy names and class map (training-inputs.ts): a test checks the tree still has them
-    inputs: withPrior && only === null ? trainingInputsFingerprint() : null,
+    // vocabulary, taxonomy names, class map and stemmer (training-inputs.ts): a test checks the tree
+    // still has them (the theme model reads the class map and the stemmer, and is held to the same)
+    inputs: (withPrior || themes) && only === null ? trainingInputsFingerprint() : null,
     epochs: EPOCHS,
     seeds: SEEDS,
     min_weight: MIN_WEIGHT,

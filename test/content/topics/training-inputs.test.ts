@@ -1,16 +1,20 @@
-// The shipped topic model was trained on the tree's vocabulary, taxonomy names and class map.
+// The shipped topic and theme models were trained on the tree's vocabulary, taxonomy names, class map and stemmer.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { VOCABULARY_PARTS } from '../../../src/content/classify/vocab/index.ts'
 import { trainingInputsFingerprint } from '../../../src/content/topics/training-inputs.ts'
 
-const model = JSON.parse(readFileSync(new URL('../../../src/content/topics/topic-model.json', import.meta.url), 'utf8')) as {
-  trained_on: { inputs?: string | null }
-}
+const shipped = (file: string): { trained_on: { inputs?: string | null } } =>
+  JSON.parse(readFileSync(new URL(`../../../src/content/topics/${file}`, import.meta.url), 'utf8'))
+const model = shipped('topic-model.json')
 
 describe('the shipped topic model', () => {
   it('was trained on the vocabulary and class map in the tree (else: npm run train:topics, and bump CLASSIFIER_VERSION)', () => {
     expect(model.trained_on.inputs).toBe(trainingInputsFingerprint())
+  })
+
+  it('is matched by a theme model trained on the same tree (else: npm run train:themes, and bump CLASSIFIER_VERSION)', () => {
+    expect(shipped('theme-model.json').trained_on.inputs).toBe(trainingInputsFingerprint())
   })
 
   it('has a fingerprint that moves with any vocabulary term', () => {
