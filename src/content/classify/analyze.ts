@@ -1,6 +1,7 @@
 // Turns text fields into keyword evidence per taxonomy node, plus a term-frequency profile.
+import { featureCounts } from '../topics/features.ts'
 import { themesOf } from '../topics/theme-model.ts'
-import { topicLogits } from '../topics/topic-model.ts'
+import { logitsOfCounts } from '../topics/topic-model.ts'
 import { type KeywordModel, model, modelLanguage } from './model.ts'
 import { contentTokens, isGeneric, urlTokens } from './text.ts'
 
@@ -106,7 +107,9 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
   eachTerm(description, m, (k) => (get(k).description = true))
   eachTerm(url, m, (k) => (get(k).url = true))
 
-  const topics = topicLogits({ title, description, body, bodyBreaks })
+  // Counted once for both learned models (topic and theme), which share their features.
+  const counts = featureCounts({ title, description, body, bodyBreaks })
+  const topics = logitsOfCounts(counts)
   const strength = strengthFor(body.length)
   const nodeScores = new Map<number, number>()
   for (const [key, o] of occ) {
@@ -131,7 +134,7 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
     themes: [] as [number, number][],
   }
   if (!withTerms) return base
-  if (base.english) base.themes = themesOf({ title, description, body, bodyBreaks })
+  if (base.english) base.themes = themesOf(counts)
   const tf = new Map<string, Occurrence>()
   const tfGet = (t: string): Occurrence => {
     let o = tf.get(t)

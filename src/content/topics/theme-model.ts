@@ -4,8 +4,7 @@
 // building circuits" from the rest of Technology & Computing, where the taxonomy has no node for it.
 // Trained by `npm run train:themes` (scripts/train-topics.ts); loaded once, on first use.
 import { readFileSync } from 'node:fs'
-import type { TopicTokens } from './features.ts'
-import { type ModelFile, readModelFile, softmax, type TopicModel, topicLogits } from './topic-model.ts'
+import { logitsOfCounts, type ModelFile, readModelFile, softmax, type TopicModel } from './topic-model.ts'
 
 interface ThemeModel extends TopicModel {
   /** each class's corpus:class name, in model order */
@@ -27,10 +26,13 @@ const MIN_THEME = 0.02
 /** ...and at most this many are kept, the likeliest. */
 const MAX_THEMES = 8
 
-/** The text's likeliest themes as [theme index, probability], sorted by index; [] when the model knows none of its words. */
-export function themesOf(tokens: TopicTokens): [number, number][] {
+/**
+ * A text's likeliest themes as [theme index, probability], sorted by index, from its feature counts
+ * (features.ts: the topic model's); [] when the model knows none of its words.
+ */
+export function themesOf(counts: ReadonlyMap<string, number>): [number, number][] {
   const m = themeModel()
-  const { logits, known } = topicLogits(tokens, m)
+  const { logits, known } = logitsOfCounts(counts, m)
   if (known === 0) return []
   const p = softmax(logits)
   const kept = [...p]

@@ -71,7 +71,12 @@ export interface TopicScores {
 
 /** Linear scores of a text for every class. */
 export function topicLogits(tokens: TopicTokens, m: TopicModel = topicModel()): TopicScores {
-  const v = featureVector(featureCounts(tokens), (k) => m.weights.get(k)?.[0])
+  return logitsOfCounts(featureCounts(tokens), m)
+}
+
+/** The same from the text's feature counts, which the topic and theme models share (analyze.ts counts once). */
+export function logitsOfCounts(counts: ReadonlyMap<string, number>, m: TopicModel = topicModel()): TopicScores {
+  const v = featureVector(counts, (k) => m.weights.get(k)?.[0])
   const logits = Float64Array.from(m.bias)
   for (let i = 0; i < v.keys.length; i++) {
     const row = m.weights.get(v.keys[i] as string) as Float64Array

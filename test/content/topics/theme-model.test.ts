@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { embedPage, embedQuery, themeSimilarity } from '../../../src/content/classify/index.ts'
-import { topicTokens } from '../../../src/content/topics/features.ts'
+import { featureCounts, topicTokens } from '../../../src/content/topics/features.ts'
 import { themeModel, themeName, themesOf } from '../../../src/content/topics/theme-model.ts'
 import { circuitPage, laptopPage } from './theme-pages.ts'
 
@@ -9,18 +9,18 @@ const top = (themes: [number, number][]): string => themeName((themes.slice().so
 describe('themesOf', () => {
   it('names the corpora’s own classes, finer than tier 1', () => {
     expect(themeModel().names).toEqual(expect.arrayContaining(['20news:sci.electronics', '20news:comp.sys.mac.hardware', 'huffpost:TRAVEL', 'dbpedia:Album']))
-    expect(top(themesOf(topicTokens({ title: circuitPage.title, body: circuitPage.text })))).toBe('sci.electronics (20 Newsgroups)')
-    expect(top(themesOf(topicTokens({ title: 'electronics hobbyists building circuits' })))).toBe('sci.electronics (20 Newsgroups)')
+    expect(top(themesOf(featureCounts(topicTokens({ title: circuitPage.title, body: circuitPage.text }))))).toBe('sci.electronics (20 Newsgroups)')
+    expect(top(themesOf(featureCounts(topicTokens({ title: 'electronics hobbyists building circuits' }))))).toBe('sci.electronics (20 Newsgroups)')
   })
 
   it('keeps a few likely themes as a sorted, bounded distribution, and none for words it does not know', () => {
-    const themes = themesOf(topicTokens({ title: laptopPage.title, body: laptopPage.text }))
+    const themes = themesOf(featureCounts(topicTokens({ title: laptopPage.title, body: laptopPage.text })))
     expect(themes.length).toBeGreaterThan(0)
     expect(themes.length).toBeLessThanOrEqual(8)
     expect(themes.map(([t]) => t)).toEqual([...themes.map(([t]) => t)].sort((a, b) => a - b))
     for (const [, p] of themes) expect(p).toBeGreaterThanOrEqual(0.02)
     expect(themes.reduce((s, [, p]) => s + p, 0)).toBeLessThanOrEqual(1.0001)
-    expect(themesOf(topicTokens({ title: 'qwzx vbnmq' }))).toEqual([])
+    expect(themesOf(featureCounts(topicTokens({ title: 'qwzx vbnmq' })))).toEqual([])
   })
 })
 
