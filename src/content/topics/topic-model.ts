@@ -2,7 +2,7 @@
 // into a probability for every topical tier-1 IAB category. Loaded once, on first use.
 import { readFileSync } from 'node:fs'
 import { getNodeByUniqueId } from '../taxonomy/taxonomy.ts'
-import { featureCounts, featureVector, type TopicTokens } from './features.ts'
+import { featureVector } from './features.ts'
 
 export interface ModelFile {
   classes: string[]
@@ -69,12 +69,10 @@ export interface TopicScores {
   known: number
 }
 
-/** Linear scores of a text for every class. */
-export function topicLogits(tokens: TopicTokens, m: TopicModel = topicModel()): TopicScores {
-  return logitsOfCounts(featureCounts(tokens), m)
-}
-
-/** The same from the text's feature counts, which the topic and theme models share (analyze.ts counts once). */
+/**
+ * Linear scores of a text for every class, from its feature counts (features.ts `featureCounts`), which
+ * the topic and theme models share: analyze.ts counts once for both.
+ */
 export function logitsOfCounts(counts: ReadonlyMap<string, number>, m: TopicModel = topicModel()): TopicScores {
   const v = featureVector(counts, (k) => m.weights.get(k)?.[0])
   const logits = Float64Array.from(m.bias)
