@@ -17,7 +17,6 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadCorpora } from '../scripts/lib/topic-corpora.ts'
 import type { Embedding } from '../src/content/classify/embed.ts'
-import { contentTokens } from '../src/content/classify/text.ts'
 import { interpretPrompt } from '../src/content/topics/interpret-prompt.ts'
 import { FIT_COEFFICIENTS, promptFit } from '../src/content/topics/relevance.ts'
 import { createServiceContext } from '../src/context.ts'
@@ -28,6 +27,7 @@ import { loadConfig } from '../src/platform/config.ts'
 import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
+import { bm25 } from './lib/bm25.ts'
 import { buildPromptSegment, devHtml, devPageUrls, indexPage, usableDevPages } from './lib/prompt-segments.ts'
 import { corpusAccuracy, describeProbe, probeAccuracy } from './lib/topic-accuracy.ts'
 
@@ -120,36 +120,9 @@ const DEV_PROMPTS = new Set((JSON.parse(readFileSync(join(data, 'classification/
 const isJudged = (p: Prompt, page: IndexedPage | undefined): boolean =>
   !!page && (DEV_PROMPTS.has(p.prompt) || page.label.includes(':') || pooled.has(judgedKey(p.prompt, page.id)))
 
-// BM25 over the same extracted text (k1 1.2, b 0.75).
-const docs = pages.map((p) => {
-  const tf = new Map<string, number>()
-  const toks = contentTokens(p.text)
-  for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + 1)
-  return { page: p, tf, len: toks.length }
-})
-const avgLen = docs.reduce((s, d) => s + d.len, 0) / docs.length
-const df = new Map<string, number>()
-for (const d of docs) for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1)
-function bm25Top(prompt: string, k: number, keep: (page: IndexedPage) => boolean = () => true): IndexedPage[] {
-  const q = [...new Set(contentTokens(prompt))]
-  const scored = docs
-    .filter((d) => keep(d.page))
-    .map((d) => {
-      let s = 0
-      for (const t of q) {
-        const f = d.tf.get(t) ?? 0
-        if (!f) continue
-        const idf = Math.log(1 + (docs.length - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5))
-        s += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.len) / avgLen))
-      }
-      return { page: d.page, s }
-    })
-  return scored
-    .filter((x) => x.s > 0)
-    .sort((a, b) => b.s - a.s)
-    .slice(0, k)
-    .map((x) => x.page)
-}
+// BM25 over the same extracted text.
+const keywords = bm25(pages.map((page) => ({ item: page, text: page.text })))
+const bm25Top = (prompt: string, k: number, keep?: (page: IndexedPage) => boolean): IndexedPage[] => keywords.top(prompt, k, keep)
 
 // RELEVANCE_POOL=file: writes the unjudged pages of every corpus prompt's top 20 (the builder's and
 // BM25's alike) for judging (pooling, as TREC does); the judgments go to relevance-judgments.json.
@@ -342,7 +315,7 @@ function fitCoefficients(): void {
   const perPrompt: { xs: X[]; ys: number[] }[] = []
   for (const p of prompts.filter((x) => x.split === 'tuning')) {
     const base = interpretPrompt(p.prompt)
-    const intent = weighByRarity(base, { pages: docs.length, df: new Map([...base.termWeights.keys()].map((t) => [t, df.get(t) ?? 0])) })
+    const intent = weighByRarity(base, { pages: keywords.size, df: new Map([...base.termWeights.keys()].map((t) => [t, keywords.df(t)])) })
     const xs: X[] = []
     const ys: number[] = []
     for (const page of pages) {

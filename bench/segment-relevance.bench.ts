@@ -7,15 +7,28 @@
 // URLs counts the missing places as misses), so a segment cannot pass by returning few URLs. Also
 // reported: the lenient figure (precision over what was returned), recall (top 20, whole segment)
 // and the relevant pages the quality filters left out.
+// Then the same over the same pages for prompts the product was never developed on
+// (classification/unseen-prompts.json: written and judged on 2026-11-28, split once into a tuning and
+// a check half), beside a BM25 ranking of the same extracted text: the repo's stand-in for the
+// issue's outside measurement of unseen prompts over real pages (target ≥ 0.58, not gated here).
+// SEGMENT_DEBUG=<part of a prompt> prints that prompt's reading, its top 20 URLs with their reasons
+// and the relevant pages it missed with their categories (debug tuning-half prompts only).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { getNode } from '../src/content/taxonomy/taxonomy.ts'
+import { interpretPrompt } from '../src/content/topics/interpret-prompt.ts'
+import { promptFit } from '../src/content/topics/relevance.ts'
 import { createServiceContext } from '../src/context.ts'
+import type { BuildOutcome } from '../src/curation/builder/build-segment.ts'
+import { weighByRarity } from '../src/curation/builder/rank.ts'
 import { systemClock } from '../src/platform/clock.ts'
 import { loadConfig } from '../src/platform/config.ts'
 import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
+import type { AnalyzedPage } from '../src/scraping/index/analyze-page.ts'
+import { bm25 } from './lib/bm25.ts'
 import { buildPromptSegment, devHtml, devPageUrls, indexPage, usableDevPages } from './lib/prompt-segments.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -25,18 +38,29 @@ interface Prompt {
   prompt: string
   dev_relevant_ids: string[]
 }
+interface UnseenPrompt {
+  prompt: string
+  split: 'tuning' | 'check'
+  relevant_ids: string[]
+}
 
 const labels = usableDevPages()
 const prompts = JSON.parse(readFileSync(join(data, 'classification/prompts.json'), 'utf8')) as Prompt[]
+const unseen = (JSON.parse(readFileSync(join(data, 'classification/unseen-prompts.json'), 'utf8')) as { prompts: UnseenPrompt[] }).prompts
 
 const db = await openPglite()
 await migrate(db)
 const now = new Date()
 const idOfUrl = new Map<string, string>()
+const analyzedOf = new Map<string, AnalyzedPage>()
+const texts: { item: string; text: string }[] = []
 for (const [i, raw] of devPageUrls(labels).entries()) {
-  const { url } = await indexPage(db, raw, devHtml(labels[i]!), now, labels[i]!.id)
+  const { url, analyzed } = await indexPage(db, raw, devHtml(labels[i]!), now, labels[i]!.id)
   idOfUrl.set(url, labels[i]!.id)
+  analyzedOf.set(labels[i]!.id, analyzed)
+  texts.push({ item: labels[i]!.id, text: `${analyzed.title ?? ''}\n${analyzed.full_text ?? ''}` })
 }
+const keywords = bm25(texts)
 console.log(`indexed ${labels.length} usable dev pages`)
 
 const ctx = await createServiceContext(db, systemClock, loadConfig({}))
@@ -52,12 +76,12 @@ interface Row {
   recall_at_20: number
   segment_recall: number
   segment_precision: number
+  bm25_p_at_20_strict: number
   relevant_excluded_by_filters: Record<string, number>
 }
-const rows: Row[] = []
-for (const p of prompts) {
-  const { out, urls } = await buildPromptSegment(ctx, cfg, key.client_id, p.prompt, now, 10_000)
-  const relevant = new Set(p.dev_relevant_ids)
+async function measure(prompt: string, relevantIds: readonly string[]): Promise<Row> {
+  const { out, urls } = await buildPromptSegment(ctx, cfg, key.client_id, prompt, now, 10_000)
+  const relevant = new Set(relevantIds)
   const isRelevant = (url: string) => relevant.has(idOfUrl.get(url) ?? '')
   const top = urls.slice(0, 20)
   const hits = top.filter((u) => isRelevant(u.url)).length
@@ -65,7 +89,7 @@ for (const p of prompts) {
   const excludedRelevant: Record<string, number> = {}
   for (const e of out.excluded) if (isRelevant(e.candidate.url)) excludedRelevant[e.reason] = (excludedRelevant[e.reason] ?? 0) + 1
   const r: Row = {
-    prompt: p.prompt,
+    prompt,
     relevant: relevant.size,
     segment_urls: urls.length,
     p_at_20: hits / Math.min(20, Math.max(1, top.length)),
@@ -74,33 +98,88 @@ for (const p of prompts) {
     recall_at_20: hits / relevant.size,
     segment_recall: allHits / relevant.size,
     segment_precision: urls.length ? allHits / urls.length : 0,
+    bm25_p_at_20_strict: keywords.top(prompt, 20).filter((id) => relevant.has(id)).length / 20,
     relevant_excluded_by_filters: excludedRelevant,
   }
-  rows.push(r)
   console.log(
-    `P@20 ${r.p_at_20.toFixed(2)} (strict ${r.p_at_20_strict.toFixed(2)}, max ${r.max_p_at_20_strict.toFixed(2)})  R@20 ${r.recall_at_20.toFixed(2)}  ` +
-      `segment: ${urls.length} URLs, recall ${r.segment_recall.toFixed(2)}, precision ${r.segment_precision.toFixed(2)}  n=${relevant.size}  ${p.prompt}` +
+    `P@20 ${r.p_at_20.toFixed(2)} (strict ${r.p_at_20_strict.toFixed(2)}, max ${r.max_p_at_20_strict.toFixed(2)}, BM25 ${r.bm25_p_at_20_strict.toFixed(2)})  R@20 ${r.recall_at_20.toFixed(2)}  ` +
+      `segment: ${urls.length} URLs, recall ${r.segment_recall.toFixed(2)}, precision ${r.segment_precision.toFixed(2)}  n=${relevant.size}  ${prompt}` +
       (Object.keys(excludedRelevant).length ? `  relevant excluded: ${JSON.stringify(excludedRelevant)}` : ''),
   )
+  if (process.env.SEGMENT_DEBUG && prompt.includes(process.env.SEGMENT_DEBUG)) debug(prompt, urls, relevant, out)
+  return r
 }
-const mean = (k: 'p_at_20' | 'p_at_20_strict' | 'recall_at_20' | 'segment_recall' | 'segment_precision') => rows.reduce((s, r) => s + r[k], 0) / rows.length
+const fitOf = (prompt: string, id: string): string => {
+  const e = analyzedOf.get(id)?.embedding
+  if (!e) return ''
+  // The builder weighs prompt words by their rarity in the index (rank.ts); BM25's counts stand in for its search's.
+  const intent = interpretPrompt(prompt)
+  const f = promptFit(weighByRarity(intent, { pages: keywords.size, df: new Map([...intent.termWeights.keys()].map((t) => [t, keywords.df(t)])) }), e)
+  return `[fit ${f.score.toFixed(3)} topic ${f.topic.toFixed(2)} detail ${f.detail.toFixed(2)} terms ${f.terms.toFixed(2)} sim ${f.similarity.toFixed(2)} themes ${f.themes.toFixed(2)}]`
+}
+function debug(prompt: string, urls: { url: string; score: number; reasons: unknown }[], relevant: Set<string>, out: BuildOutcome): void {
+  console.log(JSON.stringify(interpretPrompt(prompt).interpretation))
+  const categories = (id: string) =>
+    (analyzedOf.get(id)?.embedding?.concepts ?? [])
+      .filter(([, w]) => w >= 0.1)
+      .map(([c, w]) => `${getNode(c)?.name} ${w.toFixed(2)}`)
+      .join(', ')
+  for (const u of urls.slice(0, 20)) {
+    const id = idOfUrl.get(u.url) ?? ''
+    console.log(`   ${relevant.has(id) ? '+' : '-'} ${u.score.toFixed(3)} ${analyzedOf.get(id)?.title?.slice(0, 60)} ${JSON.stringify(u.reasons)}`)
+  }
+  for (const id of relevant) {
+    const at = urls.findIndex((u) => idOfUrl.get(u.url) === id)
+    if (at >= 0 && at < 20) continue
+    const excluded = out.excluded.find((e) => idOfUrl.get(e.candidate.url) === id)
+    console.log(
+      `   missed ${fitOf(prompt, id)} ${at >= 0 ? `#${at + 1} ${urls[at]!.score.toFixed(3)}` : excluded ? `excluded (${excluded.reason})` : 'absent'} ${analyzedOf.get(id)?.title?.slice(0, 60)} [${categories(id)}]`,
+    )
+  }
+}
+type Figure = 'p_at_20' | 'p_at_20_strict' | 'max_p_at_20_strict' | 'recall_at_20' | 'segment_recall' | 'segment_precision' | 'bm25_p_at_20_strict'
+const mean = (rows: readonly Row[], k: Figure) => rows.reduce((s, r) => s + r[k], 0) / Math.max(1, rows.length)
+
+const rows: Row[] = []
+for (const p of prompts) rows.push(await measure(p.prompt, p.dev_relevant_ids))
 const summary = {
-  mean_p_at_20: mean('p_at_20'),
-  mean_p_at_20_strict: mean('p_at_20_strict'),
-  mean_recall_at_20: mean('recall_at_20'),
-  mean_segment_recall: mean('segment_recall'),
-  mean_segment_precision: mean('segment_precision'),
+  mean_p_at_20: mean(rows, 'p_at_20'),
+  mean_p_at_20_strict: mean(rows, 'p_at_20_strict'),
+  mean_recall_at_20: mean(rows, 'recall_at_20'),
+  mean_segment_recall: mean(rows, 'segment_recall'),
+  mean_segment_precision: mean(rows, 'segment_precision'),
+  mean_bm25_p_at_20_strict: mean(rows, 'bm25_p_at_20_strict'),
 }
 console.log(
-  `mean P@20 strict ${summary.mean_p_at_20_strict.toFixed(3)} (target ≥ 0.7, counting missing URLs as misses; over what was returned: ${summary.mean_p_at_20.toFixed(3)})  ` +
+  `mean P@20 strict ${summary.mean_p_at_20_strict.toFixed(3)} (target ≥ 0.7, counting missing URLs as misses; over what was returned: ${summary.mean_p_at_20.toFixed(3)}; BM25 ${summary.mean_bm25_p_at_20_strict.toFixed(3)})  ` +
     `mean R@20 ${summary.mean_recall_at_20.toFixed(3)}  mean segment recall ${summary.mean_segment_recall.toFixed(3)}, precision ${summary.mean_segment_precision.toFixed(3)}`,
+)
+
+console.log('\nprompts never developed on (classification/unseen-prompts.json):')
+const unseenRows: (Row & { split: UnseenPrompt['split'] })[] = []
+for (const p of unseen) unseenRows.push({ split: p.split, ...(await measure(p.prompt, p.relevant_ids)) })
+const unseenSummary = Object.fromEntries(
+  (['tuning', 'check'] as const).map((split) => {
+    const half = unseenRows.filter((r) => r.split === split)
+    const fig = {
+      prompts: half.length,
+      mean_p_at_20_strict: mean(half, 'p_at_20_strict'),
+      max: mean(half, 'max_p_at_20_strict'),
+      bm25: mean(half, 'bm25_p_at_20_strict'),
+    }
+    console.log(
+      `${split} half (${fig.prompts} prompts): mean P@20 strict ${fig.mean_p_at_20_strict.toFixed(3)} (labels allow ${fig.max.toFixed(3)}; BM25 ${fig.bm25.toFixed(3)}, ` +
+        `${fig.mean_p_at_20_strict - fig.bm25 >= 0 ? '+' : ''}${(fig.mean_p_at_20_strict - fig.bm25).toFixed(3)})`,
+    )
+    return [split, fig]
+  }),
 )
 await db.close()
 const out = join(root, 'bench/results/segment-relevance.json')
 mkdirSync(dirname(out), { recursive: true })
 writeFileSync(
   out,
-  `${JSON.stringify({ generated_at: new Date().toISOString(), pages: labels.length, config: { minScore: cfg.minScore, minWords: cfg.minWords }, summary, prompts: rows }, null, 2)}\n`,
+  `${JSON.stringify({ generated_at: new Date().toISOString(), pages: labels.length, config: { minScore: cfg.minScore, minWords: cfg.minWords }, summary, prompts: rows, unseen: { summary: unseenSummary, prompts: unseenRows } }, null, 2)}\n`,
 )
 console.log(`wrote ${out}`)
 if (summary.mean_p_at_20_strict < 0.7) {
