@@ -1,4 +1,8 @@
 // Shapes of the /v1 records the console reads (the OpenAPI document at /v1/openapi.json is the reference).
+// Why a URL is in a segment is the server's own type, as the API writes it (docs/curation.md, "Reading the URLs").
+import type { UrlReasons } from '../../src/curation/quality/filters.ts'
+
+export type { UrlReasons }
 
 export interface Problem {
   code: string
@@ -27,6 +31,25 @@ export interface Segment {
   processing_errors: Problem[] | null
   processing_warnings: Problem[] | null
   last_updated_date: string | null
+  /** how the prompt was read; null without a prompt */
+  interpretation?: Interpretation | null
+}
+
+export interface NamedCategory {
+  taxonomy_id: number
+  name: string
+  weight: number
+}
+
+export interface Interpretation {
+  language?: string
+  categories: NamedCategory[]
+  terms: string[]
+  expansions: string[]
+  audience: string[]
+  geo: string[]
+  blocks: { categories: NamedCategory[]; terms: string[] }
+  ignored: { word: string; why: string }[]
 }
 
 export interface SegmentUrl {
@@ -39,7 +62,9 @@ export interface SegmentUrl {
   level2_name: string | null
   level3_name: string | null
   source: string
+  reasons?: UrlReasons
 }
+
 
 export interface UrlPage {
   segment_id: number

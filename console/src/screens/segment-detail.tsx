@@ -6,6 +6,7 @@ import type { ExclusionPage, Optimization, Segment, SegmentUrl, UrlPage } from '
 import { BarChart, tally } from '../ui/bars.tsx'
 import { ErrorBox, Field, fieldError, fmt, Loading, lines, Page, Status, saveFile } from '../ui/common.tsx'
 import { useAction, useApi } from '../ui/use-api.ts'
+import { PromptReading } from './prompt-reading.tsx'
 import { UrlTable } from './segment-urls.tsx'
 
 const apiPage = 10_000
@@ -428,6 +429,7 @@ export function SegmentDetail(props: { id: string }) {
       }
     >
       <BuildState seg={s} />
+      {s.interpretation ? <PromptReading reading={s.interpretation} /> : null}
       <ErrorBox error={download.error ?? urlError} />
       {s.processed_date ? (
         <>

@@ -1,11 +1,25 @@
 import { useMemo, useState } from 'preact/hooks'
 
-import type { SegmentUrl } from '../types.ts'
+import type { SegmentUrl, UrlReasons } from '../types.ts'
 
 const pageSize = 50
 type Sort = 'rank' | 'score-desc' | 'score-asc' | 'domain'
 
 const category = (u: SegmentUrl) => u.level1_name ?? 'Unclassified'
+
+const n2 = (x: number) => x.toFixed(2)
+
+/** The URL's reasons in a line (docs/curation.md, "Reading the URLs"): what the score rests on. */
+export function why(r: UrlReasons | undefined): string {
+  if (!r) return '—'
+  const parts: string[] = []
+  if (r.categories?.length) parts.push(r.categories.map((c) => `${c.name} ${n2(c.score)}`).join(', '))
+  if (r.terms?.length) parts.push(`words: ${r.terms.join(', ')}`)
+  if (r.theme) parts.push(`theme: ${r.theme.name} ${n2(r.theme.similarity)}`)
+  if (r.example) parts.push(`like ${r.example.url} ${n2(r.example.similarity)}`)
+  if (r.taxonomy) parts.push(`requested category ${n2(r.taxonomy.score)}`)
+  return parts.join(' · ') || '—'
+}
 
 /** The URL's host name (the domain filter matches it as well as the registrable domain). */
 const host = (url: string) => /^[a-z]+:\/\/([^/:?#]+)/i.exec(url)?.[1]?.toLowerCase() ?? ''
@@ -102,6 +116,7 @@ export function UrlTable(props: { urls: SegmentUrl[]; total: number }) {
                 </button>
               </th>
               <th scope="col">Source</th>
+              <th scope="col">Why</th>
             </tr>
           </thead>
           <tbody>
@@ -113,6 +128,7 @@ export function UrlTable(props: { urls: SegmentUrl[]; total: number }) {
                 <td>{[u.level1_name, u.level2_name, u.level3_name].filter(Boolean).join(' › ') || '—'}</td>
                 <td class="num">{u.score.toFixed(3)}</td>
                 <td>{u.source}</td>
+                <td class="why">{why(u.reasons)}</td>
               </tr>
             ))}
           </tbody>

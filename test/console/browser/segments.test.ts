@@ -83,6 +83,17 @@ describeBrowser('console: segments and activation', () => {
     await checkScreen(page, 'segment-urls')
   })
 
+  it('shows how the prompt was read, and why each URL is in the segment', async () => {
+    const { page } = b
+    const reading = page.getByTestId('prompt-reading')
+    await poll(() => reading.textContent()).toContain('Food & Drink 100%')
+    expect(await reading.textContent()).toContain('Words searchedhome, cooking, recipes, baking, dinner, ideas')
+    expect(await reading.textContent()).toContain('Ignoredand (common word)')
+    const why = await page.locator('table tbody tr td.why').allTextContents()
+    expect(why).toHaveLength(24)
+    for (const w of why) expect(w).toMatch(/^Food & Drink [01]\.\d\d.* · words: [a-z, ]+/)
+  })
+
   it('browses the URL list: filter by domain and category, sort by score, page', async () => {
     const { page } = b
     const rows = page.locator('table tbody tr')
@@ -237,6 +248,26 @@ describeBrowser('console: segments and activation', () => {
     await page.getByRole('button', { name: 'Delete it and end its deals' }).click()
     await page.waitForURL(/\/console\/segments$/)
     await page.getByText('No segment yet').waitFor()
+  })
+
+  it("shows a prompt's audience, place, exclusions and ignored words as text, markup in it inert", async () => {
+    const { page } = b
+    const prompt = '<img src=x onerror=alert(1)> home cooking recipes for moms in Germany, not politics'
+    const made = await s.app.inject({ method: 'POST', url: '/v1/curation/segment-requests', headers: { 'x-api-key': buyer.key }, payload: { prompt } })
+    expect(made.statusCode).toBe(201)
+    await page.goto(`/console/segments/${(JSON.parse(made.body) as { id: number }).id}`)
+    await page.locator('.badge', { hasText: 'complete' }).waitFor()
+    const reading = page.getByTestId('prompt-reading')
+    const row = async (name: string) => reading.locator('dt', { hasText: name }).locator('xpath=following-sibling::dd[1]').textContent()
+    await poll(() => row('Audience words')).toBe('moms')
+    expect(await row('Countries')).toBe('DE')
+    expect(await row('Topics excluded')).toMatch(/^Politics \d+%$/)
+    expect(await row('Words excluded')).toBe('politics')
+    expect(await row('Ignored')).toContain('germany (geography)')
+    expect(await row('Words searched')).toContain('onerror')
+    expect(await page.locator('img[src="x"]').count()).toBe(0)
+    await checkScreen(page, 'segment-reading')
+    expect(await b.violations()).toEqual([])
   })
 
   it('a write without the CSRF token is refused; sign-out ends the session', async () => {
