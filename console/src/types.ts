@@ -35,6 +35,14 @@ export interface Segment {
   interpretation?: Interpretation | null
 }
 
+/** POST /v1/curation/prompt-interpretations: how a segment request would read a prompt. */
+export interface PromptReading {
+  prompt: string
+  topical: boolean
+  message: string | null
+  interpretation: Interpretation
+}
+
 export interface NamedCategory {
   taxonomy_id: number
   name: string
@@ -64,7 +72,6 @@ export interface SegmentUrl {
   source: string
   reasons?: UrlReasons
 }
-
 
 export interface UrlPage {
   segment_id: number

@@ -46,7 +46,7 @@ describeEachEngine('term associations in the index', (getDb) => {
     expect(n).toBeGreaterThan(0)
     expect(await expansionsFor(db, ['zorbix'])).toEqual(expect.arrayContaining(['container', 'cluster']))
     expect(await expansionsFor(db, ['qwerty'])).toEqual([])
-    const read = await readPrompt(db, 'zorbix')
+    const read = (await readPrompt(db, 'zorbix')).interpretation
     expect(read.terms).toEqual(['zorbix'])
     expect(read.expansions).toEqual(expect.arrayContaining(['container', 'cluster']))
   })

@@ -2,9 +2,10 @@ import { useState } from 'preact/hooks'
 
 import { post } from '../api.ts'
 import { base, navigate } from '../router.ts'
-import type { Segment } from '../types.ts'
+import type { PromptReading as Reading, Segment } from '../types.ts'
 import { ErrorBox, Field, fieldError, fmt, Loading, lines, Page, Status } from '../ui/common.tsx'
 import { useAction, useApi } from '../ui/use-api.ts'
+import { PromptReading } from './prompt-reading.tsx'
 
 export function SegmentList() {
   const list = useApi<Segment[]>('/v1/curation/segment-requests', { pollMs: 2000, keepPolling: (rows) => rows.some((s) => s.status !== 'complete') })
@@ -65,6 +66,8 @@ export function SegmentNew() {
   const [f, setF] = useState({ name: '', prompt: '', example_urls: '', taxonomy_id: '', block_tlds: '', block_keywords: '', extra_hops_count: '0' })
   const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value })
   const create = useAction((body: Record<string, unknown>) => post<Segment>('/v1/curation/segment-requests', body))
+  const read = useAction((prompt: string) => post<Reading>('/v1/curation/prompt-interpretations', { prompt }))
+  const [reading, setReading] = useState<Reading | null>(null)
   const err = (path: string) => fieldError(create.error, `body.${path}`)
   return (
     <Page title="New segment">
@@ -90,8 +93,26 @@ export function SegmentNew() {
           <input id="seg-name" value={f.name} onInput={set('name')} maxLength={200} />
         </Field>
         <Field label="Prompt" id="seg-prompt" hint="Describe the audience, e.g. “trail running shoes and race training”." error={err('prompt')}>
-          <textarea id="seg-prompt" value={f.prompt} onInput={set('prompt')} maxLength={2000} />
+          <textarea
+            id="seg-prompt"
+            value={f.prompt}
+            onInput={(e) => {
+              set('prompt')(e)
+              setReading(null)
+            }}
+            maxLength={2000}
+          />
         </Field>
+        <div class="row reading-check">
+          <button type="button" class="secondary" disabled={read.busy || !f.prompt.trim()} onClick={async () => setReading((await read.run(f.prompt)) ?? null)}>
+            {read.busy ? 'Reading…' : 'Check the reading'}
+          </button>
+        </div>
+        <ErrorBox error={read.error} />
+        <div aria-live="polite">
+          {reading?.message ? <div class="notice">{reading.message}</div> : null}
+          {reading ? <PromptReading reading={reading.interpretation} /> : null}
+        </div>
         <Field label="Example URLs" id="seg-urls" hint="One per line, up to 100. Pages like these are added." error={err('example_urls')}>
           <textarea id="seg-urls" value={f.example_urls} onInput={set('example_urls')} />
         </Field>

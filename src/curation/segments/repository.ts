@@ -1,5 +1,5 @@
 import { getNode } from '../../content/taxonomy/taxonomy.ts'
-import { type Interpretation, interpretPrompt, UNKNOWN_WORD_WEIGHT } from '../../content/topics/interpret-prompt.ts'
+import { type Interpretation, interpretPrompt, type PromptIntent, UNKNOWN_WORD_WEIGHT } from '../../content/topics/interpret-prompt.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import { enqueue } from '../../platform/jobs/queue.ts'
 import { expansionsFor } from '../builder/associations.ts'
@@ -64,18 +64,18 @@ export function toRecord(row: SegmentRow) {
   return record
 }
 
-/** Creates the request and enqueues its build in the same transaction. */
 /** How the prompt reads, with the index's associations for the words the model does not know. */
-export async function readPrompt(db: Queryable, prompt: string): Promise<Interpretation> {
+export async function readPrompt(db: Queryable, prompt: string): Promise<PromptIntent> {
   const first = interpretPrompt(prompt)
   const unknown = [...first.termWeights].filter(([, w]) => w >= UNKNOWN_WORD_WEIGHT).map(([t]) => t)
   const expansions = await expansionsFor(db, unknown)
-  return expansions.length ? interpretPrompt(prompt, expansions).interpretation : first.interpretation
+  return expansions.length ? interpretPrompt(prompt, expansions) : first
 }
 
+/** Creates the request and enqueues its build in the same transaction. */
 export async function createSegmentRequest(tx: Queryable, clientId: number, input: SegmentInput, now: Date): Promise<SegmentRow> {
   const t = input.taxonomy
-  const interpretation = input.prompt ? await readPrompt(tx, input.prompt) : null
+  const interpretation = input.prompt ? (await readPrompt(tx, input.prompt)).interpretation : null
   const { rows } = await tx.query<SegmentRow>(
     `INSERT INTO segment_requests (client_id, name, prompt, taxonomy_id, level1_name, level2_name, level3_name, taxonomy_given,
         example_urls, extra_hops_count, block_tlds, block_keywords, created_date, last_updated_date, interpretation)

@@ -16,12 +16,23 @@ import {
   listExclusions,
   listSegments,
   listSegmentUrls,
+  readPrompt,
   rebuildSegment,
   renameSegment,
   toRecord,
 } from './repository.ts'
-import { CreateSegmentRequestBody, ExclusionPage, ExclusionsQuery, ListQuery, SegmentRequest, SegmentUrlPage, UpdateSegmentRequestBody } from './schemas.ts'
-import { validateSegmentRequest } from './validate.ts'
+import {
+  CreateSegmentRequestBody,
+  ExclusionPage,
+  ExclusionsQuery,
+  ListQuery,
+  PromptReading,
+  ReadPromptBody,
+  SegmentRequest,
+  SegmentUrlPage,
+  UpdateSegmentRequestBody,
+} from './schemas.ts'
+import { notTopical, promptToRead, validateSegmentRequest } from './validate.ts'
 
 const tags = ['curation']
 
@@ -51,6 +62,27 @@ export function segmentRoutes(app: App, ctx: CurationContext): void {
       reply.code(201)
       // Spec 2.1: client_id and extra_hops_count are null in the creation response.
       return { ...record(row), client_id: null, extra_hops_count: null }
+    },
+  )
+
+  app.post(
+    '/prompt-interpretations',
+    {
+      schema: {
+        tags,
+        summary: 'Read a prompt as a segment request would, without creating one',
+        description:
+          'Answers the `interpretation` a segment request with this prompt would get (its topics, words, learned expansions, audience words, places, exclusions and ignored words) ' +
+          'and whether it names a content topic at all; nothing is stored and no build runs. For trying prompts before requesting a segment.',
+        body: ReadPromptBody,
+        response: { 200: PromptReading, ...errorResponses(400, 413, 415) },
+      },
+    },
+    async (req) => {
+      const prompt = promptToRead(req.body.prompt)
+      const intent = await readPrompt(ctx.db, prompt)
+      const why = notTopical(intent)
+      return { prompt, topical: why === null, message: why === null ? null : `the prompt ${why}`, interpretation: intent.interpretation }
     },
   )
 

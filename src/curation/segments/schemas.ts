@@ -46,6 +46,22 @@ export const Interpretation = Type.Object(
   { title: 'PromptInterpretation', description: 'extra to the spec record: how the prompt was read (docs/curation.md)' },
 )
 
+export const ReadPromptBody = Type.Object(
+  { prompt: Type.String({ maxLength: limits.prompt, description: 'the prompt a segment request would send' }) },
+  { title: 'ReadPrompt', additionalProperties: false },
+)
+export type ReadPromptBody = Static<typeof ReadPromptBody>
+
+export const PromptReading = Type.Object(
+  {
+    prompt: Type.String({ description: 'the prompt, trimmed' }),
+    topical: Type.Boolean({ description: 'false: the prompt names no content topic, and a segment request with it alone is a 422' }),
+    message: nullable(Type.String({ description: 'when topical is false: the words found and why none can target content' })),
+    interpretation: Interpretation,
+  },
+  { title: 'PromptReading', description: 'extra to the spec: how a segment request would read the prompt; nothing is stored' },
+)
+
 export const SegmentRequest = Type.Object(
   {
     id: Id,

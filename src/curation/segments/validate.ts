@@ -6,7 +6,7 @@
 
 import type { TaxonomyNode } from '../../content/taxonomy/taxonomy.ts'
 import { findByNames, getNode } from '../../content/taxonomy/taxonomy.ts'
-import { interpretPrompt } from '../../content/topics/interpret-prompt.ts'
+import { interpretPrompt, type PromptIntent } from '../../content/topics/interpret-prompt.ts'
 import { normalizeDomain } from '../../content/urls/domains.ts'
 import { isNormalizeError, normalizeUrl } from '../../content/urls/normalize-url.ts'
 import type { ErrorDetail } from '../../platform/http/errors.ts'
@@ -113,12 +113,12 @@ export function resolveTaxonomy(body: Pick<CreateSegmentRequestBody, 'taxonomy_i
 const pathOf = (n: TaxonomyNode): string => [n.level1_name, n.level2_name, n.level3_name].filter(Boolean).join(' > ')
 
 /**
- * A prompt alone must say what content to find: one made only of audience words ("moms 25-54"),
- * places, common words or symbols is a 422 naming each word and why it cannot target content.
+ * Why a prompt that names no content topic cannot select pages ("names no content topic: found …"),
+ * each word with why it cannot target content ("moms 25-54", places, common words, symbols); null
+ * for a topical prompt.
  */
-export function checkTopical(prompt: string): void {
-  const intent = interpretPrompt(prompt)
-  if (intent.topical) return
+export function notTopical(intent: PromptIntent): string | null {
+  if (intent.topical) return null
   const read = intent.interpretation
   const named = [
     ...read.audience.map((w) => `"${w}" (audience)`),
@@ -126,10 +126,20 @@ export function checkTopical(prompt: string): void {
     ...read.blocks.terms.map((w) => `"${w}" (exclusion)`),
   ]
   const found = named.length ? `found ${[...new Set(named)].slice(0, 20).join(', ')}` : 'found no word'
-  throw unprocessable(
-    `body.prompt names no content topic: ${found}. Audience, place and common words cannot target pages; name what they read (e.g. "moms interested in cooking"), or send example_urls or a taxonomy category`,
-    [{ path: 'body.prompt', message: 'no topical words' }],
-  )
+  return `names no content topic: ${found}. Audience, place and common words cannot target pages; name what they read (e.g. "moms interested in cooking"), or send example_urls or a taxonomy category`
+}
+
+/** A prompt alone must say what content to find: one that names no topic is a 422 saying why (notTopical). */
+export function checkTopical(prompt: string): void {
+  const why = notTopical(interpretPrompt(prompt))
+  if (why) throw unprocessable(`body.prompt ${why}`, [{ path: 'body.prompt', message: 'no topical words' }])
+}
+
+/** The prompt of a reading request, trimmed: an empty one is a 400. */
+export function promptToRead(prompt: string): string {
+  const t = text(prompt)
+  if (!t) throw badRequest('body.prompt is empty', [{ path: 'body.prompt', message: 'empty' }])
+  return t
 }
 
 export function validateSegmentRequest(body: CreateSegmentRequestBody): SegmentInput {

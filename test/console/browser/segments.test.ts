@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { indexTopic } from '../../curation/fixtures.ts'
+import { json } from '../../helpers/app.ts'
 import type { BrowserSession, ConsoleServer } from './harness.ts'
 import { checkScreen, describeBrowser, openBrowser, poll, startConsole } from './harness.ts'
 
@@ -70,9 +71,18 @@ describeBrowser('console: segments and activation', () => {
     const { page } = b
     await page.getByRole('link', { name: 'New segment' }).click()
     await page.getByRole('heading', { name: 'New segment' }).waitFor()
-    await checkScreen(page, 'segment-new')
     await page.getByLabel('Name').fill('Home cooks')
-    await page.getByLabel('Prompt').fill('home cooking recipes, baking and dinner ideas')
+    // The reading is checked before anything is created: a prompt of audience words names no topic.
+    await page.getByLabel('Prompt', { exact: true }).fill('moms aged 25-54')
+    await page.getByRole('button', { name: 'Check the reading' }).click()
+    await poll(() => page.locator('.notice').textContent()).toContain('names no content topic: found "aged 25-54" (audience), "moms" (audience)')
+    await page.getByLabel('Prompt', { exact: true }).fill('home cooking recipes, baking and dinner ideas')
+    await poll(() => page.getByTestId('prompt-reading').count()).toBe(0)
+    await page.getByRole('button', { name: 'Check the reading' }).click()
+    await poll(() => page.getByTestId('prompt-reading').textContent()).toContain('Food & Drink 100%')
+    expect(await page.locator('.notice').count()).toBe(0)
+    await checkScreen(page, 'segment-new')
+    expect(json(await s.app.inject({ method: 'GET', url: '/v1/curation/segment-requests', headers: { 'x-api-key': buyer.key } }))).toEqual([])
     await page.getByRole('button', { name: 'Create segment' }).click()
     await page.waitForURL(/\/console\/segments\/\d+$/)
     await page.getByRole('heading', { name: 'Home cooks' }).waitFor()
