@@ -168,6 +168,7 @@ describe('curata client commands against a running service', () => {
       withTarget(['segments', 'get', 'abc']),
       withTarget(['activate', '1', '--seat', 's']),
       withTarget(['segments', 'urls', '1', '--format', 'xml']),
+      withTarget(['segments', 'read']),
       withTarget(['scrape']),
       ['segments', 'list', '--api-key', key],
     ]) {
@@ -187,6 +188,25 @@ describe('curata client commands against a running service', () => {
     expect(csv.stdout.split('\r\n')[0]).toBe('rank,url,tld,score,taxonomy_id,level1_name,level2_name,level3_name,source,reasons')
     const jsonl = ok(await cli(withTarget(['segments', 'urls', String(seg.id), '--format', 'jsonl'])))
     expect(jsonl.stdout.trim().split('\n').filter(Boolean).length).toBe(csv.stdout.split('\r\n').filter(Boolean).length - 1)
+  })
+
+  it('reads a prompt without creating a segment; a prompt naming no topic says why, a blank one is a 400', async () => {
+    const segments = async () => (JSON.parse(ok(await cli(withTarget(['segments', 'list', '--json']))).stdout) as unknown[]).length
+    const before = await segments()
+    const read = ok(await cli(withTarget(['segments', 'read', 'home cooking recipes for moms in Germany, not politics'])))
+    expect(read.stdout).toMatch(/topics\s+│ Food & Drink \d+%/)
+    expect(read.stdout).toMatch(/audience\s+│ moms/)
+    expect(read.stdout).toMatch(/countries\s+│ DE/)
+    expect(read.stdout).toMatch(/topics excluded\s+│ Politics/)
+    const asJson = JSON.parse(ok(await cli(withTarget(['segments', 'read', 'moms aged 25-54', '--json']))).stdout) as { topical: boolean; message: string }
+    expect(asJson.topical).toBe(false)
+    expect(asJson.message).toContain('"moms" (audience)')
+    const noTopic = ok(await cli(withTarget(['segments', 'read', 'moms aged 25-54'])))
+    expect(noTopic.stderr).toContain('the prompt names no content topic: found')
+    const blank = await cli(withTarget(['segments', 'read', '   ']))
+    expect(blank.code).toBe(1)
+    expect(blank.stderr).toMatch(/^curata: 400 invalid_request: body.prompt is empty/m)
+    expect(await segments()).toBe(before)
   })
 
   it('manages webhooks: create shows the secret once, list, test, deliveries, delete', async () => {

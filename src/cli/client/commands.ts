@@ -6,6 +6,7 @@
 import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
 
+import type { PromptReading } from '../../curation/segments/schemas.ts'
 import type { Config } from '../../platform/config.ts'
 import type { Api } from './api.ts'
 import { createApi } from './api.ts'
@@ -164,6 +165,28 @@ export function registerClientCommands(program: Command, loadConfig: () => Confi
           show(json, seg)
         },
       ),
+    )
+  segments
+    .command('read <prompt>')
+    .description('how a segment request would read a prompt, without creating one')
+    .action(
+      client(loadConfig, async ({ api, json }, prompt: string) => {
+        const r = await api.post<PromptReading>('/v1/curation/prompt-interpretations', { prompt })
+        if (json) return printJson(r)
+        if (r.message) note(r.message)
+        const i = r.interpretation
+        const named = (cs: { name: string; weight: number }[]) => cs.map((c) => `${c.name} ${Math.round(c.weight * 100)}%`).join(', ')
+        printRecord({
+          topics: named(i.categories),
+          'words searched': i.terms.join(', '),
+          'related words': i.expansions.join(', '),
+          audience: i.audience.join(', '),
+          countries: i.geo.join(', '),
+          'topics excluded': named(i.blocks.categories),
+          'words excluded': i.blocks.terms.join(', '),
+          ignored: i.ignored.map((w) => `${w.word} (${w.why})`).join(', '),
+        })
+      }),
     )
   segments
     .command('get <id>')

@@ -61,6 +61,7 @@ export const PromptReading = Type.Object(
   },
   { title: 'PromptReading', description: 'extra to the spec: how a segment request would read the prompt; nothing is stored' },
 )
+export type PromptReading = Static<typeof PromptReading>
 
 export const SegmentRequest = Type.Object(
   {
