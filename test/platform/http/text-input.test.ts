@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
-import { findBadText } from '../../../src/platform/http/text-input.ts'
+import { findBadText, MAX_DEPTH } from '../../../src/platform/http/text-input.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp, json } from '../../helpers/app.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
@@ -35,6 +35,17 @@ describeEachEngine('request text the database cannot store', (getDb) => {
     expect(body.error).toBe('invalid_request')
     expect(body.details[0]!.path).toBe(path)
     expect(body.message).toContain(path)
+  })
+
+  it('answers 400 for a body nested deeper than MAX_DEPTH, where hashing it for an Idempotency-Key overflowed the stack (a 500)', async () => {
+    const payload = `${'{"description":'.repeat(5000)}"x"${'}'.repeat(5000)}`
+    for (const url of ['/v1/curation/segment-requests', '/v1/curation/prompt-interpretations', '/v1/snowball/campaigns']) {
+      const res = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': `deep-${url}` }, payload })
+      expect(res.statusCode, url).toBe(400)
+      const body = json<{ error: string; message: string }>(res)
+      expect(body.error).toBe('invalid_request')
+      expect(body.message).toContain(`is nested deeper than ${MAX_DEPTH} levels`)
+    }
   })
 
   it('leaves scrape jobs to report such an entry among invalid_urls instead of refusing the batch', async () => {
@@ -110,9 +121,18 @@ describeEachEngine('request text the database cannot store', (getDb) => {
   })
 })
 
-it('finds bad text at any depth without recursion', () => {
-  let deep: unknown = 'a\u0000'
-  for (let i = 0; i < 200_000; i++) deep = [deep]
-  expect(findBadText(deep, 'body')?.path).toBe('body' + '.0'.repeat(200_000))
+it('finds bad text at any depth it reads, and refuses nesting deeper than MAX_DEPTH, without recursion', () => {
+  const nested = (levels: number, inner: unknown): unknown => {
+    let v = inner
+    for (let i = 0; i < levels; i++) v = [v]
+    return v
+  }
+  expect(findBadText(nested(MAX_DEPTH, 'a\u0000'), 'body')?.path).toBe(`body${'.0'.repeat(MAX_DEPTH)}`)
+  expect(findBadText(nested(MAX_DEPTH, 'fine'), 'body')).toBeNull()
+  expect(findBadText(nested(MAX_DEPTH + 1, 'fine'), 'body')).toEqual({
+    path: `body${'.0'.repeat(MAX_DEPTH)}`,
+    problem: `is nested deeper than ${MAX_DEPTH} levels`,
+  })
+  expect(findBadText(nested(200_000, 'a\u0000'), 'body')?.problem).toBe(`is nested deeper than ${MAX_DEPTH} levels`)
   expect(findBadText({ a: [1, null, true, { b: 'fine' }] }, 'body')).toBeNull()
 })
