@@ -3,6 +3,7 @@
 // "terms" (sub-linear weights of stemmed words). Both come from the same keyword analysis as the
 // classifier, so a prompt and a page meet in the taxonomy even when they share no word.
 import { getNode } from '../taxonomy/taxonomy.ts'
+import { corpusTopics } from '../topics/classes.ts'
 import { type Analysis, analyze } from './analyze.ts'
 import {
   categoryScores,
@@ -13,6 +14,7 @@ import {
   readPage,
   type ScoredCategory,
   tier1Probabilities,
+  vocabularyTier1,
 } from './classify-page.ts'
 import { model } from './model.ts'
 
@@ -55,9 +57,24 @@ export function embedQuery(text: string): Embedding {
   return embedAnalysis(analyze({ body: text }))
 }
 
+/**
+ * The tier-1 probabilities an embedding keeps: the classifier's, but a topic no training corpus covers
+ * (corpusTopics: Video Gaming, Law, War and Conflicts…) keeps at least the vocabulary's own probability
+ * for it. The model learned such a topic from one-word pseudo-documents, which a long page's other
+ * words drown: no gaming, law or war dev page reads it first (BENCHMARKS.md, eighteenth stop). Retrieval
+ * and prompt fit read this; the page's categories (the classification) are the classifier's.
+ */
+export function conceptRoots(a: Analysis): ScoredCategory[] {
+  const roots = tier1Probabilities(a)
+  if (!a.english || a.matchedTerms === 0) return roots
+  const covered = corpusTopics()
+  const vocabulary = new Map(vocabularyTier1(a).map((c) => [c.id, c.score]))
+  return roots.map((c) => (covered.has(c.id) ? c : { id: c.id, score: Math.max(c.score, vocabulary.get(c.id) ?? 0) })).sort((x, y) => y.score - x.score)
+}
+
 export function embedAnalysis(a: Analysis): Embedding {
   const m = model()
-  const concepts = categoryScores(a, tier1Probabilities(a), CONCEPT_FLOOR).map((c): [number, number] => [c.id, c.score])
+  const concepts = categoryScores(a, conceptRoots(a), CONCEPT_FLOOR).map((c): [number, number] => [c.id, c.score])
   concepts.sort((x, y) => y[1] - x[1])
   const keptConcepts = concepts.slice(0, MAX_CONCEPTS).sort((x, y) => x[0] - y[0])
   // Words the model knows carry topic; other words only help when prompt and page share them.

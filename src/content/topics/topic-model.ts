@@ -30,8 +30,9 @@ export interface TopicModel {
  * 6: retrained with the words of wildlife and plant life under Biological Sciences (2026-11-28).
  * 7: retrained with each faith's words on its own node (Christianity, Islam, Judaism …) and Gardening's (2026-11-28).
  * 8: embeddings carry the page's themes (theme-model.ts), which prompt fit compares (2026-11-28).
+ * 9: embeddings keep the vocabulary's probability for the topics no corpus covers (embed.ts conceptRoots, 2026-11-28).
  */
-export const CLASSIFIER_VERSION = 8
+export const CLASSIFIER_VERSION = 9
 
 let cached: TopicModel | undefined
 

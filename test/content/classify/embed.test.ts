@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { classifyPage, readPage, tier1Probabilities, vocabularyTier1 } from '../../../src/content/classify/classify-page.ts'
+import { conceptRoots } from '../../../src/content/classify/embed.ts'
 import { categoriesForPrompt, embedPage, embedQuery, promptRelevance, representQuery, similarity } from '../../../src/content/classify/index.ts'
-import { getNode } from '../../../src/content/taxonomy/taxonomy.ts'
+import { getNode, getNodeByUniqueId } from '../../../src/content/taxonomy/taxonomy.ts'
+import { corpusTopics } from '../../../src/content/topics/classes.ts'
 
 const sportsPage = embedPage({
   title: 'Liverpool win the derby',
@@ -85,5 +88,38 @@ describe('prompts', () => {
     const r = promptRelevance(q, sportsPage)
     expect(r).toBeGreaterThan(0)
     expect(r).toBeLessThanOrEqual(1)
+  })
+})
+
+// A topic no training corpus covers is learned from one-word pseudo-documents only: on a long page the
+// model's other words drown it, so the embedding keeps the vocabulary's probability for it.
+describe('topics no training corpus covers', () => {
+  const page = {
+    title: 'Minecraft 1.8 update: what is new for players',
+    text:
+      'The new Minecraft update is out for PC, Mac and Linux. Mojang says the server software now runs faster, and multiplayer worlds load sooner. ' +
+      'Players will find new blocks, a spectator mode and redesigned world generation. The developers fixed hundreds of bugs reported by the community, ' +
+      'and the download is free for everyone who owns the game. Console editions will follow later this year.',
+  }
+  const gaming = getNodeByUniqueId('680')!.id
+  const a = readPage(page)
+  const model = new Map(tier1Probabilities(a).map((c) => [c.id, c.score]))
+  const vocabulary = new Map(vocabularyTier1(a).map((c) => [c.id, c.score]))
+
+  it('keep the vocabulary’s probability in the embedding; the classification stays the classifier’s', () => {
+    expect(corpusTopics().has(gaming)).toBe(false)
+    expect(vocabulary.get(gaming)!).toBeGreaterThan(model.get(gaming)!)
+    const roots = new Map(conceptRoots(a).map((c) => [c.id, c.score]))
+    expect(roots.get(gaming)).toBe(vocabulary.get(gaming))
+    expect(new Map(embedPage(page).concepts).get(gaming)).toBeCloseTo(vocabulary.get(gaming)!, 3)
+    const classified = classifyPage(page).categories
+    expect(getNode(classified[0]!.id)?.name).toBe('Technology & Computing')
+    expect(classified.find((c) => c.id === gaming)?.score).toBeCloseTo(model.get(gaming)!, 3)
+  })
+
+  it('leave the topics a corpus covers as the classifier reads them', () => {
+    const roots = conceptRoots(a)
+    for (const c of roots) if (corpusTopics().has(c.id)) expect(c.score).toBe(model.get(c.id))
+    expect(roots.map((c) => c.score)).toEqual([...roots.map((c) => c.score)].sort((x, y) => y - x))
   })
 })
