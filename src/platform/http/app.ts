@@ -19,7 +19,7 @@ import { ApiError, isClientDataException, toApiError } from './errors.ts'
 import { idempotency } from './idempotency.ts'
 import { headersFor } from './rate-limit.ts'
 import { ErrorBody } from './schemas.ts'
-import { findBadText } from './text-input.ts'
+import { findRefusedInput } from './text-input.ts'
 import { validatorCompiler } from './validation.ts'
 
 declare module 'fastify' {
@@ -144,12 +144,13 @@ export async function buildApp<C extends AppContext>(ctx: C, opts: BuildAppOptio
     reply.headers(headersFor(state))
   })
 
-  // Text no database can store (U+0000, lone surrogates) is refused here for every route, in path
-  // params, query and body alike, before any feature sees it.
+  // Text no database can store (U+0000, lone surrogates) and bodies nested deeper than any request
+  // needs are refused here for every route, in path params, query and body alike, before any feature
+  // sees them.
   app.addHook('preValidation', async (req) => {
     const raw = req.routeOptions.config.rawInput
     if (raw === true) return
-    const bad = findBadText(req.params, 'path', raw) ?? findBadText(req.query, 'query', raw) ?? findBadText(req.body, 'body', raw)
+    const bad = findRefusedInput(req.params, 'path', raw) ?? findRefusedInput(req.query, 'query', raw) ?? findRefusedInput(req.body, 'body', raw)
     if (bad) throw new ApiError(400, 'invalid_request', `${bad.path} ${bad.problem}`, [{ path: bad.path, message: bad.problem }])
   })
 

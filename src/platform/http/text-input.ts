@@ -6,7 +6,7 @@
  * JSON.parse takes any depth, but the code after it recurses (JSON.stringify of the body for the
  * Idempotency-Key's hash overflowed the stack on a body 5,000 objects deep: a 500).
  */
-export interface BadText {
+export interface RefusedInput {
   /** Dotted path of the offending value or key, e.g. `body.items.2.name`. */
   path: string
   problem: string
@@ -29,7 +29,7 @@ export const MAX_DEPTH = 32
  * nested deeper than MAX_DEPTH, or null; the value at the path `skip` is not looked into. Iterative,
  * so a body nested 100 000 levels deep costs no stack.
  */
-export function findBadText(value: unknown, root: string, skip?: string): BadText | null {
+export function findRefusedInput(value: unknown, root: string, skip?: string): RefusedInput | null {
   const stack: [unknown, string, number][] = [[value, root, 0]]
   while (stack.length) {
     const [v, path, depth] = stack.pop()!

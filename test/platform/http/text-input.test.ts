@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
-import { findBadText, MAX_DEPTH } from '../../../src/platform/http/text-input.ts'
+import { findRefusedInput, MAX_DEPTH } from '../../../src/platform/http/text-input.ts'
 import type { TestApp } from '../../helpers/app.ts'
 import { createTestApp, json } from '../../helpers/app.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
@@ -127,12 +127,12 @@ it('finds bad text at any depth it reads, and refuses nesting deeper than MAX_DE
     for (let i = 0; i < levels; i++) v = [v]
     return v
   }
-  expect(findBadText(nested(MAX_DEPTH, 'a\u0000'), 'body')?.path).toBe(`body${'.0'.repeat(MAX_DEPTH)}`)
-  expect(findBadText(nested(MAX_DEPTH, 'fine'), 'body')).toBeNull()
-  expect(findBadText(nested(MAX_DEPTH + 1, 'fine'), 'body')).toEqual({
+  expect(findRefusedInput(nested(MAX_DEPTH, 'a\u0000'), 'body')?.path).toBe(`body${'.0'.repeat(MAX_DEPTH)}`)
+  expect(findRefusedInput(nested(MAX_DEPTH, 'fine'), 'body')).toBeNull()
+  expect(findRefusedInput(nested(MAX_DEPTH + 1, 'fine'), 'body')).toEqual({
     path: `body${'.0'.repeat(MAX_DEPTH)}`,
     problem: `is nested deeper than ${MAX_DEPTH} levels`,
   })
-  expect(findBadText(nested(200_000, 'a\u0000'), 'body')?.problem).toBe(`is nested deeper than ${MAX_DEPTH} levels`)
-  expect(findBadText({ a: [1, null, true, { b: 'fine' }] }, 'body')).toBeNull()
+  expect(findRefusedInput(nested(200_000, 'a\u0000'), 'body')?.problem).toBe(`is nested deeper than ${MAX_DEPTH} levels`)
+  expect(findRefusedInput({ a: [1, null, true, { b: 'fine' }] }, 'body')).toBeNull()
 })
