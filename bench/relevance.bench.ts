@@ -315,7 +315,7 @@ function fitCoefficients(): void {
   const perPrompt: { xs: X[]; ys: number[] }[] = []
   for (const p of prompts.filter((x) => x.split === 'tuning')) {
     const base = interpretPrompt(p.prompt)
-    const intent = weighByRarity(base, { pages: keywords.size, df: new Map([...base.termWeights.keys()].map((t) => [t, keywords.df(t)])) })
+    const intent = weighByRarity(base, keywords.termStats([...base.termWeights.keys()]))
     const xs: X[] = []
     const ys: number[] = []
     for (const page of pages) {

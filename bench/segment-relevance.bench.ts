@@ -114,7 +114,7 @@ const fitOf = (prompt: string, id: string): string => {
   if (!e) return ''
   // The builder weighs prompt words by their rarity in the index (rank.ts); BM25's counts stand in for its search's.
   const intent = interpretPrompt(prompt)
-  const f = promptFit(weighByRarity(intent, { pages: keywords.size, df: new Map([...intent.termWeights.keys()].map((t) => [t, keywords.df(t)])) }), e)
+  const f = promptFit(weighByRarity(intent, keywords.termStats([...intent.termWeights.keys()])), e)
   return `[fit ${f.score.toFixed(3)} topic ${f.topic.toFixed(2)} detail ${f.detail.toFixed(2)} terms ${f.terms.toFixed(2)} sim ${f.similarity.toFixed(2)} themes ${f.themes.toFixed(2)}]`
 }
 function debug(prompt: string, urls: { url: string; score: number; reasons: unknown }[], relevant: Set<string>, out: BuildOutcome): void {

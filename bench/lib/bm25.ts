@@ -1,12 +1,11 @@
 // BM25 (k1 1.2, b 0.75) over the text the index extracted: the plain keyword baseline the relevance
 // benchmarks print beside the builder's figures, computed in the same run over the same pages.
 import { contentTokens } from '../../src/content/classify/text.ts'
+import type { TermStats } from '../../src/curation/builder/rank.ts'
 
 export interface Bm25<T> {
-  /** How many items were indexed. */
-  size: number
-  /** How many items hold the word (a content token). */
-  df(term: string): number
+  /** How many items hold each word, as the builder's rarity weighting (weighByRarity) reads its index. */
+  termStats(terms: readonly string[]): TermStats
   /** The k best-scoring items for the prompt's words (only those `keep` accepts); items without a prompt word are left out. */
   top(prompt: string, k: number, keep?: (item: T) => boolean): T[]
 }
@@ -22,8 +21,7 @@ export function bm25<T>(items: readonly { item: T; text: string }[]): Bm25<T> {
   const df = new Map<string, number>()
   for (const d of docs) for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1)
   return {
-    size: docs.length,
-    df: (term) => df.get(term) ?? 0,
+    termStats: (terms) => ({ pages: docs.length, df: new Map(terms.map((t) => [t, df.get(t) ?? 0])) }),
     top(prompt, k, keep = () => true) {
       const q = [...new Set(contentTokens(prompt))]
       return docs
