@@ -1,8 +1,12 @@
 // Shapes of the /v1 records the console reads (the OpenAPI document at /v1/openapi.json is the reference).
-// Why a URL is in a segment is the server's own type, as the API writes it (docs/curation.md, "Reading the URLs").
+// Why a URL is in a segment, and how a prompt was read, are the server's own types, as the API writes
+// them (docs/curation.md, "Reading the URLs", "Trying a prompt").
 import type { UrlReasons } from '../../src/curation/quality/filters.ts'
+import type { PromptReading } from '../../src/curation/segments/schemas.ts'
 
-export type { UrlReasons }
+export type { PromptReading, UrlReasons }
+export type Interpretation = PromptReading['interpretation']
+export type NamedCategory = Interpretation['categories'][number]
 
 export interface Problem {
   code: string
@@ -33,31 +37,6 @@ export interface Segment {
   last_updated_date: string | null
   /** how the prompt was read; null without a prompt */
   interpretation?: Interpretation | null
-}
-
-/** POST /v1/curation/prompt-interpretations: how a segment request would read a prompt. */
-export interface PromptReading {
-  prompt: string
-  topical: boolean
-  message: string | null
-  interpretation: Interpretation
-}
-
-export interface NamedCategory {
-  taxonomy_id: number
-  name: string
-  weight: number
-}
-
-export interface Interpretation {
-  language?: string
-  categories: NamedCategory[]
-  terms: string[]
-  expansions: string[]
-  audience: string[]
-  geo: string[]
-  blocks: { categories: NamedCategory[]; terms: string[] }
-  ignored: { word: string; why: string }[]
 }
 
 export interface SegmentUrl {
