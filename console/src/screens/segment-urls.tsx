@@ -99,8 +99,9 @@ export function UrlTable(props: { urls: SegmentUrl[]; total: number }) {
         </span>
         {props.urls.length < props.total ? ` (loading: ${props.urls.length.toLocaleString('en-US')} of ${props.total.toLocaleString('en-US')} so far)` : ''}
       </p>
+      {/* On a narrow screen each URL is a card of labelled fields (styles.css, table.stacked). */}
       <div class="table-wrap">
-        <table>
+        <table class="stacked">
           <caption class="sr-only">Segment URLs</caption>
           <thead>
             <tr>
@@ -122,13 +123,21 @@ export function UrlTable(props: { urls: SegmentUrl[]; total: number }) {
           <tbody>
             {shown.map((u) => (
               <tr key={u.rank}>
-                <td class="num">{u.rank}</td>
-                <td class="url">{u.url}</td>
-                <td>{u.tld}</td>
-                <td>{[u.level1_name, u.level2_name, u.level3_name].filter(Boolean).join(' › ') || '—'}</td>
-                <td class="num">{u.score.toFixed(3)}</td>
-                <td>{u.source}</td>
-                <td class="why">{why(u.reasons)}</td>
+                <td class="num" data-label="Rank">
+                  {u.rank}
+                </td>
+                <td class="url" data-label="URL">
+                  {u.url}
+                </td>
+                <td data-label="Domain">{u.tld}</td>
+                <td data-label="Category">{[u.level1_name, u.level2_name, u.level3_name].filter(Boolean).join(' › ') || '—'}</td>
+                <td class="num" data-label="Score">
+                  {u.score.toFixed(3)}
+                </td>
+                <td data-label="Source">{u.source}</td>
+                <td class="why" data-label="Why">
+                  {why(u.reasons)}
+                </td>
               </tr>
             ))}
           </tbody>

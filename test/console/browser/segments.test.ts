@@ -15,6 +15,7 @@ declare const document: {
 declare const localStorage: object
 declare const sessionStorage: object
 declare const navigator: { clipboard: { readText(): Promise<string> } }
+declare function getComputedStyle(el: unknown, pseudo: string): { content: string }
 
 // A buyer's day in the console: sign in, build a segment from a prompt over an indexed fixture web,
 // browse it (filter, sort, page, charts, exclusions), download it, and activate it to a Deal ID.
@@ -199,8 +200,16 @@ describeBrowser('console: segments and activation', () => {
     await page.setViewportSize({ width: 820, height: 1180 })
     await page.getByRole('tab', { name: 'URLs' }).click()
     await poll(() => page.getByTestId('url-count').textContent()).toBe('16 of 16 URLs')
-    // Nothing wider than the tablet's screen except inside the scrollable table frame.
+    // Nothing wider than the tablet's screen, the URL table included: each URL is a card of labelled fields.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
+    const frame = page.locator('.table-wrap').filter({ has: page.getByRole('table', { name: 'Segment URLs' }) })
+    expect(await frame.evaluate((el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth <= el.clientWidth)).toBe(true)
+    expect(
+      await frame
+        .locator('td.why')
+        .first()
+        .evaluate((el) => getComputedStyle(el, '::before').content),
+    ).toBe('"Why"')
     await checkScreen(page, 'tablet-segment')
     await page.setViewportSize({ width: 1280, height: 860 })
 
