@@ -3,21 +3,13 @@
 // are compared on their theme distributions (relevance.ts), which tells "electronics hobbyists
 // building circuits" from the rest of Technology & Computing, where the taxonomy has no node for it.
 // Trained by `npm run train:themes` (scripts/train-topics.ts); loaded once, on first use.
-import { readFileSync } from 'node:fs'
-import { logitsOfCounts, type ModelFile, readModelFile, softmax, type TopicModel } from './topic-model.ts'
+import { logitsOfCounts, readModelFile, softmax, type TopicModel } from './topic-model.ts'
 
-interface ThemeModel extends TopicModel {
-  /** each class's corpus:class name, in model order */
-  names: string[]
-}
+let cached: TopicModel | undefined
 
-let cached: ThemeModel | undefined
-
-export function themeModel(): ThemeModel {
-  if (cached) return cached
-  const file = JSON.parse(readFileSync(new URL('./theme-model.json', import.meta.url), 'utf8')) as ModelFile
-  const model = readModelFile(file, (_name, i) => i)
-  cached = { ...model, names: file.classes }
+/** Its classes are numbered by their index; `names` holds their corpus:class names. */
+export function themeModel(): TopicModel {
+  cached ??= readModelFile('theme-model.json', (_name, i) => i)
   return cached
 }
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { getNodeByUniqueId } from '../taxonomy/taxonomy.ts'
 import { featureVector } from './features.ts'
 
-export interface ModelFile {
+interface ModelFile {
   classes: string[]
   weight_scale: number
   bias: number[]
@@ -13,6 +13,8 @@ export interface ModelFile {
 }
 
 export interface TopicModel {
+  /** each class as the file names it (an IAB Unique ID, a theme's corpus:class), in model order */
+  names: string[]
   /** taxonomy id of each class, in model order */
   classIds: number[]
   bias: Float64Array
@@ -38,8 +40,7 @@ let cached: TopicModel | undefined
 
 export function topicModel(): TopicModel {
   if (cached) return cached
-  const file = JSON.parse(readFileSync(new URL('./topic-model.json', import.meta.url), 'utf8')) as ModelFile
-  cached = readModelFile(file, (uid) => {
+  cached = readModelFile('topic-model.json', (uid) => {
     const n = getNodeByUniqueId(uid)
     if (!n) throw new Error(`topic model names unknown IAB Unique ID ${uid}`)
     return n.id
@@ -47,8 +48,9 @@ export function topicModel(): TopicModel {
   return cached
 }
 
-/** A model file's weights, its classes named by `classId` (a taxonomy id, or the theme's index). */
-export function readModelFile(file: ModelFile, classId: (name: string, index: number) => number): TopicModel {
+/** A model file of this folder, its classes numbered by `classId` (a taxonomy id, or the theme's index). */
+export function readModelFile(fileName: string, classId: (name: string, index: number) => number): TopicModel {
+  const file = JSON.parse(readFileSync(new URL(`./${fileName}`, import.meta.url), 'utf8')) as ModelFile
   const scale = 1 / file.weight_scale
   const weights = new Map<string, Float64Array>()
   for (const [k, row] of Object.entries(file.features)) {
@@ -60,7 +62,7 @@ export function readModelFile(file: ModelFile, classId: (name: string, index: nu
     }
     weights.set(k, a)
   }
-  return { classIds: file.classes.map(classId), bias: Float64Array.from(file.bias, (b) => b * scale), weights }
+  return { names: file.classes, classIds: file.classes.map(classId), bias: Float64Array.from(file.bias, (b) => b * scale), weights }
 }
 
 export interface TopicScores {
