@@ -8,9 +8,10 @@
 // reported: the lenient figure (precision over what was returned), recall (top 20, whole segment)
 // and the relevant pages the quality filters left out.
 // Then the same over the same pages for prompts the product was never developed on
-// (classification/unseen-prompts.json: written and judged on 2026-11-28, split once into a tuning and
+// (classification/unseen-prompts.json: written and judged on 2026-11-28 in three batches, split once into a tuning and
 // a check half), beside a BM25 ranking of the same extracted text: the repo's stand-in for the
-// issue's outside measurement of unseen prompts over real pages (target ≥ 0.58, not gated here).
+// issue's outside measurement of unseen prompts over real pages (target ≥ 0.58, not gated here); and
+// how far two assessors agree on the prompts judged twice (unseen-prompts-second.json).
 // SEGMENT_DEBUG=<part of a prompt> prints that prompt's reading, its top 20 URLs with their reasons
 // and the relevant pages it missed with their categories (debug tuning-half prompts only).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -43,10 +44,12 @@ interface UnseenPrompt {
   split: 'tuning' | 'check'
   relevant_ids: string[]
 }
+type SecondJudgment = Omit<UnseenPrompt, 'split'>
 
 const labels = usableDevPages()
 const prompts = JSON.parse(readFileSync(join(data, 'classification/prompts.json'), 'utf8')) as Prompt[]
 const unseen = (JSON.parse(readFileSync(join(data, 'classification/unseen-prompts.json'), 'utf8')) as { prompts: UnseenPrompt[] }).prompts
+const second = (JSON.parse(readFileSync(join(data, 'classification/unseen-prompts-second.json'), 'utf8')) as { prompts: SecondJudgment[] }).prompts
 
 const db = await openPglite()
 await migrate(db)
@@ -78,6 +81,8 @@ interface Row {
   segment_precision: number
   bm25_p_at_20_strict: number
   relevant_excluded_by_filters: Record<string, number>
+  /** the dev ids of the segment's first 20 URLs */
+  top_ids: string[]
 }
 async function measure(prompt: string, relevantIds: readonly string[]): Promise<Row> {
   const { out, urls } = await buildPromptSegment(ctx, cfg, key.client_id, prompt, now, 10_000)
@@ -100,6 +105,7 @@ async function measure(prompt: string, relevantIds: readonly string[]): Promise<
     segment_precision: urls.length ? allHits / urls.length : 0,
     bm25_p_at_20_strict: keywords.top(prompt, 20).filter((id) => relevant.has(id)).length / 20,
     relevant_excluded_by_filters: excludedRelevant,
+    top_ids: top.map((u) => idOfUrl.get(u.url) ?? ''),
   }
   console.log(
     `P@20 ${r.p_at_20.toFixed(2)} (strict ${r.p_at_20_strict.toFixed(2)}, max ${r.max_p_at_20_strict.toFixed(2)}, BM25 ${r.bm25_p_at_20_strict.toFixed(2)})  R@20 ${r.recall_at_20.toFixed(2)}  ` +
@@ -174,12 +180,47 @@ const unseenSummary = Object.fromEntries(
     return [split, fig]
   }),
 )
+
+// How far the labels themselves can be trusted: a second assessor judged some prompts again, blind.
+const agreement = second.map((j) => {
+  const first = new Set(unseen.find((p) => p.prompt === j.prompt)?.relevant_ids ?? [])
+  const again = new Set(j.relevant_ids)
+  const row = unseenRows.find((r) => r.prompt === j.prompt)
+  const strict = (ids: Set<string>) => (row?.top_ids.filter((id) => ids.has(id)).length ?? 0) / 20
+  return {
+    prompt: j.prompt,
+    kappa: cohensKappa(labels.length, first, again),
+    first: { relevant: first.size, p_at_20_strict: strict(first) },
+    second: { relevant: again.size, p_at_20_strict: strict(again), max_p_at_20_strict: Math.min(20, again.size) / 20 },
+  }
+})
+const pooledKappa = cohensKappa(
+  labels.length * second.length,
+  new Set(second.flatMap((j, i) => (unseen.find((p) => p.prompt === j.prompt)?.relevant_ids ?? []).map((id) => `${i}:${id}`))),
+  new Set(second.flatMap((j, i) => j.relevant_ids.map((id) => `${i}:${id}`))),
+)
+const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
+console.log(
+  `second assessor on ${second.length} prompts: Cohen's kappa ${pooledKappa.toFixed(2)} (per prompt ${agreement.map((a) => a.kappa.toFixed(2)).join(', ')}); ` +
+    `mean P@20 strict ${meanOf(agreement.map((a) => a.first.p_at_20_strict)).toFixed(3)} by the first judgment, ${meanOf(agreement.map((a) => a.second.p_at_20_strict)).toFixed(3)} by the second ` +
+    `(which allows ${meanOf(agreement.map((a) => a.second.max_p_at_20_strict)).toFixed(3)})`,
+)
+
+/** Agreement of two judgments of the same `n` items (the relevant ones given), beyond chance. */
+function cohensKappa(n: number, a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let both = 0
+  for (const x of a) if (b.has(x)) both++
+  const observed = (n - a.size - b.size + 2 * both) / n
+  const chance = (a.size / n) * (b.size / n) + (1 - a.size / n) * (1 - b.size / n)
+  return chance < 1 ? (observed - chance) / (1 - chance) : 1
+}
+
 await db.close()
 const out = join(root, 'bench/results/segment-relevance.json')
 mkdirSync(dirname(out), { recursive: true })
 writeFileSync(
   out,
-  `${JSON.stringify({ generated_at: new Date().toISOString(), pages: labels.length, config: { minScore: cfg.minScore, minWords: cfg.minWords }, summary, prompts: rows, unseen: { summary: unseenSummary, prompts: unseenRows } }, null, 2)}\n`,
+  `${JSON.stringify({ generated_at: new Date().toISOString(), pages: labels.length, config: { minScore: cfg.minScore, minWords: cfg.minWords }, summary, prompts: rows, unseen: { summary: unseenSummary, prompts: unseenRows, second_assessor: { kappa: pooledKappa, prompts: agreement } } }, null, 2)}\n`,
 )
 console.log(`wrote ${out}`)
 if (summary.mean_p_at_20_strict < 0.7) {
