@@ -1,6 +1,7 @@
 // Tier-1 accuracy of the topic classifier on the check split of each labelled corpus (fixtures/topics),
 // with the ablation: shipped (learned model + vocabulary), learned model only, vocabulary only.
-// Also: taxonomy names read as prompts, the British news probe, prompts in other languages and prompts
+// Also: the team-written texts of the topics no corpus covers (written-topics.json, every item: none is
+// trained on), taxonomy names read as prompts, the British news probe, prompts in other languages and prompts
 // with exclusions (fixtures/topics/prompts-*.json).
 // Run: npm run bench -- topics   → bench/results/topics.json
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -9,7 +10,15 @@ import { fileURLToPath } from 'node:url'
 import { model } from '../src/content/classify/model.ts'
 import { themeModel } from '../src/content/topics/theme-model.ts'
 import { topicModel } from '../src/content/topics/topic-model.ts'
-import { corpusAccuracy, describeProbe, exclusionPrompts, namesAsPrompts, otherLanguagePrompts, probeAccuracy } from './lib/topic-accuracy.ts'
+import {
+  corpusAccuracy,
+  describeProbe,
+  exclusionPrompts,
+  namesAsPrompts,
+  otherLanguagePrompts,
+  probeAccuracy,
+  writtenTopicsAccuracy,
+} from './lib/topic-accuracy.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 // What the learned models add to a process (the keyword model is loaded first, as in the service).
@@ -23,9 +32,11 @@ console.log(
   `learned models: +${modelRssMb.toFixed(1)} MB RSS when loaded (limit 150 MB): topic model ${((topicRss - rssBefore) / 1e6).toFixed(1)} MB, theme model ${((process.memoryUsage().rss - topicRss) / 1e6).toFixed(1)} MB`,
 )
 const rows = corpusAccuracy()
+// Last: the team-written texts of the 13 topics no corpus covers, all of them (never trained on).
+const written = writtenTopicsAccuracy()
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`
 console.log('tier-1 top-1 on check splits   shipped   model only   vocabulary only   (classified: share classifyPage accepts)')
-for (const r of rows) {
+const printRow = (r: (typeof rows)[number]): void => {
   console.log(
     `  ${r.corpus.padEnd(10)} n=${String(r.items).padEnd(6)}  ${pct(r.top1.shipped).padEnd(8)}  ${pct(r.top1['model only']).padEnd(11)}  ${pct(r.top1['vocabulary only']).padEnd(16)}  classified ${pct(r.classified)}`,
   )
@@ -35,6 +46,9 @@ for (const r of rows) {
       .join(', ')}`,
   )
 }
+for (const r of rows) printRow(r)
+console.log('the 13 topics no corpus covers, team-written items (all: never trained on)')
+printRow(written)
 // Full British-English news articles (synthetic, written blind to the classifier: the file's `about`).
 const probe = probeAccuracy()
 console.log(`British news probe (n=${probe.items}): tier-1 top-1 ${pct(probe.top1)}: ${describeProbe(probe)}`)
@@ -64,6 +78,6 @@ const out = join(root, 'bench/results/topics.json')
 mkdirSync(dirname(out), { recursive: true })
 writeFileSync(
   out,
-  `${JSON.stringify({ generated_at: new Date().toISOString(), model_rss_mb: modelRssMb, corpora: rows, british_news_probe: probe, names_as_prompts: names, other_language_prompts: languages, compound_prompts: compounds, exclusion_prompts: exclusions }, null, 2)}\n`,
+  `${JSON.stringify({ generated_at: new Date().toISOString(), model_rss_mb: modelRssMb, corpora: rows, written_topics: written, british_news_probe: probe, names_as_prompts: names, other_language_prompts: languages, compound_prompts: compounds, exclusion_prompts: exclusions }, null, 2)}\n`,
 )
 console.log(`wrote ${out}`)
