@@ -42,9 +42,11 @@ interface Prompt {
 interface UnseenPrompt {
   prompt: string
   split: 'tuning' | 'check'
+  /** which batch of twelve it was written in: the third was written after all development */
+  batch: number
   relevant_ids: string[]
 }
-type SecondJudgment = Omit<UnseenPrompt, 'split'>
+type SecondJudgment = Pick<UnseenPrompt, 'prompt' | 'relevant_ids'>
 
 const labels = usableDevPages()
 const prompts = JSON.parse(readFileSync(join(data, 'classification/prompts.json'), 'utf8')) as Prompt[]
@@ -162,8 +164,8 @@ console.log(
 )
 
 console.log('\nprompts never developed on (classification/unseen-prompts.json):')
-const unseenRows: (Row & { split: UnseenPrompt['split'] })[] = []
-for (const p of unseen) unseenRows.push({ split: p.split, ...(await measure(p.prompt, p.relevant_ids)) })
+const unseenRows: (Row & Pick<UnseenPrompt, 'split' | 'batch'>)[] = []
+for (const p of unseen) unseenRows.push({ split: p.split, batch: p.batch, ...(await measure(p.prompt, p.relevant_ids)) })
 const unseenSummary = Object.fromEntries(
   (['tuning', 'check'] as const).map((split) => {
     const half = unseenRows.filter((r) => r.split === split)
@@ -180,6 +182,21 @@ const unseenSummary = Object.fromEntries(
     return [split, fig]
   }),
 )
+// Per batch: nothing was ever tuned on the third, so it is the plainest figure of the three.
+const byBatch = [...new Set(unseenRows.map((r) => r.batch))].map((batch) => {
+  const rowsOf = unseenRows.filter((r) => r.batch === batch)
+  const fig = {
+    batch,
+    prompts: rowsOf.length,
+    mean_p_at_20_strict: mean(rowsOf, 'p_at_20_strict'),
+    max: mean(rowsOf, 'max_p_at_20_strict'),
+    bm25: mean(rowsOf, 'bm25_p_at_20_strict'),
+  }
+  console.log(
+    `batch ${batch} (${fig.prompts} prompts): mean P@20 strict ${fig.mean_p_at_20_strict.toFixed(3)} (labels allow ${fig.max.toFixed(3)}: ${Math.round((100 * fig.mean_p_at_20_strict) / fig.max)}%; BM25 ${fig.bm25.toFixed(3)})`,
+  )
+  return fig
+})
 
 // How far the labels themselves can be trusted: a second assessor judged some prompts again, blind.
 const agreement = second.map((j) => {
@@ -220,7 +237,7 @@ const out = join(root, 'bench/results/segment-relevance.json')
 mkdirSync(dirname(out), { recursive: true })
 writeFileSync(
   out,
-  `${JSON.stringify({ generated_at: new Date().toISOString(), pages: labels.length, config: { minScore: cfg.minScore, minWords: cfg.minWords }, summary, prompts: rows, unseen: { summary: unseenSummary, prompts: unseenRows, second_assessor: { kappa: pooledKappa, prompts: agreement } } }, null, 2)}\n`,
+  `${JSON.stringify({ generated_at: new Date().toISOString(), pages: labels.length, config: { minScore: cfg.minScore, minWords: cfg.minWords }, summary, prompts: rows, unseen: { summary: unseenSummary, by_batch: byBatch, prompts: unseenRows, second_assessor: { kappa: pooledKappa, prompts: agreement } } }, null, 2)}\n`,
 )
 console.log(`wrote ${out}`)
 if (summary.mean_p_at_20_strict < 0.7) {
