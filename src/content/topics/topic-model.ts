@@ -39,8 +39,7 @@ export const CLASSIFIER_VERSION = 9
 let cached: TopicModel | undefined
 
 export function topicModel(): TopicModel {
-  if (cached) return cached
-  cached = readModelFile('topic-model.json', (uid) => {
+  cached ??= readModelFile('topic-model.json', (uid) => {
     const n = getNodeByUniqueId(uid)
     if (!n) throw new Error(`topic model names unknown IAB Unique ID ${uid}`)
     return n.id
