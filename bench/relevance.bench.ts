@@ -19,7 +19,7 @@ import { loadCorpora } from '../scripts/lib/topic-corpora.ts'
 import type { Embedding } from '../src/content/classify/embed.ts'
 import { interpretPrompt } from '../src/content/topics/interpret-prompt.ts'
 import { FIT_COEFFICIENTS, promptFit } from '../src/content/topics/relevance.ts'
-import { createServiceContext } from '../src/context.ts'
+import { closeServices, createServiceContext } from '../src/context.ts'
 import { refreshAssociations } from '../src/curation/builder/associations.ts'
 import { weighByRarity } from '../src/curation/builder/rank.ts'
 import { systemClock } from '../src/platform/clock.ts'
@@ -28,7 +28,7 @@ import { migrate } from '../src/platform/db/migrate.ts'
 import { openPglite } from '../src/platform/db/pglite.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
 import { bm25 } from './lib/bm25.ts'
-import { buildPromptSegment, devHtml, devPageUrls, indexPage, usableDevPages } from './lib/prompt-segments.ts'
+import { buildPromptSegment, devHtml, devPageUrls, fillSemanticVectors, indexPage, usableDevPages } from './lib/prompt-segments.ts'
 import { corpusAccuracy, describeProbe, probeAccuracy } from './lib/topic-accuracy.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -99,6 +99,9 @@ console.log(
 const ctx = await createServiceContext(db, systemClock, loadConfig({ CURATION_MIN_WORDS: '0' }))
 const cfg = ctx.config.curation
 const key = await createKey(db, { name: 'relevance', now })
+const encodedAt = Date.now()
+const encoded = await fillSemanticVectors(ctx)
+if (ctx.encoder) console.log(`sentence vectors: ${encoded} pages read in ${((Date.now() - encodedAt) / 1000).toFixed(1)} s (SEMANTIC_VECTORS=off skips them)`)
 
 // The dev pages were labelled for the 6 dev prompts. For the prompts written from the corpora's
 // classes, the dev pages that reached the builder's or BM25's top 20 were judged afterwards
@@ -249,6 +252,7 @@ if (poolFile) {
   writeFileSync(poolFile, `${JSON.stringify(pool, null, 1)}\n`)
   console.log(`wrote ${pool.length} unjudged (prompt, page) pairs to ${poolFile}`)
 }
+await closeServices(ctx)
 await db.close()
 const outFile = join(root, 'bench/results/relevance.json')
 mkdirSync(dirname(outFile), { recursive: true })

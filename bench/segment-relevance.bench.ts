@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url'
 import { getNode } from '../src/content/taxonomy/taxonomy.ts'
 import { interpretPrompt } from '../src/content/topics/interpret-prompt.ts'
 import { promptFit } from '../src/content/topics/relevance.ts'
-import { createServiceContext } from '../src/context.ts'
+import { closeServices, createServiceContext } from '../src/context.ts'
 import type { BuildOutcome } from '../src/curation/builder/build-segment.ts'
 import { weighByRarity } from '../src/curation/builder/rank.ts'
 import { systemClock } from '../src/platform/clock.ts'
@@ -30,7 +30,7 @@ import { openPglite } from '../src/platform/db/pglite.ts'
 import { createKey } from '../src/platform/keys/keys.ts'
 import type { AnalyzedPage } from '../src/scraping/index/analyze-page.ts'
 import { bm25 } from './lib/bm25.ts'
-import { buildPromptSegment, devHtml, devPageUrls, indexPage, usableDevPages } from './lib/prompt-segments.ts'
+import { buildPromptSegment, devHtml, devPageUrls, fillSemanticVectors, indexPage, usableDevPages } from './lib/prompt-segments.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const data = join(root, 'fixtures')
@@ -71,6 +71,9 @@ console.log(`indexed ${labels.length} usable dev pages`)
 const ctx = await createServiceContext(db, systemClock, loadConfig({}))
 const cfg = ctx.config.curation
 const key = await createKey(db, { name: 'relevance', now })
+const encodedAt = Date.now()
+const encoded = await fillSemanticVectors(ctx)
+if (ctx.encoder) console.log(`sentence vectors: ${encoded} pages read in ${((Date.now() - encodedAt) / 1000).toFixed(1)} s (SEMANTIC_VECTORS=off skips them)`)
 interface Row {
   prompt: string
   relevant: number
@@ -232,6 +235,7 @@ function cohensKappa(n: number, a: ReadonlySet<string>, b: ReadonlySet<string>):
   return chance < 1 ? (observed - chance) / (1 - chance) : 1
 }
 
+await closeServices(ctx)
 await db.close()
 const out = join(root, 'bench/results/segment-relevance.json')
 mkdirSync(dirname(out), { recursive: true })

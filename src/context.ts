@@ -6,6 +6,7 @@
 
 import { createConnector } from './activation/connectors/index.ts'
 import type { AdcpContext } from './adcp/context.ts'
+import { childProcessEncoder } from './content/semantic/encoder.ts'
 import { createClickSigner } from './pixel/clicks/signing.ts'
 import type { PixelContext } from './pixel/context.ts'
 import type { Clock } from './platform/clock.ts'
@@ -28,11 +29,14 @@ export async function createServiceContext(db: Db, clock: Clock, config: Config,
   const ctx = createContext(db, clock, config)
   const clickSigner = await createClickSigner(db, config.pixel.clickSecret)
   const webhooks = await createWebhookService(db, config.webhooks.secretKey, config.webhooks.timeoutMs)
-  return { ...ctx, clickSigner, webhooks, connector: createConnector(db, config.activation), scraper: createScraper(ctx, opts.scraper) }
+  // Started on first use: a process that never ranks or enriches pages never starts the encoder.
+  const encoder = config.semantic.enabled ? childProcessEncoder({ timeoutMs: config.semantic.timeoutMs }) : null
+  return { ...ctx, clickSigner, webhooks, connector: createConnector(db, config.activation), scraper: createScraper(ctx, opts.scraper), encoder }
 }
 
-/** Releases what the services hold (the scraper's connections); the database is the caller's. */
+/** Releases what the services hold (the scraper's connections, the encoder's process); the database is the caller's. */
 export async function closeServices(ctx: ServiceContext): Promise<void> {
   await ctx.scraper.close()
   await ctx.webhooks.close()
+  await ctx.encoder?.close()
 }

@@ -14,6 +14,7 @@ import type { Queryable } from '../../src/platform/db/db.ts'
 import type { FetchOutcome } from '../../src/scraping/fetch/fetcher.ts'
 import { type AnalyzedPage, analyzePage } from '../../src/scraping/index/analyze-page.ts'
 import { queuePages, savePage } from '../../src/scraping/index/pages-repository.ts'
+import { semanticBatch } from '../../src/scraping/index/semantic-vectors.ts'
 
 const data = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'fixtures')
 
@@ -92,4 +93,16 @@ export async function buildPromptSegment(
   await ctx.db.transaction((tx) => storeBuild(tx, row, out, now))
   const { urls } = await listSegmentUrls(ctx.db, clientId, seg.id, limit, 0)
   return { out, urls }
+}
+
+/**
+ * Gives every indexed page its sentence vector, as the index.semantic job would in the background
+ * (nothing when the encoder is off: SEMANTIC_VECTORS=off ranks as before); returns how many were read.
+ */
+export async function fillSemanticVectors(ctx: CurationContext): Promise<number> {
+  const { encoder } = ctx
+  if (!encoder) return 0
+  let total = 0
+  for (let n = -1; n !== 0; total += n) n = await semanticBatch(ctx.db, encoder, (fn) => ctx.db.transaction(fn))
+  return total
 }

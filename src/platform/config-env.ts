@@ -69,6 +69,12 @@ export const EnvSchema = Type.Object({
   CURATION_HOP_LINKS_PER_PAGE: int(20, 1, 500, 'links followed per page when crawling hops from example URLs'),
   CURATION_HOP_MAX_PAGES: int(200, 1, 10_000, 'pages fetched per crawl hop'),
   CURATION_EXPAND_MAX_URLS: int(1000, 1, 100_000, 'most new URLs one expand optimization adds'),
+  SEMANTIC_VECTORS: Type.Union([Type.Literal('on'), Type.Literal('off')], {
+    default: 'on',
+    description:
+      'sentence vectors of English pages (a background job) and of prompts, compared in ranking (docs/curation.md "Scores"); `off` spares the encoder\'s own process (~130 MB) and its CPU, and ranks as before',
+  }),
+  SEMANTIC_TIMEOUT_MS: int(120_000, 1000, maxInt, 'longest one request to the sentence encoder may take, loading its model included'),
   CATALOG_MIN_PAGES: int(50, 1, maxInt, 'indexed pages an IAB node needs to enter the public catalog'),
   CATALOG_MIN_CATEGORY_SCORE: num(0.2, 0, 1, 'category score at which a page counts for an IAB node'),
   CATALOG_SEASONAL_MAX_URLS: int(5000, 1, 1_000_000, 'most URLs kept per seasonal segment'),

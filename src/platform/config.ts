@@ -149,6 +149,8 @@ export interface Config {
   }
   pixel: PixelConfig
   curation: CurationConfig
+  /** The sentence encoder (src/content/semantic/): on or off, and how long one request may take. */
+  semantic: { enabled: boolean; timeoutMs: number }
   adcp: AdcpConfig
   webhooks: WebhookConfig
 }
@@ -265,6 +267,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         },
       },
     },
+    semantic: { enabled: e.SEMANTIC_VECTORS === 'on', timeoutMs: e.SEMANTIC_TIMEOUT_MS },
     adcp: {
       activationWaitMs: e.ADCP_ACTIVATION_WAIT_MS,
       dataProviderDomain: e.ADCP_DATA_PROVIDER_DOMAIN?.toLowerCase() ?? null,

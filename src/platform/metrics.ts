@@ -27,6 +27,12 @@ export function createMetrics(db: Queryable) {
     buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 1800],
     registers: [registry],
   })
+  const promptVectors = new Counter({
+    name: 'prompt_vectors_total',
+    help: "Segment builds by whether the prompt's sentence vector was used, unavailable (the encoder failed) or off",
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  })
   new Gauge({
     name: 'job_queue_depth',
     help: 'Jobs queued or running, by kind and status',
@@ -45,6 +51,9 @@ export function createMetrics(db: Queryable) {
     },
     observeJob(kind: string, outcome: string, seconds: number) {
       jobDuration.observe({ kind, outcome }, seconds)
+    },
+    observePromptVector(outcome: 'used' | 'unavailable' | 'off') {
+      promptVectors.inc({ outcome })
     },
   }
 }

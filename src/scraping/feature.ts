@@ -2,6 +2,7 @@ import type { Feature } from '../platform/http/app.ts'
 import type { JobHandler } from '../platform/jobs/handler.ts'
 import type { ScrapingContext } from './context.ts'
 import { reclassifyJob } from './index/reclassify.ts'
+import { semanticJob } from './index/semantic-vectors.ts'
 import { scrapingJobs as jobs } from './jobs/handlers.ts'
 import { jobRoutes } from './jobs/routes.ts'
 import { searchRoutes } from './search/routes.ts'
@@ -15,7 +16,10 @@ export const scrapingFeature: Feature<ScrapingContext> = {
   },
 }
 
-/** Scrape-job chunks, single-URL submissions from search, their housekeeping, and background reclassification. */
+/**
+ * Scrape-job chunks, single-URL submissions from search, their housekeeping, and the index's
+ * background work: reclassification, and sentence vectors when the encoder is on.
+ */
 export function scrapingJobs(ctx: ScrapingContext): JobHandler[] {
-  return [...jobs(ctx), reclassifyJob(ctx)]
+  return [...jobs(ctx), reclassifyJob(ctx), ...(ctx.encoder ? [semanticJob(ctx, ctx.encoder)] : [])]
 }

@@ -34,8 +34,9 @@ export function merged<T extends object>(base: T, overrides: DeepPartial<T>): T 
 }
 
 /** The configuration tests start from: the defaults, loopback reachable by the scraper, plus `overrides`. */
+// The sentence encoder is off unless a test turns it on: each would start the encoder's process.
 export function testConfig(overrides: DeepPartial<Config> = {}): Config {
-  return merged(loadConfig({ SCRAPE_ALLOW_PRIVATE: 'true' }), overrides)
+  return merged(loadConfig({ SCRAPE_ALLOW_PRIVATE: 'true', SEMANTIC_VECTORS: 'off' }), overrides)
 }
 
 /** Changes settings of a running test context (read at use, as every feature reads them). */

@@ -8,7 +8,10 @@
 //    the square root of the page's confidence, as the classifier's prompt ranking measures it;
 //  - themes: the similarity of their theme distributions (theme-model.ts: the corpora's own classes,
 //    finer than the taxonomy where it is coarse), weighed by how sure the prompt is of its likeliest
-//    theme (themeWeight); its coefficient was swept on the tuning half with the others kept.
+//    theme (themeWeight); its coefficient was swept on the tuning half with the others kept;
+//  - semantic: the cosine of the prompt's and the page's sentence vectors (content/semantic/), less
+//    what an unrelated pair shows (SEMANTIC_BASELINE), so a page without a vector, or a service with
+//    the encoder off, scores as the other five measurements alone say; swept like themes.
 // Because the scale is the same for every prompt, a prompt the index cannot serve gets low scores.
 import { type Embedding, similarity as embeddingSimilarity, themeSimilarity } from '../classify/embed.ts'
 import { getNode } from '../taxonomy/taxonomy.ts'
@@ -29,12 +32,23 @@ export interface PromptFit {
   terms: number
   similarity: number
   themes: number
+  /** the sentence vectors' cosine; null when the prompt or the page has none */
+  semantic: number | null
   reasons: FitReasons
 }
 
+/** What was measured of the page beside its embedding. */
+export interface PageMeasures {
+  /** share of the prompt's rare words a full-text search found in the page */
+  textShare?: number
+  /** cosine of the prompt's and the page's sentence vectors, when both have one */
+  semantic?: number | null
+}
+
 /**
- * Logistic coefficients: intercept, topic, detail, terms, similarity, themes. The best-ranking mix on the
- * tuning half, calibrated (fit (2) of `RELEVANCE_FIT=1 npm run bench -- relevance`; docs/curation.md).
+ * Logistic coefficients: intercept, topic, detail, terms, similarity, themes, semantic. The best-ranking
+ * mix on the tuning half, calibrated (fit (2) of `RELEVANCE_FIT=1 npm run bench -- relevance`;
+ * docs/curation.md); themes and semantic swept on the tuning half with the others kept.
  */
 export interface FitCoefficients {
   intercept: number
@@ -43,8 +57,17 @@ export interface FitCoefficients {
   terms: number
   similarity: number
   themes: number
+  semantic: number
 }
-export const FIT_COEFFICIENTS: FitCoefficients = { intercept: -5.05, topic: 1.08, detail: 0.54, terms: 4.33, similarity: 4.33, themes: 5 }
+export const FIT_COEFFICIENTS: FitCoefficients = { intercept: -5.05, topic: 1.08, detail: 0.54, terms: 4.33, similarity: 4.33, themes: 5, semantic: 3 }
+
+/**
+ * Where the sentence vectors' cosine starts to count for a page: above what a candidate about
+ * something else shows (an unrelated prompt and page: 0.12 on average, 0.25 at the 90th percentile;
+ * a relevant pair 0.34). Swept with the coefficient on the tuning half so that the scores stay
+ * calibrated; a page without a vector counts as if at the baseline.
+ */
+export const SEMANTIC_BASELINE = 0.24
 
 // A term weight (saturated page term strength) of 1 is about two mentions in the body.
 const TERM_SATURATION = 1
@@ -92,10 +115,12 @@ function themeWeight(e: Embedding): number {
 }
 
 /**
- * `textShare`: share of the prompt's rare words a full-text search found in the page; it floors the
- * terms measurement, since a page keeps only its strongest words in its embedding.
+ * `measured.textShare` floors the terms measurement, since a page keeps only its strongest words in its
+ * embedding; `measured.semantic` is the sentence vectors' cosine, when both have one.
  */
-export function promptFit(intent: PromptIntent, page: Embedding, textShare = 0, coefficients: FitCoefficients = FIT_COEFFICIENTS): PromptFit {
+export function promptFit(intent: PromptIntent, page: Embedding, measured: PageMeasures = {}, coefficients: FitCoefficients = FIT_COEFFICIENTS): PromptFit {
+  const textShare = measured.textShare ?? 0
+  const semantic = measured.semantic ?? null
   const shares = new Map(page.concepts)
   let topic = 0
   let topicNorm = 0
@@ -140,7 +165,14 @@ export function promptFit(intent: PromptIntent, page: Embedding, textShare = 0, 
   const similarity = embeddingSimilarity(intent.embedding, page) * Math.sqrt(page.confidence)
   const themeMatch = themeSimilarity(intent.embedding, page)
   const themes = themeMatch * themeWeight(intent.embedding)
-  const z = k.intercept + k.topic * onTopic + k.detail * detail + k.terms * terms + k.similarity * similarity + k.themes * themes
+  const z =
+    k.intercept +
+    k.topic * onTopic +
+    k.detail * detail +
+    k.terms * terms +
+    k.similarity * similarity +
+    k.themes * themes +
+    (semantic === null ? 0 : k.semantic * (semantic - SEMANTIC_BASELINE))
   const score = 1 / (1 + Math.exp(-z))
   matched.sort((a, b) => b.contribution - a.contribution)
   const shared = themes >= THEME_REASON ? sharedTheme(intent.embedding, page) : null
@@ -151,6 +183,7 @@ export function promptFit(intent: PromptIntent, page: Embedding, textShare = 0, 
     terms,
     similarity,
     themes,
+    semantic,
     reasons: {
       categories: matched.slice(0, 3).map((m) => ({ taxonomy_id: m.id, name: getNode(m.id)?.name ?? String(m.id), score: round(m.score) })),
       terms: found.slice(0, 8),

@@ -77,6 +77,7 @@ export async function buildSegment(ctx: CurationContext, seg: SegmentRow, cfg: C
   const intent = seg.prompt ? interpretPrompt(seg.prompt, seg.interpretation?.expansions ?? []) : null
   const ranking = await rankCandidates(ctx.db, {
     intent,
+    promptVector: await promptVectorOf(ctx, seg.prompt),
     taxonomyId: seg.taxonomy_given ? seg.taxonomy_id : null,
     seedPageIds: seedIds,
     extraCandidates: extra,
@@ -225,6 +226,24 @@ export async function storeBuild(tx: Queryable, seg: SegmentRow, out: BuildOutco
   await recordChange(tx, seg, 'build', now)
   await emitSegmentEvent(tx, seg.client_id, seg.id, 'segment.completed', now)
   return n
+}
+
+/**
+ * The prompt's sentence vector, or null: with the encoder off or failing, ranking goes on with its other
+ * measurements (the metric prompt_vectors_total tells an operator which happened).
+ */
+async function promptVectorOf(ctx: CurationContext, prompt: string | null): Promise<Int8Array | null> {
+  if (!prompt) return null
+  if (!ctx.encoder) {
+    ctx.metrics.observePromptVector('off')
+    return null
+  }
+  const vector = await ctx.encoder.encode([prompt]).then(
+    (v) => v[0] ?? null,
+    () => null,
+  )
+  ctx.metrics.observePromptVector(vector ? 'used' : 'unavailable')
+  return vector
 }
 
 /** The segment's webhook event, in the transaction that changed it: the record as GET returns it. */

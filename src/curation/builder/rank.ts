@@ -16,6 +16,7 @@
 import type { Embedding, ScoredCategory } from '../../content/classify/index.ts'
 import { similarity } from '../../content/classify/index.ts'
 import { searchPrefix } from '../../content/classify/text.ts'
+import { semanticCosine, vectorOf } from '../../content/semantic/vectors.ts'
 import { ancestry, children, getNode } from '../../content/taxonomy/taxonomy.ts'
 import type { PromptIntent } from '../../content/topics/interpret-prompt.ts'
 import { promptFit, topicCertainty } from '../../content/topics/relevance.ts'
@@ -28,6 +29,8 @@ import type { SegmentRow } from '../segments/repository.ts'
 export interface RankRequest {
   /** The prompt as read (interpretPrompt, with the segment's expansions); null without a prompt. */
   intent: PromptIntent | null
+  /** The prompt's sentence vector (content/semantic/); null when the encoder is off or failed. */
+  promptVector?: Int8Array | null
   /** The requested taxonomy node: candidates must be classified under it. */
   taxonomyId: number | null
   /** Pages whose likeness is wanted (examples, expand seeds); unusable ones are reported back. */
@@ -75,6 +78,8 @@ interface PageData {
   embedding: Embedding | null
   categories: ScoredCategory[] | null
   simhash: string | null
+  /** the page's sentence vector, read only when the prompt has one */
+  semantic: Int8Array | null
 }
 
 const MAX_PROMPT_CATEGORIES = 6
@@ -119,6 +124,7 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
   const seedData = await loadPages(
     db,
     usableSeeds.map((s) => s.pageId),
+    false,
   )
   const seedPages = seedData.filter((p) => (p.embedding?.confidence ?? 0) > 0)
   const seedEmbeddings = seedPages.map((p) => p.embedding!)
@@ -151,7 +157,8 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
   for (const id of req.extraCandidates.keys()) ids.add(id)
   req.signal?.throwIfAborted()
 
-  const pages = await loadPages(db, [...ids])
+  const promptVector = promptUsable ? (req.promptVector ?? null) : null
+  const pages = await loadPages(db, [...ids], promptVector !== null)
   const seedIds = new Set(usableSeeds.map((s) => s.pageId))
   const subtree = req.taxonomyId !== null ? req.taxonomyId : null
   const ranked: Candidate[] = []
@@ -166,7 +173,10 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
     const reasons: UrlReasons = {}
     if (promptUsable && intent) {
       const matched = textMatches.get(p.id)
-      const fit = promptFit(weighted ?? intent, p.embedding, matched ? matched / Math.max(1, textTerms.length) : 0)
+      const fit = promptFit(weighted ?? intent, p.embedding, {
+        textShare: matched ? matched / Math.max(1, textTerms.length) : 0,
+        semantic: promptVector && p.semantic ? semanticCosine(promptVector, p.semantic) : null,
+      })
       sum += WEIGHTS.prompt * fit.score
       norm += WEIGHTS.prompt
       if (fit.reasons.categories.length) reasons.categories = fit.reasons.categories
@@ -285,11 +295,14 @@ async function loadSeeds(db: Queryable, ids: number[]): Promise<Seed[]> {
  * on the embedded engine that is about twice as fast as letting it build the objects on its thread
  * and copying them over.
  */
-async function loadPages(db: Queryable, ids: number[]): Promise<PageData[]> {
+/** `withSemantic`: read the pages' sentence vectors too (512 bytes a page). */
+async function loadPages(db: Queryable, ids: number[], withSemantic: boolean): Promise<PageData[]> {
   if (!ids.length) return []
-  const { rows } = await db.query<Omit<PageData, 'embedding' | 'categories'> & { embedding: string | null; categories: string | null }>(
+  const { rows } = await db.query<
+    Omit<PageData, 'embedding' | 'categories' | 'semantic'> & { embedding: string | null; categories: string | null; semantic: Uint8Array | null }
+  >(
     `SELECT id, url, host, tld, word_count, language, primary_category, embedding::text AS embedding, categories::text AS categories,
-            simhash::text AS simhash, ${datedArticleSql} AS dated_article,
+            simhash::text AS simhash, ${datedArticleSql} AS dated_article, ${withSemantic ? 'semantic' : 'NULL::bytea AS semantic'},
             ${pageMfaScoreSql}::float8 AS page_mfa_score
        FROM pages WHERE id = ANY($1::bigint[]) AND state = 'done' AND embedding IS NOT NULL AND jsonb_typeof(embedding) = 'object'`,
     [ids],
@@ -301,6 +314,7 @@ async function loadPages(db: Queryable, ids: number[]): Promise<PageData[]> {
       ...r,
       embedding: r.embedding === null ? null : (JSON.parse(r.embedding) as Embedding),
       categories: r.categories === null ? null : (JSON.parse(r.categories) as ScoredCategory[]),
+      semantic: vectorOf(r.semantic),
     })
   }
   return out

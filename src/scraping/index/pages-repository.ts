@@ -113,6 +113,8 @@ export async function savePages(q: Queryable, entries: readonly { id: number; pa
            metadata = i.metadata, published_date = i.published_date, last_updated_date = i.last_updated_date,
            categories = i.categories, primary_category = i.primary_category, embedding = i.embedding,
            signals = i.signals, simhash = i.simhash, links = i.links, classifier_version = $2,
+           -- The sentence vector stays while the text it was read from does (index.semantic).
+           semantic = CASE WHEN p.title IS NOT DISTINCT FROM i.title AND p.full_text IS NOT DISTINCT FROM i.full_text THEN p.semantic END,
            failed_fetches = CASE WHEN i.errors ? 'E002' THEN p.failed_fetches + 1 ELSE 0 END
          FROM input i WHERE p.id = i.id RETURNING p.id),
      wanted AS (

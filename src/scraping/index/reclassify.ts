@@ -13,6 +13,7 @@ import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
 import type { Periodic } from '../../platform/jobs/kinds.ts'
 import { classifyForIndex } from './analyze-page.ts'
+import { backgroundPass } from './background-pass.ts'
 
 export const reclassifyKind = 'index.reclassify'
 
@@ -22,9 +23,6 @@ declare module '../../platform/jobs/kinds.ts' {
   }
 }
 const BATCH = 200
-/** One run stops after this long and leaves the rest to the next (other jobs share the worker). */
-const RUN_BUDGET_MS = 20_000
-const EVERY_MS = 60_000
 
 interface StoredPage {
   id: number
@@ -81,20 +79,11 @@ export async function reclassifyProgress(db: Queryable): Promise<{ remaining: nu
 }
 
 export function reclassifyJob(ctx: AppContext): JobHandler<'index.reclassify'> {
-  return {
+  return backgroundPass({
     kind: reclassifyKind,
-    everyMs: EVERY_MS,
-    maxAttempts: 3,
-    async run(_payload, job) {
-      const started = job.clock.now().getTime()
-      let done = 0
-      for (;;) {
-        job.signal.throwIfAborted()
-        const n = await job.withLease((tx) => reclassifyBatch(tx))
-        done += n
-        if (n < BATCH || job.clock.now().getTime() - started > RUN_BUDGET_MS) break
-      }
-      return { reclassified: done, ...(await reclassifyProgress(ctx.db)) }
-    },
-  }
+    batch: BATCH,
+    step: (job) => job.withLease((tx) => reclassifyBatch(tx)),
+    doneAs: 'reclassified',
+    progress: () => reclassifyProgress(ctx.db),
+  })
 }

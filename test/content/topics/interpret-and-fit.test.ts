@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { embedPage } from '../../../src/content/classify/index.ts'
 import { interpretPrompt, narrowedBy } from '../../../src/content/topics/interpret-prompt.ts'
-import { promptFit } from '../../../src/content/topics/relevance.ts'
+import { promptFit, SEMANTIC_BASELINE } from '../../../src/content/topics/relevance.ts'
 import { circuitPage, laptopPage } from './theme-pages.ts'
 
 const nba = {
@@ -482,6 +482,26 @@ describe('promptFit', () => {
       expect(promptFit(intent, other).score).toBeLessThan(0.1)
     }
     expect(promptFit(interpretPrompt('NBA'), page).reasons.terms).toEqual(['nba'])
+  })
+
+  it("counts the sentence vectors' cosine above its baseline, and scores as the other measurements alone say without it", () => {
+    const intent = interpretPrompt('basketball fans following the NBA season and playoff games')
+    const page = embedPage(nba)
+    const without = promptFit(intent, page)
+    expect(without.semantic).toBeNull()
+    expect(promptFit(intent, page, { semantic: null }).score).toBe(without.score)
+    // A page at the baseline (or without a vector) scores as the encoder-off service does.
+    expect(promptFit(intent, page, { semantic: SEMANTIC_BASELINE }).score).toBeCloseTo(without.score, 12)
+    const close = promptFit(intent, page, { semantic: 0.6 })
+    const far = promptFit(intent, page, { semantic: 0.02 })
+    expect(close.semantic).toBe(0.6)
+    expect(close.score).toBeGreaterThan(without.score)
+    expect(far.score).toBeLessThan(without.score)
+    // Still a probability.
+    for (const f of [close, far]) {
+      expect(f.score).toBeGreaterThan(0)
+      expect(f.score).toBeLessThan(1)
+    }
   })
 
   it('gives low scores when no page fits: confident-looking scores need evidence', () => {
