@@ -99,9 +99,7 @@ console.log(
 const ctx = await createServiceContext(db, systemClock, loadConfig({ CURATION_MIN_WORDS: '0' }))
 const cfg = ctx.config.curation
 const key = await createKey(db, { name: 'relevance', now })
-const encodedAt = Date.now()
-const encoded = await fillSemanticVectors(ctx)
-if (ctx.encoder) console.log(`sentence vectors: ${encoded} pages read in ${((Date.now() - encodedAt) / 1000).toFixed(1)} s (SEMANTIC_VECTORS=off skips them)`)
+await fillSemanticVectors(ctx)
 
 // The dev pages were labelled for the 6 dev prompts. For the prompts written from the corpora's
 // classes, the dev pages that reached the builder's or BM25's top 20 were judged afterwards

@@ -71,9 +71,7 @@ console.log(`indexed ${labels.length} usable dev pages`)
 const ctx = await createServiceContext(db, systemClock, loadConfig({}))
 const cfg = ctx.config.curation
 const key = await createKey(db, { name: 'relevance', now })
-const encodedAt = Date.now()
-const encoded = await fillSemanticVectors(ctx)
-if (ctx.encoder) console.log(`sentence vectors: ${encoded} pages read in ${((Date.now() - encodedAt) / 1000).toFixed(1)} s (SEMANTIC_VECTORS=off skips them)`)
+await fillSemanticVectors(ctx)
 interface Row {
   prompt: string
   relevant: number

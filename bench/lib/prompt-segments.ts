@@ -96,13 +96,14 @@ export async function buildPromptSegment(
 }
 
 /**
- * Gives every indexed page its sentence vector, as the index.semantic job would in the background
- * (nothing when the encoder is off: SEMANTIC_VECTORS=off ranks as before); returns how many were read.
+ * Gives every indexed page its sentence vector, as the index.semantic job would in the background, and
+ * prints how many and how long (nothing when the encoder is off: SEMANTIC_VECTORS=off ranks as before).
  */
-export async function fillSemanticVectors(ctx: CurationContext): Promise<number> {
+export async function fillSemanticVectors(ctx: CurationContext): Promise<void> {
   const { encoder } = ctx
-  if (!encoder) return 0
+  if (!encoder) return
+  const started = Date.now()
   let total = 0
   for (let n = -1; n !== 0; total += n) n = await semanticBatch(ctx.db, encoder, (fn) => ctx.db.transaction(fn))
-  return total
+  console.log(`sentence vectors: ${total} pages read in ${((Date.now() - started) / 1000).toFixed(1)} s (SEMANTIC_VECTORS=off skips them)`)
 }
