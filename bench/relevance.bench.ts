@@ -237,13 +237,13 @@ for (const [half, c] of Object.entries(calibration)) {
 
 if (fit) fitCoefficients()
 
-const accuracy = corpusAccuracy()
+const accuracy = await corpusAccuracy({ vectors: false })
 console.log('tier-1 top-1 on check splits (shipped / model only / vocabulary only):')
 for (const a of accuracy)
   console.log(
     `  ${a.corpus.padEnd(9)} n=${a.items}  ${a.top1.shipped.toFixed(3)} / ${a.top1['model only'].toFixed(3)} / ${a.top1['vocabulary only'].toFixed(3)}  classified ${a.classified.toFixed(3)}`,
   )
-const probe = probeAccuracy()
+const probe = await probeAccuracy()
 console.log(`British news probe (synthetic, n=${probe.items}): tier-1 top-1 ${probe.top1.toFixed(3)}: ${describeProbe(probe)}`)
 
 if (poolFile) {

@@ -15,11 +15,11 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseEntries, VOCABULARY_PARTS } from '../src/content/classify/vocab/index.ts'
 import { SENSITIVE } from '../src/content/classify/vocab/sensitive.ts'
-import { allNodes, ancestry, getNodeByUniqueId } from '../src/content/taxonomy/taxonomy.ts'
+import { allNodes } from '../src/content/taxonomy/taxonomy.ts'
 import { TOPIC_ROOT_EXCLUDED } from '../src/content/topics/classes.ts'
 import { featureCounts, featureVector, type TopicText, topicTokens } from '../src/content/topics/features.ts'
 import { trainingInputsFingerprint } from '../src/content/topics/training-inputs.ts'
-import { loadCorpora } from './lib/topic-corpora.ts'
+import { loadCorpora, tier1IndexIn } from './lib/topic-corpora.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -58,14 +58,9 @@ const themeOf = (d: { corpus: string; cls: string }): string => `${d.corpus}:${d
 const tier1 = allNodes().filter((n) => n.tier === 1 && !TOPIC_ROOT_EXCLUDED.has(n.unique_id))
 // What the model file names each class by: an IAB Unique ID, or a theme's corpus:class.
 const classNames = themes ? [...new Set(corpora.map(themeOf))].sort() : tier1.map((c) => c.unique_id)
-const classIndex = new Map(tier1.map((c, i) => [c.id, i]))
 const themeIndex = new Map(classNames.map((name, i) => [name, i]))
 const K = classNames.length
-const tier1Index = (uid: string): number | undefined => {
-  const n = getNodeByUniqueId(uid)
-  const r = n ? ancestry(n.id)[0] : undefined
-  return r ? classIndex.get(r.id) : undefined
-}
+const tier1Index = tier1IndexIn(tier1.map((c) => c.id))
 
 interface Sample {
   text: TopicText

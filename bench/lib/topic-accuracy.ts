@@ -2,9 +2,11 @@
 // for the shipped classifier and its parts (the ablation of docs/taxonomy-and-classification.md).
 
 import { readFileSync } from 'node:fs'
+import { cachedVectors } from '../../scripts/lib/cached-vectors.ts'
 import { type CorpusName, loadCorpora } from '../../scripts/lib/topic-corpora.ts'
 import { analyze } from '../../src/content/classify/analyze.ts'
 import { classifyPage, tier1Evidence, tier1Probabilities } from '../../src/content/classify/classify-page.ts'
+import { semanticInput } from '../../src/content/semantic/vectors.ts'
 import { allNodes, ancestry, getNode, getNodeByUniqueId } from '../../src/content/taxonomy/taxonomy.ts'
 import { TOPIC_ROOT_EXCLUDED } from '../../src/content/topics/classes.ts'
 import { interpretPrompt } from '../../src/content/topics/interpret-prompt.ts'
@@ -19,6 +21,8 @@ export interface CorpusAccuracy {
   corpus: CorpusName | 'written'
   items: number
   top1: Record<Variant, number>
+  /** shipped, with each item's sentence vector (as a page once index.semantic has read it); null when not measured */
+  withVectors: number | null
   classified: Classified
   /** shipped classifier, per expected tier-1 name */
   perClass: Record<string, number>
@@ -36,35 +40,45 @@ function tally(): { add: (key: string, ok: boolean) => void; shares: () => Recor
   }
 }
 
-function predict(variant: Variant, title: string, body: string): number | undefined {
-  const a = analyze({ title, body }, false)
+function predict(variant: Variant, title: string, body: string, semantic?: Int8Array): number | undefined {
+  const a = analyze({ title, body, semantic }, false)
   if (variant === 'shipped') return tier1Probabilities(a)[0]?.id
   return variant === 'model only' ? tier1Probabilities(a, 0)[0]?.id : tier1Evidence(a)[0]?.id
 }
 
-export function corpusAccuracy(): CorpusAccuracy[] {
+/** `vectors`: also measure with sentence vectors (encoded once and cached: scripts/lib/cached-vectors.ts). */
+export async function corpusAccuracy(opts: { vectors: boolean }): Promise<CorpusAccuracy[]> {
   const check = loadCorpora().filter((d) => d.split === 'check')
-  return [...new Set(check.map((d) => d.corpus))].map((corpus) => ({
-    corpus,
-    ...accuracyOn(check.filter((d) => d.corpus === corpus)),
-  }))
+  const rows: CorpusAccuracy[] = []
+  for (const corpus of new Set(check.map((d) => d.corpus))) {
+    const items = check.filter((d) => d.corpus === corpus)
+    rows.push({ corpus, ...accuracyOn(items, opts.vectors ? await vectorsOf(items) : undefined) })
+  }
+  return rows
 }
+
+const vectorsOf = (items: readonly { title: string; body: string }[]): Promise<Int8Array[]> => cachedVectors(items.map((d) => semanticInput(d.title, d.body)))
 
 /**
  * The team-written texts for the 13 topics no training corpus maps to (fixtures/topics/written-topics.json,
  * never trained on): how the classifier reads the topics it learned from the vocabulary alone.
  */
-export function writtenTopicsAccuracy(): CorpusAccuracy {
+export async function writtenTopicsAccuracy(): Promise<CorpusAccuracy> {
   const path = new URL('../../fixtures/topics/written-topics.json', import.meta.url)
   const { topics } = JSON.parse(readFileSync(path, 'utf8')) as { topics: { unique_id: string; items: { title: string; body: string }[] }[] }
-  return { corpus: 'written', ...accuracyOn(topics.flatMap((t) => t.items.map((it) => ({ ...it, uids: [t.unique_id] })))) }
+  const items = topics.flatMap((t) => t.items.map((it) => ({ ...it, uids: [t.unique_id] })))
+  return { corpus: 'written', ...accuracyOn(items, await vectorsOf(items)) }
 }
 
-function accuracyOn(items: readonly { title: string; body: string; uids: readonly string[] }[]): Omit<CorpusAccuracy, 'corpus'> {
+function accuracyOn(
+  items: readonly { title: string; body: string; uids: readonly string[] }[],
+  vectors?: readonly Int8Array[],
+): Omit<CorpusAccuracy, 'corpus'> {
   const hits: Record<Variant, number> = { shipped: 0, 'model only': 0, 'vocabulary only': 0 }
   const cls = tally()
   let classified = 0
-  for (const d of items) {
+  let withVectors = 0
+  for (const [i, d] of items.entries()) {
     if (classifyPage({ title: d.title, text: d.body }).classified) classified++
     // A class mapped to several topics (class-map.json) is right on any of them.
     const wants = d.uids.map((uid) => ancestry(getNodeByUniqueId(uid)?.id ?? -1)[0]?.id)
@@ -75,9 +89,12 @@ function accuracyOn(items: readonly { title: string; body: string; uids: readonl
       if (ok) hits[v]++
       if (v === 'shipped') cls.add(want === undefined ? '?' : (getNode(want)?.name ?? '?'), ok)
     }
+    const vector = vectors?.[i]
+    const predicted = vector ? predict('shipped', d.title, d.body, vector) : undefined
+    if (predicted !== undefined && wants.includes(predicted)) withVectors++
   }
   const top1 = Object.fromEntries(Object.entries(hits).map(([k, n]) => [k, n / items.length])) as Record<Variant, number>
-  return { items: items.length, top1, classified: classified / items.length, perClass: cls.shares() }
+  return { items: items.length, top1, withVectors: vectors ? withVectors / items.length : null, classified: classified / items.length, perClass: cls.shares() }
 }
 
 /**
@@ -112,15 +129,17 @@ export interface ProbeAccuracy {
   misses: Record<string, Record<string, number>>
 }
 
-export function probeAccuracy(): ProbeAccuracy {
+/** `vectors`: each article read with its sentence vector, as a page once index.semantic has read it. */
+export async function probeAccuracy(opts = { vectors: false }): Promise<ProbeAccuracy> {
   const path = new URL('../../fixtures/topics/uk-news-probe.json', import.meta.url)
   const { articles } = JSON.parse(readFileSync(path, 'utf8')) as { articles: { class: string; title: string; body: string }[] }
+  const vectors = opts.vectors ? await vectorsOf(articles) : []
   const hits = tally()
   const misses: ProbeAccuracy['misses'] = {}
   let right = 0
-  for (const a of articles) {
+  for (const [i, a] of articles.entries()) {
     const wants = (PROBE_TOPICS[a.class] ?? []).map((uid) => getNodeByUniqueId(uid)?.id)
-    const predicted = predict('shipped', a.title, a.body)
+    const predicted = predict('shipped', a.title, a.body, vectors[i])
     const ok = predicted !== undefined && wants.includes(predicted)
     if (ok) right++
     else {

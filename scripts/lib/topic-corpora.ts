@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import { ancestry, getNodeByUniqueId } from '../../src/content/taxonomy/taxonomy.ts'
 import classMap from '../../src/content/topics/class-map.json' with { type: 'json' }
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -146,4 +147,14 @@ function dbpedia(all: boolean): LabelledText[] {
 /** The labelled items; `all` keeps the classes mapped to no topic too (distractor pages for benchmarks). */
 export function loadCorpora(all = false): LabelledText[] {
   return [...huffpost(all), ...newsgroups(all), ...dbpedia(all)]
+}
+
+/** The index, among `tier1Ids` (a model's classes), of the tier-1 node above an IAB unique id; undefined outside them. */
+export function tier1IndexIn(tier1Ids: readonly number[]): (uid: string) => number | undefined {
+  const index = new Map(tier1Ids.map((id, i) => [id, i]))
+  return (uid) => {
+    const n = getNodeByUniqueId(uid)
+    const root = n ? ancestry(n.id)[0] : undefined
+    return root ? index.get(root.id) : undefined
+  }
 }

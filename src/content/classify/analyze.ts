@@ -1,5 +1,6 @@
 // Turns text fields into keyword evidence per taxonomy node, plus a term-frequency profile.
 import { featureCounts } from '../topics/features.ts'
+import { semanticTopicLogits } from '../topics/semantic-topics.ts'
 import { themesOf } from '../topics/theme-model.ts'
 import { logitsOfCounts } from '../topics/topic-model.ts'
 import { type KeywordModel, model, modelLanguage } from './model.ts'
@@ -13,6 +14,8 @@ export interface TextFields {
   url?: string
   /** ISO 639-1 code of the page: picks the model (model.ts); omitted = English. */
   language?: string
+  /** the page's sentence vector, when it has one (src/content/semantic/): its topics join the learned model's */
+  semantic?: Int8Array | null
 }
 
 export interface Analysis {
@@ -24,7 +27,7 @@ export interface Analysis {
   nodeScores: Map<number, number>
   /** sub-linear term weights of every content token, for term similarity */
   terms: Map<string, number>
-  /** the learned topic model's raw tier-1 scores (src/content/topics), in model class order */
+  /** the learned topic model's raw tier-1 scores (src/content/topics), in model class order, with the sentence vector's when given */
   topicLogits: Float64Array
   /** how many of the text's words and word pairs the learned model knows */
   topicFeatures: number
@@ -110,6 +113,11 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
   // Counted once for both learned models (topic and theme), which share their features.
   const counts = featureCounts({ title, description, body, bodyBreaks })
   const topics = logitsOfCounts(counts)
+  const english = modelLanguage(fields.language) === 'en'
+  if (english && fields.semantic) {
+    const extra = semanticTopicLogits(fields.semantic)
+    for (let k = 0; k < extra.length; k++) topics.logits[k] = (topics.logits[k] as number) + (extra[k] as number)
+  }
   const strength = strengthFor(body.length)
   const nodeScores = new Map<number, number>()
   for (const [key, o] of occ) {
@@ -130,7 +138,7 @@ export function analyze(fields: TextFields, withTerms = true): Analysis {
     terms,
     topicLogits: topics.logits,
     topicFeatures: topics.known,
-    english: modelLanguage(fields.language) === 'en',
+    english,
     themes: [] as [number, number][],
   }
   if (!withTerms) return base

@@ -11,6 +11,8 @@ export interface PageInput {
   metaDescription?: string
   /** ISO 639-1 code if known; the vocabulary is English, so other languages need more evidence. */
   language?: string
+  /** the page's sentence vector, once index.semantic has read it (analyze.ts) */
+  semantic?: Int8Array | null
 }
 
 export interface ScoredCategory {
@@ -72,7 +74,10 @@ export function classifyPage(input: PageInput, options: ClassifyOptions = {}): P
 
 /** The analysis of a page's fields (title, description, URL words count extra); `withTerms` as for analyze. */
 export function readPage(input: PageInput, withTerms = true): Analysis {
-  return analyze({ body: input.text, title: input.title, description: input.metaDescription, url: input.url, language: input.language }, withTerms)
+  return analyze(
+    { body: input.text, title: input.title, description: input.metaDescription, url: input.url, language: input.language, semantic: input.semantic },
+    withTerms,
+  )
 }
 
 /**

@@ -33,8 +33,9 @@ export interface TopicModel {
  * 7: retrained with each faith's words on its own node (Christianity, Islam, Judaism …) and Gardening's (2026-11-28).
  * 8: embeddings carry the page's themes (theme-model.ts), which prompt fit compares (2026-11-28).
  * 9: embeddings keep the vocabulary's probability for the topics no corpus covers (embed.ts conceptRoots, 2026-11-28).
+ * 10: a page with a sentence vector adds its topics (semantic-topics.ts, 2026-11-29).
  */
-export const CLASSIFIER_VERSION = 9
+export const CLASSIFIER_VERSION = 10
 
 let cached: TopicModel | undefined
 

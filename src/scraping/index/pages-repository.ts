@@ -106,26 +106,33 @@ export async function savePages(q: Queryable, entries: readonly { id: number; pa
          title text, full_text text, language text, word_count integer, metadata jsonb, published_date timestamptz,
          last_updated_date timestamptz, categories jsonb, primary_category integer, embedding jsonb, signals jsonb,
          simhash bigint, links jsonb)),
+     -- The sentence vector stays while the text it was read from does (index.semantic), and with it the
+     -- classification read with it (stored-classification.ts): this fetch's has not read the vector.
+     same_text AS (
+       SELECT i.id, p.semantic IS NOT NULL AND p.title IS NOT DISTINCT FROM i.title AND p.full_text IS NOT DISTINCT FROM i.full_text AS keep
+         FROM input i JOIN pages p ON p.id = i.id),
      saved AS (
        UPDATE pages p SET state = 'done', errors = ARRAY(SELECT jsonb_array_elements_text(i.errors)),
            fetched_at = i.fetched_at, final_url = i.final_url, http_status = i.http_status, content_type = i.content_type,
            title = i.title, full_text = i.full_text, language = i.language, word_count = i.word_count,
            metadata = i.metadata, published_date = i.published_date, last_updated_date = i.last_updated_date,
-           categories = i.categories, primary_category = i.primary_category, embedding = i.embedding,
-           signals = i.signals, simhash = i.simhash, links = i.links, classifier_version = $2,
-           -- The sentence vector stays while the text it was read from does (index.semantic).
-           semantic = CASE WHEN p.title IS NOT DISTINCT FROM i.title AND p.full_text IS NOT DISTINCT FROM i.full_text THEN p.semantic END,
+           categories = CASE WHEN t.keep THEN p.categories ELSE i.categories END,
+           primary_category = CASE WHEN t.keep THEN p.primary_category ELSE i.primary_category END,
+           embedding = CASE WHEN t.keep THEN p.embedding ELSE i.embedding END,
+           classifier_version = CASE WHEN t.keep THEN p.classifier_version ELSE $2 END,
+           semantic = CASE WHEN t.keep THEN p.semantic END,
+           signals = i.signals, simhash = i.simhash, links = i.links,
            failed_fetches = CASE WHEN i.errors ? 'E002' THEN p.failed_fetches + 1 ELSE 0 END
-         FROM input i WHERE p.id = i.id RETURNING p.id),
+         FROM input i JOIN same_text t ON t.id = i.id WHERE p.id = i.id RETURNING p.id, p.categories),
      wanted AS (
-       SELECT i.id AS page_id, (c ->> 'id')::integer AS taxonomy_id, (c ->> 'score')::real AS score
-         FROM input i, jsonb_array_elements(i.categories) AS c),
+       SELECT s.id AS page_id, (c ->> 'id')::integer AS taxonomy_id, (c ->> 'score')::real AS score
+         FROM saved s, jsonb_array_elements(s.categories) AS c),
      dropped AS (
        DELETE FROM page_categories pc USING input i
         WHERE pc.page_id = i.id
           AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.page_id = pc.page_id AND w.taxonomy_id = pc.taxonomy_id))
      INSERT INTO page_categories (taxonomy_id, page_id, score)
-     SELECT w.taxonomy_id, w.page_id, w.score FROM wanted w WHERE w.page_id IN (SELECT id FROM saved)
+     SELECT w.taxonomy_id, w.page_id, w.score FROM wanted w
      ON CONFLICT (taxonomy_id, page_id) DO UPDATE SET score = EXCLUDED.score`,
     [JSON.stringify(rows, textSafe), CLASSIFIER_VERSION],
   )

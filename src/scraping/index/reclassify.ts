@@ -1,7 +1,7 @@
 /**
  * Background reclassification (`index.reclassify`, periodic): after an upgrade of the classifier,
  * pages classified by an older version (pages.classifier_version < CLASSIFIER_VERSION) get their
- * categories, leaf and embedding again from their stored text — no fetch. Batches are small and
+ * categories, leaf and embedding again from their stored text and sentence vector — no fetch. Batches are small and
  * each commits on its own, so the job is resumable (a restart continues where it stopped) and
  * segments keep building meanwhile: the ranker reads old and new embeddings alike. Progress: the
  * count of pages still to do (reclassifyProgress), logged by each run.
@@ -12,8 +12,8 @@ import type { AppContext } from '../../platform/context.ts'
 import type { Queryable } from '../../platform/db/db.ts'
 import type { JobHandler } from '../../platform/jobs/handler.ts'
 import type { Periodic } from '../../platform/jobs/kinds.ts'
-import { classifyForIndex } from './analyze-page.ts'
 import { backgroundPass } from './background-pass.ts'
+import { classifyStored, STORED_PAGE_COLUMNS, type StoredPage, saveClassifications } from './stored-classification.ts'
 
 export const reclassifyKind = 'index.reclassify'
 
@@ -24,51 +24,20 @@ declare module '../../platform/jobs/kinds.ts' {
 }
 const BATCH = 200
 
-interface StoredPage {
-  id: number
-  url: string
-  title: string | null
-  full_text: string | null
-  language: string | null
-  meta_description: string | null
-}
-
 /** Reclassifies up to `limit` outdated pages, lowest id first; returns how many were done. */
 export async function reclassifyBatch(tx: Queryable, limit = BATCH): Promise<number> {
   const { rows } = await tx.query<StoredPage>(
-    `SELECT id, COALESCE(final_url, url) AS url, title, full_text, language, metadata->>'meta_description' AS meta_description
-       FROM pages WHERE state = 'done' AND classifier_version < $1
-      ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    `SELECT ${STORED_PAGE_COLUMNS} FROM pages p WHERE p.state = 'done' AND p.classifier_version < $1
+      ORDER BY p.id LIMIT $2 FOR UPDATE OF p SKIP LOCKED`,
     [CLASSIFIER_VERSION, limit],
   )
   if (!rows.length) return 0
-  const out = rows.map((p) => {
-    if (!p.full_text) return { id: p.id, categories: [], primary_category: null, embedding: null, keep: true }
-    const input = {
-      title: p.title ?? '',
-      text: p.full_text,
-      url: p.url,
-      ...(p.meta_description ? { metaDescription: p.meta_description } : {}),
-      ...(p.language ? { language: p.language } : {}),
-    }
-    return { id: p.id, ...classifyForIndex(input), keep: false }
-  })
-  // Pages without text (fetch errors) keep what they have; only their version moves on.
-  const changed = out.filter((o) => !o.keep)
-  await tx.query(
-    `WITH input AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id bigint, categories jsonb, primary_category integer, embedding jsonb)),
-     saved AS (
-       UPDATE pages p SET categories = i.categories, primary_category = i.primary_category, embedding = i.embedding
-         FROM input i WHERE p.id = i.id RETURNING p.id),
-     dropped AS (
-       DELETE FROM page_categories pc USING input i WHERE pc.page_id = i.id)
-     INSERT INTO page_categories (taxonomy_id, page_id, score)
-     SELECT (c ->> 'id')::integer, i.id, (c ->> 'score')::real FROM input i, jsonb_array_elements(i.categories) AS c
-     ON CONFLICT (taxonomy_id, page_id) DO UPDATE SET score = EXCLUDED.score`,
-    [JSON.stringify(changed.map(({ id, categories, primary_category, embedding }) => ({ id, categories, primary_category, embedding })))],
+  await saveClassifications(
+    tx,
+    rows.map((p) => classifyStored(p)).filter((c) => c !== null),
   )
-  await tx.query(`UPDATE pages SET classifier_version = $2 WHERE id = ANY($1::bigint[])`, [out.map((o) => o.id), CLASSIFIER_VERSION])
+  // Pages without text (fetch errors) keep what they have; only their version moves on.
+  await tx.query(`UPDATE pages SET classifier_version = $2 WHERE id = ANY($1::bigint[])`, [rows.map((p) => p.id), CLASSIFIER_VERSION])
   return rows.length
 }
 

@@ -1,4 +1,4 @@
-// The shipped topic and theme models were trained on the tree's vocabulary, taxonomy names, class map and stemmer.
+// The shipped topic, theme and sentence-vector topic models were trained on the tree's vocabulary, taxonomy names, class map and stemmer.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { VOCABULARY_PARTS } from '../../../src/content/classify/vocab/index.ts'
@@ -15,6 +15,10 @@ describe('the shipped topic model', () => {
 
   it('is matched by a theme model trained on the same tree (else: npm run train:themes, and bump CLASSIFIER_VERSION)', () => {
     expect(shipped('theme-model.json').trained_on.inputs).toBe(trainingInputsFingerprint())
+  })
+
+  it('is matched by a sentence-vector topic model trained on the same tree (else: npm run train:semantic-topics, and bump CLASSIFIER_VERSION)', () => {
+    expect(shipped('semantic-topics.json').trained_on.inputs).toBe(trainingInputsFingerprint())
   })
 
   it('has a fingerprint that moves with any vocabulary term', () => {

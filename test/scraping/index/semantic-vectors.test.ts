@@ -1,10 +1,13 @@
 // Sentence vectors in the background: English pages with text get the encoder's vector of their title
 // and lead, others an empty mark; the job resumes where it stopped, and a page whose text changes is
-// read again. The real encoder runs in its own process.
+// read again; a page is classified again with its vector. The real encoder runs in its own process.
 import { afterAll, expect, it } from 'vitest'
 import { childProcessEncoder } from '../../../src/content/semantic/encoder.ts'
 import { SEMANTIC_DIMENSIONS, semanticCosine, vectorOf } from '../../../src/content/semantic/vectors.ts'
+import { ancestry } from '../../../src/content/taxonomy/taxonomy.ts'
+import { CLASSIFIER_VERSION } from '../../../src/content/topics/topic-model.ts'
 import type { Queryable } from '../../../src/platform/db/db.ts'
+import { reclassifyBatch } from '../../../src/scraping/index/reclassify.ts'
 import { semanticBatch, semanticProgress } from '../../../src/scraping/index/semantic-vectors.ts'
 import { articleHtml, indexHtml, indexTopic, topicPage } from '../../curation/fixtures.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
@@ -51,5 +54,47 @@ describeEachEngine('sentence vectors of indexed pages', (getDb) => {
     expect(await stored(sports[0]!)).toBeNull()
     expect(await semanticBatch(db, encoder, save)).toBe(1)
     expect(semanticCosine(vectorOf(await stored(sports[0]!))!, c!)).toBeGreaterThan(semanticCosine(a!, c!))
+  })
+
+  it('classifies a page again with its vector, keeps that reading while the text stays, and reclassification reads the vector too', async () => {
+    const db = getDb().db
+    const save = <T>(fn: (tx: Queryable) => Promise<T>) => db.transaction(fn)
+    // Words the learned model reads as no topic in particular; its sentence vector reads a video game review.
+    const html = articleHtml({
+      title: 'The open-world sequel was worth the wait',
+      paragraphs: [
+        'Dozens of hours of side quests, a sprawling map and boss fights that test your reflexes; the online co-op mode was unstable at launch but a patch has fixed most crashes.',
+        'The story picks up where the first one left off, and the new companions have more to say. Expect to lose whole weekends to it.',
+        'Our verdict after forty hours: the best of the series so far, if you can forgive a slow opening chapter and some clumsy menus.',
+      ],
+    })
+    const id = await indexHtml(db, 'https://semantic6.example.com/review', html)
+    const reading = async () =>
+      (
+        await db.query<{ first: number | null; version: number; indexed: number[] }>(
+          `SELECT (categories->0->>'id')::int AS first, classifier_version AS version,
+                  ARRAY(SELECT taxonomy_id FROM page_categories WHERE page_id = p.id ORDER BY score DESC) AS indexed
+             FROM pages p WHERE id = $1`,
+          [id],
+        )
+      ).rows[0]!
+    const before = await reading()
+    while ((await semanticBatch(db, encoder, save)) > 0);
+    const after = await reading()
+    const VIDEO_GAMING = 680
+    expect(before.first === null ? null : ancestry(before.first)[0]?.id).not.toBe(VIDEO_GAMING)
+    expect(ancestry(after.first ?? -1)[0]?.id).toBe(VIDEO_GAMING)
+    expect(after.version).toBe(CLASSIFIER_VERSION)
+    // The category index (candidate generation) follows the page's categories.
+    expect(after.indexed[0]).toBe(after.first)
+
+    // Fetched again with the same text: the reading with the vector stays.
+    await indexHtml(db, 'https://semantic6.example.com/review', html)
+    expect(await reading()).toEqual(after)
+
+    // After a classifier upgrade, reclassification reads the stored vector.
+    await db.query(`UPDATE pages SET classifier_version = 1, categories = '[]'::jsonb WHERE id = $1`, [id])
+    while ((await db.transaction((tx) => reclassifyBatch(tx))) > 0);
+    expect(await reading()).toEqual(after)
   })
 })
