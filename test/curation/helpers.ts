@@ -53,9 +53,14 @@ export interface ExclusionEntry {
   detail: Record<string, unknown>
 }
 
-/** A test app with curation settings for small indexes and a worker running builds and optimizations. */
-export async function createCurationApp(db: Db, curation: DeepPartial<CurationConfig> = {}): Promise<CurationTestApp> {
-  const t = await createTestApp(db, { config: { rateLimitPerMinute: 100_000, scrape: { perHostDelayMs: 0, timeoutMs: 5000 } } })
+/**
+ * A test app with curation settings for small indexes and a worker running builds and optimizations;
+ * `opts.semantic` turns the sentence encoder on (ctx.encoder).
+ */
+export async function createCurationApp(db: Db, curation: DeepPartial<CurationConfig> = {}, opts: { semantic?: boolean } = {}): Promise<CurationTestApp> {
+  const t = await createTestApp(db, {
+    config: { rateLimitPerMinute: 100_000, scrape: { perHostDelayMs: 0, timeoutMs: 5000 }, ...(opts.semantic ? { semantic: { enabled: true } } : {}) },
+  })
   configure(t.ctx, { curation: { minWords: 120, ...curation } })
   // Tests talk only to loopback: no DNS (fixture servers are reached by IP), no retries, and the
   // scraper's ads.txt look-ups go to a closed loopback port.

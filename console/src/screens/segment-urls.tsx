@@ -16,6 +16,7 @@ export function why(r: UrlReasons | undefined): string {
   if (r.categories?.length) parts.push(r.categories.map((c) => `${c.name} ${n2(c.score)}`).join(', '))
   if (r.terms?.length) parts.push(`words: ${r.terms.join(', ')}`)
   if (r.theme) parts.push(`theme: ${r.theme.name} ${n2(r.theme.similarity)}`)
+  if (r.meaning) parts.push(`meaning ${n2(r.meaning.similarity)}`)
   if (r.example) parts.push(`like ${r.example.url} ${n2(r.example.similarity)}`)
   if (r.taxonomy) parts.push(`requested category ${n2(r.taxonomy.score)}`)
   return parts.join(' · ') || '—'

@@ -23,6 +23,8 @@ export interface FitReasons {
   terms: string[]
   /** the theme prompt and page share most, when themes moved the score */
   theme?: { name: string; similarity: number }
+  /** the cosine of the prompt's and the page's sentence vectors, when it raised the score */
+  meaning?: { similarity: number }
 }
 
 export interface PromptFit {
@@ -188,6 +190,8 @@ export function promptFit(intent: PromptIntent, page: Embedding, measured: PageM
       categories: matched.slice(0, 3).map((m) => ({ taxonomy_id: m.id, name: getNode(m.id)?.name ?? String(m.id), score: round(m.score) })),
       terms: found.slice(0, 8),
       ...(shared === null ? {} : { theme: { name: themeName(shared), similarity: round(themeMatch) } }),
+      // Named when the sentence vectors raised the score: above the baseline a page counts from.
+      ...(semantic !== null && semantic > SEMANTIC_BASELINE ? { meaning: { similarity: round(semantic) } } : {}),
     },
   }
 }

@@ -182,6 +182,7 @@ export async function rankCandidates(db: Queryable, req: RankRequest): Promise<R
       if (fit.reasons.categories.length) reasons.categories = fit.reasons.categories
       if (fit.reasons.terms.length) reasons.terms = fit.reasons.terms
       if (fit.reasons.theme) reasons.theme = fit.reasons.theme
+      if (fit.reasons.meaning) reasons.meaning = fit.reasons.meaning
     }
     if (seedEmbeddings.length) {
       let max = 0

@@ -57,6 +57,8 @@ export interface UrlReasons {
   terms?: string[]
   /** the theme (a class of the topic model's corpora) the prompt and the page share most, when it moved the score */
   theme?: { name: string; similarity: number }
+  /** the cosine of the prompt's and the page's sentence vectors (what each is about, beyond its words), when it raised the score */
+  meaning?: { similarity: number }
   /** the example URL the page is most like */
   example?: { url: string; similarity: number }
   /** the page's score for the requested taxonomy node */

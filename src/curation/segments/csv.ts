@@ -1,12 +1,13 @@
 import type { UrlReasons } from '../quality/filters.ts'
 
-/** A URL's reasons in one CSV cell: "categories: Sports 0.91, Tennis 0.6; terms: tennis; theme: … 0.9; example: https://… 0.82". */
+/** A URL's reasons in one CSV cell: "categories: Sports 0.91, Tennis 0.6; terms: tennis; theme: … 0.9; meaning: 0.41; example: https://… 0.82". */
 export function reasonsText(r: UrlReasons | null | undefined): string {
   if (!r) return ''
   const parts: string[] = []
   if (r.categories?.length) parts.push(`categories: ${r.categories.map((c) => `${c.name} ${c.score}`).join(', ')}`)
   if (r.terms?.length) parts.push(`terms: ${r.terms.join(', ')}`)
   if (r.theme) parts.push(`theme: ${r.theme.name} ${r.theme.similarity}`)
+  if (r.meaning) parts.push(`meaning: ${r.meaning.similarity}`)
   if (r.example) parts.push(`example: ${r.example.url} ${r.example.similarity}`)
   if (r.taxonomy) parts.push(`taxonomy ${r.taxonomy.taxonomy_id}: ${r.taxonomy.score}`)
   return parts.join('; ')

@@ -161,12 +161,20 @@ export const SegmentUrl = Type.Object(
             },
           ),
         ),
+        meaning: Type.Optional(
+          Type.Object(
+            { similarity: Type.Number() },
+            {
+              description: "the cosine of the prompt's and the page's sentence vectors (what each is about, read beyond its words), when it raised the score",
+            },
+          ),
+        ),
         example: Type.Optional(Type.Object({ url: Type.String(), similarity: Type.Number() })),
         taxonomy: Type.Optional(Type.Object({ taxonomy_id: Type.Integer(), score: Type.Number() })),
       },
       {
         description:
-          "why the URL is in the segment: the prompt's categories it is about (with the page's score), the prompt words it uses, the theme it shares with the prompt, the example URL it is most like",
+          "why the URL is in the segment: the prompt's categories it is about (with the page's score), the prompt words it uses, the theme it shares with the prompt, how close their meanings are, the example URL it is most like",
       },
     ),
   },

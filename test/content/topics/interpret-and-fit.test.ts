@@ -497,6 +497,9 @@ describe('promptFit', () => {
     expect(close.semantic).toBe(0.6)
     expect(close.score).toBeGreaterThan(without.score)
     expect(far.score).toBeLessThan(without.score)
+    // Named among the reasons only when it raised the score.
+    expect(close.reasons.meaning).toEqual({ similarity: 0.6 })
+    for (const f of [far, without]) expect(f.reasons.meaning).toBeUndefined()
     // Still a probability.
     for (const f of [close, far]) {
       expect(f.score).toBeGreaterThan(0)
