@@ -1,8 +1,8 @@
 // Tier-1 accuracy of the topic classifier on the check split of each labelled corpus (fixtures/topics),
 // with the ablation: shipped (learned model + vocabulary), learned model only, vocabulary only, and
 // shipped with each item's sentence vector (semantic-topics.ts; encoded once, cached in .cache/).
-// Also: the team-written texts of the topics no corpus covers (written-topics.json, every item: none is
-// trained on), taxonomy names read as prompts, the British news probe, prompts in other languages and prompts
+// Also: the team-written texts of the topics no corpus covers (written-topics.json, the half no model
+// trains on), taxonomy names read as prompts, the British news probe, prompts in other languages and prompts
 // with exclusions (fixtures/topics/prompts-*.json).
 // Run: npm run bench -- topics   → bench/results/topics.json
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -34,7 +34,7 @@ console.log(
 )
 // With sentence vectors too: the corpora's check splits are encoded once (~5 min on two cores) and cached.
 const rows = await corpusAccuracy({ vectors: true })
-// Last: the team-written texts of the 13 topics no corpus covers, all of them (never trained on).
+// Last: the team-written texts of the 13 topics no corpus covers, the half no model trains on.
 const written = await writtenTopicsAccuracy()
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`
 console.log('tier-1 top-1 on check splits   shipped   model only   vocabulary only   with sentence vectors   (classified: share classifyPage accepts)')
@@ -49,7 +49,7 @@ const printRow = (r: (typeof rows)[number]): void => {
   )
 }
 for (const r of rows) printRow(r)
-console.log('the 13 topics no corpus covers, team-written items (all: never trained on)')
+console.log('the 13 topics no corpus covers, team-written items (the half no model trains on)')
 printRow(written)
 // Full British-English news articles (synthetic, written blind to the classifier: the file's `about`).
 const probe = await probeAccuracy()

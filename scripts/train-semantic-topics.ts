@@ -3,10 +3,11 @@
 // (semantic-topics.ts, docs/taxonomy-and-classification.md "Sentence vectors").
 // Run: npm run train:semantic-topics   (encodes the corpora once, ~15 min on two cores; the vectors are
 //      cached, scripts/lib/cached-vectors.ts, so a rerun takes a minute)
-// Data: the train split of fixtures/topics (scripts/lib/topic-corpora.ts) and, for every topic,
-// pseudo-documents of its curated vocabulary (seeded draws of eight terms). Model: a softmax head over
-// the vectors (the topics the corpora cover), trained by Adam, deterministic; and per topic the
-// centroid of its pseudo-documents (the topics no corpus covers are read by similarity to theirs).
+// Data: the train split of fixtures/topics (scripts/lib/topic-corpora.ts); for the 13 topics no corpus
+// covers, the first half of the team-written items (fixtures/topics/written-topics.json: every other
+// item from the first; the other half is what the benchmark reads); and for every topic, pseudo-documents
+// of its curated vocabulary (seeded draws of eight terms). Model: a softmax head over the vectors, every
+// topic a class, trained by Adam, deterministic.
 import { writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -17,7 +18,7 @@ import { allNodes } from '../src/content/taxonomy/taxonomy.ts'
 import { topicModel } from '../src/content/topics/topic-model.ts'
 import { trainingInputsFingerprint } from '../src/content/topics/training-inputs.ts'
 import { cachedVectors } from './lib/cached-vectors.ts'
-import { loadCorpora, tier1IndexIn } from './lib/topic-corpora.ts'
+import { loadCorpora, tier1IndexIn, writtenTrainingFingerprint, writtenTrainingHalf } from './lib/topic-corpora.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const outFile = join(root, 'src/content/topics/semantic-topics.json')
@@ -27,6 +28,9 @@ const BATCH = 64
 const LEARNING_RATE = 0.01
 const L2 = 1e-4
 const PRIOR_WEIGHT = 3
+// A written item stands for many: 322 of them teach 13 topics beside 41,117 corpus items (weight 1 and 5
+// measured: BENCHMARKS.md, twentieth stop).
+const WRITTEN_WEIGHT = 5
 const PSEUDO_DOCS = 100
 const TERMS_PER_PSEUDO_DOC = 8
 // As train-topics.ts: rare classes weigh by the square root of their rarity, capped.
@@ -48,7 +52,11 @@ for (const d of loadCorpora()) {
   const labels = [...new Set(d.uids.map(tier1Index).filter((l) => l !== undefined))]
   if (d.split === 'train' && labels.length) corpusSamples.push({ text: semanticInput(d.title, d.body), labels, weight: 1 })
 }
-const covered = new Set(corpusSamples.flatMap((s) => s.labels))
+const writtenSamples = writtenTrainingHalf().map(({ uid, text }) => ({
+  text,
+  labels: [tier1Index(uid)].filter((l) => l !== undefined),
+  weight: WRITTEN_WEIGHT,
+}))
 
 // Pseudo-documents: a topic's vocabulary terms and taxonomy names, eight drawn at a time (seeded), read
 // as one text: closer to a page's vector than a single term's.
@@ -75,9 +83,14 @@ for (const [label, list] of terms.entries()) {
   }
 }
 
-const samples = [...corpusSamples, ...pseudoSamples]
-console.log(`${corpusSamples.length} corpus items, ${pseudoSamples.length} pseudo-documents, ${K} classes (${covered.size} covered by a corpus)`)
-const vectors = [...(await cachedVectors(corpusSamples.map((s) => s.text))), ...(await cachedVectors(pseudoSamples.map((s) => s.text)))].map(unit)
+const samples = [...corpusSamples, ...writtenSamples, ...pseudoSamples]
+const taught = new Set([...corpusSamples, ...writtenSamples].flatMap((s) => s.labels))
+const untaught = classes.filter((_, k) => !taught.has(k))
+if (untaught.length) throw new Error(`no corpus or written item for ${untaught.join(', ')}: write some (fixtures/topics/written-topics.json)`)
+console.log(`${corpusSamples.length} corpus items, ${writtenSamples.length} written items, ${pseudoSamples.length} pseudo-documents, ${K} classes`)
+const vectors = (await Promise.all([corpusSamples, writtenSamples, pseudoSamples].map((part) => cachedVectors(part.map((s) => s.text))))).flatMap((part) =>
+  part.map(unit),
+)
 
 function unit(v: ArrayLike<number>): Float32Array {
   let norm = 0
@@ -162,31 +175,21 @@ function logits(x: Float32Array, w: Float64Array, b: Float64Array, out: Float64A
   }
 }
 
-// Each topic's centroid: the mean of its pseudo-documents' vectors, unit length.
-const centroids = Array.from({ length: K }, () => new Float64Array(D))
-for (const [i, s] of samples.entries()) {
-  if (i < corpusSamples.length) continue
-  const c = centroids[s.labels[0] as number] as Float64Array
-  const x = vectors[i] as Float32Array
-  for (let d = 0; d < D; d++) c[d] = (c[d] as number) + (x[d] as number)
-}
-
 const round = (x: number): number => Number(x.toPrecision(4))
 const file = {
   trained_on: {
     command: 'npm run train:semantic-topics',
     date: new Date().toISOString().slice(0, 10),
     inputs: trainingInputsFingerprint(),
+    written: writtenTrainingFingerprint(),
     corpus_items: corpusSamples.length,
+    written_items: writtenSamples.length,
     pseudo_documents: pseudoSamples.length,
   },
   classes,
-  /** per class: the corpora cover it (the head reads it) or not (its centroid does) */
-  covered: classes.map((_, k) => covered.has(k)),
   bias: Array.from(bias, round),
-  /** per class, the head's weight for each dimension (classes no corpus covers: empty) */
-  head: classes.map((_, k) => (covered.has(k) ? Array.from({ length: D }, (_, d) => round(W[d * K + k] as number)) : [])),
-  centroids: centroids.map((c) => Array.from(unit(c), round)),
+  /** per class, the head's weight for each dimension */
+  head: classes.map((_, k) => Array.from({ length: D }, (_, d) => round(W[d * K + k] as number))),
 }
 writeFileSync(outFile, `${JSON.stringify(file)}\n`)
 console.log(`wrote ${outFile}`)

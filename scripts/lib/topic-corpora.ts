@@ -2,15 +2,17 @@
 // IAB 3.1 node by src/content/topics/class-map.json, and split once, deterministically, into a
 // training part and a check part. Shared by the training script and the benchmarks, so both see the
 // same split.
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import { semanticInput } from '../../src/content/semantic/vectors.ts'
 import { ancestry, getNodeByUniqueId } from '../../src/content/taxonomy/taxonomy.ts'
 import classMap from '../../src/content/topics/class-map.json' with { type: 'json' }
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const topics = join(root, 'fixtures/topics')
+const topicsDir = join(root, 'fixtures/topics')
 
 export type CorpusName = 'huffpost' | '20news' | 'dbpedia'
 
@@ -42,7 +44,7 @@ function huffpost(all: boolean): LabelledText[] {
   const map = mapOf('huffpost')
   const out: LabelledText[] = []
   const seen = new Set<string>()
-  const csv = gunzipSync(readFileSync(join(topics, 'huffpost-fewshot.csv.gz')))
+  const csv = gunzipSync(readFileSync(join(topicsDir, 'huffpost-fewshot.csv.gz')))
     .toString('utf8')
     .split(/\r?\n/)
     .slice(1)
@@ -57,7 +59,7 @@ function huffpost(all: boolean): LabelledText[] {
     seen.add(text)
     out.push({ corpus: 'huffpost', cls, uids, title: text, body: '', split: heldOut(text) ? 'check' : 'train' })
   }
-  const v3 = gunzipSync(readFileSync(join(topics, 'huffpost-v3-partial/News_Category_Dataset_v3.first10k.json.gz')))
+  const v3 = gunzipSync(readFileSync(join(topicsDir, 'huffpost-v3-partial/News_Category_Dataset_v3.first10k.json.gz')))
     .toString('utf8')
     .split('\n')
   for (const line of v3) {
@@ -111,7 +113,7 @@ function cleanPost(raw: string): { title: string; body: string } {
 function newsgroups(all: boolean): LabelledText[] {
   const map = mapOf('20news')
   const out: LabelledText[] = []
-  for (const e of tarEntries(gunzipSync(readFileSync(join(topics, '20news-bydate.tar.gz'))))) {
+  for (const e of tarEntries(gunzipSync(readFileSync(join(topicsDir, '20news-bydate.tar.gz'))))) {
     const m = /^20news-bydate-(train|test)\/([^/]+)\/[^/]+$/.exec(e.name)
     if (!m) continue
     const cls = m[2] ?? ''
@@ -126,11 +128,11 @@ function newsgroups(all: boolean): LabelledText[] {
 
 function dbpedia(all: boolean): LabelledText[] {
   const map = mapOf('dbpedia')
-  const classes = readFileSync(join(topics, 'dbpedia14-partial/classes.txt'), 'utf8')
+  const classes = readFileSync(join(topicsDir, 'dbpedia14-partial/classes.txt'), 'utf8')
     .split('\n')
     .map((s) => s.trim())
   const out: LabelledText[] = []
-  for (const line of gunzipSync(readFileSync(join(topics, 'dbpedia14-partial/train.csv.gz')))
+  for (const line of gunzipSync(readFileSync(join(topicsDir, 'dbpedia14-partial/train.csv.gz')))
     .toString('utf8')
     .split(/\r?\n/)) {
     const m = /^(\d+),(.*)$/.exec(line)
@@ -157,4 +159,33 @@ export function tier1IndexIn(tier1Ids: readonly number[]): (uid: string) => numb
     const root = n ? ancestry(n.id)[0] : undefined
     return root ? index.get(root.id) : undefined
   }
+}
+
+export interface WrittenItem {
+  /** the IAB unique id of its tier-1 topic */
+  uid: string
+  title: string
+  body: string
+}
+
+/**
+ * The team-written items of the 13 topics no corpus covers (fixtures/topics/written-topics.json), split
+ * once: every other item from the first trains the sentence-vector topics (scripts/train-semantic-topics.ts),
+ * the rest checks them (the topics benchmark). No other model trains on them.
+ */
+export function writtenItems(part: 'train' | 'check'): WrittenItem[] {
+  const { topics } = JSON.parse(readFileSync(join(topicsDir, 'written-topics.json'), 'utf8')) as {
+    topics: { unique_id: string; items: { title: string; body: string }[] }[]
+  }
+  return topics.flatMap((t) => t.items.map((it) => ({ uid: t.unique_id, ...it }))).filter((_, i) => (i % 2 === 0) === (part === 'train'))
+}
+
+/** The training half of the written items as the encoder reads them. */
+export function writtenTrainingHalf(): { uid: string; text: string }[] {
+  return writtenItems('train').map((it) => ({ uid: it.uid, text: semanticInput(it.title, it.body) }))
+}
+
+/** A fingerprint of the training half, recorded by the trainer: a test holds the shipped model to the file. */
+export function writtenTrainingFingerprint(): string {
+  return createHash('sha256').update(JSON.stringify(writtenTrainingHalf())).digest('hex').slice(0, 16)
 }
