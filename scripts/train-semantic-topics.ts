@@ -88,9 +88,9 @@ const taught = new Set([...corpusSamples, ...writtenSamples].flatMap((s) => s.la
 const untaught = classes.filter((_, k) => !taught.has(k))
 if (untaught.length) throw new Error(`no corpus or written item for ${untaught.join(', ')}: write some (fixtures/topics/written-topics.json)`)
 console.log(`${corpusSamples.length} corpus items, ${writtenSamples.length} written items, ${pseudoSamples.length} pseudo-documents, ${K} classes`)
-const vectors = (await Promise.all([corpusSamples, writtenSamples, pseudoSamples].map((part) => cachedVectors(part.map((s) => s.text))))).flatMap((part) =>
-  part.map(unit),
-)
+// One part at a time: each encodes on both cores.
+const vectors: Float32Array[] = []
+for (const part of [corpusSamples, writtenSamples, pseudoSamples]) for (const v of await cachedVectors(part.map((s) => s.text))) vectors.push(unit(v))
 
 function unit(v: ArrayLike<number>): Float32Array {
   let norm = 0
