@@ -17,8 +17,9 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadCorpora } from '../scripts/lib/topic-corpora.ts'
 import type { Embedding } from '../src/content/classify/embed.ts'
+import { semanticCosine, vectorOf } from '../src/content/semantic/vectors.ts'
 import { interpretPrompt } from '../src/content/topics/interpret-prompt.ts'
-import { FIT_COEFFICIENTS, promptFit } from '../src/content/topics/relevance.ts'
+import { FIT_COEFFICIENTS, promptFit, SEMANTIC_BASELINE } from '../src/content/topics/relevance.ts'
 import { closeServices, createServiceContext } from '../src/context.ts'
 import { refreshAssociations } from '../src/curation/builder/associations.ts'
 import { weighByRarity } from '../src/curation/builder/rank.ts'
@@ -50,6 +51,8 @@ interface IndexedPage {
   id: string
   text: string
   embedding: Embedding | null
+  /** the page's sentence vector, once read (fitCoefficients) */
+  semantic?: Int8Array | null
 }
 
 const prompts = (JSON.parse(readFileSync(join(data, 'topics/relevance-prompts.json'), 'utf8')) as { prompts: Prompt[] }).prompts
@@ -235,7 +238,7 @@ for (const [half, c] of Object.entries(calibration)) {
   console.log(`  ${c.bins.map((b) => `${b.range}: n=${b.n} score ${b.score.toFixed(2)} fit ${b.fit.toFixed(2)}`).join(' | ')}`)
 }
 
-if (fit) fitCoefficients()
+if (fit) await fitCoefficients()
 
 const accuracy = await corpusAccuracy({ vectors: false })
 console.log('tier-1 top-1 on check splits (shipped / model only / vocabulary only):')
@@ -306,24 +309,34 @@ function logistic(xs: readonly number[][], ys: readonly number[]): number[] {
 
 /**
  * Fits the prompt-fit coefficients on the tuning half, two ways: (1) a logistic regression of
- * relevance on the five measurements over every page × tuning prompt;
+ * relevance on the six measurements over every page × tuning prompt (the sentence vectors' cosine less
+ * its baseline, 0 without a vector, as promptFit counts it);
  * (2) the mix that ranks best in memory (mean P@20 over every page, a grid), then calibrated by a
  * logistic regression on that mix. With the similarity measurement (2) also ranks better through
  * the builder on the tuning half (strict P@20 0.535 against 0.528), so (2) ships; both are printed.
  * The themes coefficient was then swept through the builder with the other four kept (docs/curation.md).
  */
-function fitCoefficients(): void {
-  type X = [number, number, number, number, number]
+async function fitCoefficients(): Promise<void> {
+  // The pages as the builder reads them: classified again with their vectors by fillSemanticVectors.
+  const { rows } = await db.query<{ url: string; embedding: Embedding | null; semantic: Uint8Array | null }>(`SELECT url, embedding, semantic FROM pages`)
+  for (const r of rows) {
+    const page = byUrl.get(r.url)
+    if (page) Object.assign(page, { embedding: r.embedding, semantic: vectorOf(r.semantic) })
+  }
+  const tuning = prompts.filter((x) => x.split === 'tuning')
+  const promptVectors = ctx.encoder ? await ctx.encoder.encode(tuning.map((p) => p.prompt)) : []
+  type X = [number, number, number, number, number, number]
   const perPrompt: { xs: X[]; ys: number[] }[] = []
-  for (const p of prompts.filter((x) => x.split === 'tuning')) {
+  for (const [pi, p] of tuning.entries()) {
     const base = interpretPrompt(p.prompt)
     const intent = weighByRarity(base, keywords.termStats([...base.termWeights.keys()]))
+    const promptVector = promptVectors[pi]
     const xs: X[] = []
     const ys: number[] = []
     for (const page of pages) {
       if (!page.embedding) continue
-      const f = promptFit(intent, page.embedding)
-      xs.push([f.topic, f.detail, f.terms, f.similarity, f.themes])
+      const f = promptFit(intent, page.embedding, { semantic: promptVector && page.semantic ? semanticCosine(promptVector, page.semantic) : null })
+      xs.push([f.topic, f.detail, f.terms, f.similarity, f.themes, f.semantic === null ? 0 : f.semantic - SEMANTIC_BASELINE])
       ys.push(isRelevant(p, page) ? 1 : 0)
     }
     perPrompt.push({ xs, ys })
@@ -331,23 +344,25 @@ function fitCoefficients(): void {
   const allX = perPrompt.flatMap((p) => p.xs)
   const allY = perPrompt.flatMap((p) => p.ys)
   const r = (x: number): string => x.toFixed(2)
-  const [i0, t0, d0, w0, s0, h0] = logistic(allX, allY) as [number, number, number, number, number, number]
+  const [i0, t0, d0, w0, s0, h0, m0] = logistic(allX, allY) as [number, number, number, number, number, number, number]
   console.log(
-    `(1) logistic fit on ${allX.length} (page, tuning prompt) pairs: { intercept: ${r(i0)}, topic: ${r(t0)}, detail: ${r(d0)}, terms: ${r(w0)}, similarity: ${r(s0)}, themes: ${r(h0)} }`,
+    `(1) logistic fit on ${allX.length} (page, tuning prompt) pairs: { intercept: ${r(i0)}, topic: ${r(t0)}, detail: ${r(d0)}, terms: ${r(w0)}, similarity: ${r(s0)}, themes: ${r(h0)}, semantic: ${r(m0)} }`,
   )
   const inMemory = (k: readonly number[]): number =>
     perPrompt.reduce((sum, { xs, ys }) => {
       const order = xs.map((x, i) => ({ z: x.reduce((z, v, j) => z + k[j]! * v, 0), y: ys[i]! })).sort((p, q) => q.z - p.z)
       return sum + order.slice(0, 20).filter((o) => o.y).length / 20
     }, 0) / perPrompt.length
-  let best = { k: [1, 0, 0, 0, 0], p20: -1 }
+  let best = { k: [1, 0, 0, 0, 0, 0], p20: -1 }
   for (const detail of [0, 0.25, 0.5, 1, 1.5, 2, 3]) {
     for (const terms of [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4]) {
       for (const similarity of [0, 0.5, 1, 2, 3, 4]) {
         for (const themes of [0, 1, 2, 4]) {
-          const k = [1, detail, terms, similarity, themes]
-          const p20 = inMemory(k)
-          if (p20 > best.p20) best = { k, p20 }
+          for (const semantic of ctx.encoder ? [0, 1.5, 3] : [0]) {
+            const k = [1, detail, terms, similarity, themes, semantic]
+            const p20 = inMemory(k)
+            if (p20 > best.p20) best = { k, p20 }
+          }
         }
       }
     }
@@ -360,9 +375,13 @@ function fitCoefficients(): void {
     allY,
   ) as [number, number]
   const b = b0 / mixScale
-  const [, detail, terms, similarity, themes] = best.k.map((k) => r(b * k))
+  const [, detail, terms, similarity, themes, semantic] = best.k.map((k) => r(b * k))
   console.log(
-    `(2) best-ranking mix (in-memory P@20 ${best.p20.toFixed(3)}), calibrated: { intercept: ${r(a)}, topic: ${r(b)}, detail: ${detail}, terms: ${terms}, similarity: ${similarity}, themes: ${themes} }`,
+    `(2) best-ranking mix (in-memory P@20 ${best.p20.toFixed(3)}), calibrated: { intercept: ${r(a)}, topic: ${r(b)}, detail: ${detail}, terms: ${terms}, similarity: ${similarity}, themes: ${themes}, semantic: ${semantic} }`,
   )
-  console.log(`(1) in-memory P@20 on the tuning half: ${inMemory([t0, d0, w0, s0, h0]).toFixed(3)}`)
+  console.log(`(1) in-memory P@20 on the tuning half: ${inMemory([t0, d0, w0, s0, h0, m0]).toFixed(3)}`)
+  const k = FIT_COEFFICIENTS
+  console.log(
+    `shipped coefficients, in-memory P@20 on the tuning half: ${inMemory([k.topic, k.detail, k.terms, k.similarity, k.themes, k.semantic]).toFixed(3)}`,
+  )
 }
