@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { parseEntries, VOCABULARY_PARTS } from '../src/content/classify/vocab/index.ts'
 import { SENSITIVE } from '../src/content/classify/vocab/sensitive.ts'
 import { allNodes } from '../src/content/taxonomy/taxonomy.ts'
-import { TOPIC_ROOT_EXCLUDED } from '../src/content/topics/classes.ts'
+import { CORPORA, TOPIC_ROOT_EXCLUDED } from '../src/content/topics/classes.ts'
 import { featureCounts, featureVector, type TopicText, topicTokens } from '../src/content/topics/features.ts'
 import { trainingInputsFingerprint } from '../src/content/topics/training-inputs.ts'
 import { loadCorpora, tier1IndexIn } from './lib/topic-corpora.ts'
@@ -53,7 +53,7 @@ const CNB_WEIGHT = env('TOPICS_CNB', 1)
 const CNB_ALPHA = env('TOPICS_CNB_ALPHA', 0.1)
 
 const corpora = loadCorpora().filter((c) => only === null || c.corpus === only)
-if (!corpora.length) throw new Error(`--only ${only}: no such corpus (huffpost, 20news, dbpedia)`)
+if (!corpora.length) throw new Error(`--only ${only}: no such corpus (${CORPORA.join(', ')})`)
 const themeOf = (d: { corpus: string; cls: string }): string => `${d.corpus}:${d.cls}`
 const tier1 = allNodes().filter((n) => n.tier === 1 && !TOPIC_ROOT_EXCLUDED.has(n.unique_id))
 // What the model file names each class by: an IAB Unique ID, or a theme's corpus:class.

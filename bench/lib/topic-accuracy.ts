@@ -3,12 +3,12 @@
 
 import { readFileSync } from 'node:fs'
 import { cachedVectors } from '../../scripts/lib/cached-vectors.ts'
-import { type CorpusName, loadCorpora, writtenItems } from '../../scripts/lib/topic-corpora.ts'
+import { loadCorpora, writtenItems } from '../../scripts/lib/topic-corpora.ts'
 import { analyze } from '../../src/content/classify/analyze.ts'
 import { classifyPage, tier1Evidence, tier1Probabilities } from '../../src/content/classify/classify-page.ts'
 import { semanticInput } from '../../src/content/semantic/vectors.ts'
 import { allNodes, ancestry, getNode, getNodeByUniqueId } from '../../src/content/taxonomy/taxonomy.ts'
-import { TOPIC_ROOT_EXCLUDED } from '../../src/content/topics/classes.ts'
+import { type CorpusName, TOPIC_ROOT_EXCLUDED } from '../../src/content/topics/classes.ts'
 import { interpretPrompt } from '../../src/content/topics/interpret-prompt.ts'
 
 export type Variant = 'shipped' | 'model only' | 'vocabulary only'

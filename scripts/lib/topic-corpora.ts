@@ -10,11 +10,10 @@ import { gunzipSync } from 'node:zlib'
 import { semanticInput } from '../../src/content/semantic/vectors.ts'
 import { ancestry, getNodeByUniqueId } from '../../src/content/taxonomy/taxonomy.ts'
 import classMap from '../../src/content/topics/class-map.json' with { type: 'json' }
+import type { CorpusName } from '../../src/content/topics/classes.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const topicsDir = join(root, 'fixtures/topics')
-
-export type CorpusName = 'huffpost' | '20news' | 'dbpedia'
 
 export interface LabelledText {
   corpus: CorpusName

@@ -4,6 +4,12 @@ import classMap from './class-map.json' with { type: 'json' }
 /** Tier-1 nodes the topic model does not predict: media genres describe a format, not a subject, and sensitive topics are scored apart (brand safety). */
 export const TOPIC_ROOT_EXCLUDED: ReadonlySet<string> = new Set(['SPSHQ5', 'v9i3On'])
 
+/** The labelled corpora the topic models train on (fixtures/topics), by the names class-map.json uses. */
+export const CORPORA = ['huffpost', '20news', 'dbpedia'] as const
+export type CorpusName = (typeof CORPORA)[number]
+/** How reasons and docs name each corpus. */
+export const CORPUS_TITLES: Record<CorpusName, string> = { huffpost: 'HuffPost', '20news': '20 Newsgroups', dbpedia: 'DBpedia' }
+
 let covered: ReadonlySet<number> | undefined
 
 /**
@@ -14,7 +20,7 @@ let covered: ReadonlySet<number> | undefined
 export function corpusTopics(): ReadonlySet<number> {
   if (covered) return covered
   const out = new Set<number>()
-  for (const corpus of ['huffpost', '20news', 'dbpedia'] as const) {
+  for (const corpus of CORPORA) {
     for (const target of Object.values(classMap[corpus] as Record<string, string | string[] | null>)) {
       for (const uid of target === null ? [] : [target].flat()) {
         const node = getNodeByUniqueId(uid)

@@ -3,6 +3,7 @@
 // are compared on their theme distributions (relevance.ts), which tells "electronics hobbyists
 // building circuits" from the rest of Technology & Computing, where the taxonomy has no node for it.
 // Trained by `npm run train:themes` (scripts/train-topics.ts); loaded once, on first use.
+import { CORPUS_TITLES } from './classes.ts'
 import { logitsOfCounts, readModelFile, softmax, type TopicModel } from './topic-model.ts'
 
 let cached: TopicModel | undefined
@@ -35,13 +36,11 @@ export function themesOf(counts: ReadonlyMap<string, number>): [number, number][
   return kept.sort((a, b) => a[0] - b[0])
 }
 
-const CORPUS_NAMES: Record<string, string> = { '20news': '20 Newsgroups', huffpost: 'HuffPost', dbpedia: 'DBpedia' }
-
 /** A theme's name for reasons: its class and the corpus it is from ("sci.electronics (20 Newsgroups)"). */
 export function themeName(index: number): string {
   const name = themeModel().names[index]
   if (name === undefined) return String(index)
   const at = name.indexOf(':')
   const corpus = name.slice(0, at)
-  return `${name.slice(at + 1)} (${CORPUS_NAMES[corpus] ?? corpus})`
+  return `${name.slice(at + 1)} (${(CORPUS_TITLES as Record<string, string>)[corpus] ?? corpus})`
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { ancestry, getNodeByUniqueId } from '../../../src/content/taxonomy/taxonomy.ts'
 import classMap from '../../../src/content/topics/class-map.json' with { type: 'json' }
-import { corpusTopics, TOPIC_ROOT_EXCLUDED } from '../../../src/content/topics/classes.ts'
+import { CORPORA, corpusTopics, TOPIC_ROOT_EXCLUDED } from '../../../src/content/topics/classes.ts'
 
 // The reviewed mapping the topic model is trained from (scripts/train-topics.ts): a typo here would
 // silently drop a corpus class from training.
 describe('class-map.json', () => {
-  const entries = (['huffpost', '20news', 'dbpedia'] as const).flatMap((corpus) =>
+  const entries = CORPORA.flatMap((corpus) =>
     Object.entries(classMap[corpus] as Record<string, string | string[] | null>).map(([cls, v]) => [`${corpus}:${cls}`, v] as const),
   )
 
