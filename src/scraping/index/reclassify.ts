@@ -1,10 +1,10 @@
 /**
  * Background reclassification (`index.reclassify`, periodic): after an upgrade of the classifier,
  * pages classified by an older version (pages.classifier_version < CLASSIFIER_VERSION) get their
- * categories, leaf and embedding again from their stored text and sentence vector — no fetch. Batches are small and
- * each commits on its own, so the job is resumable (a restart continues where it stopped) and
- * segments keep building meanwhile: the ranker reads old and new embeddings alike. Progress: the
- * count of pages still to do (reclassifyProgress), logged by each run.
+ * categories, leaf and embedding again from their stored text and sentence vector — no fetch.
+ * Batches are small and each commits on its own, so the job is resumable (a restart continues where
+ * it stopped) and segments keep building meanwhile: the ranker reads old and new embeddings alike.
+ * Progress: the count of pages still to do (reclassifyProgress), logged by each run.
  */
 
 import { CLASSIFIER_VERSION } from '../../content/topics/topic-model.ts'
@@ -36,8 +36,10 @@ export async function reclassifyBatch(tx: Queryable, limit = BATCH): Promise<num
     tx,
     rows.map((p) => classifyStored(p)).filter((c) => c !== null),
   )
-  // Pages without text (fetch errors) keep what they have; only their version moves on.
-  await tx.query(`UPDATE pages SET classifier_version = $2 WHERE id = ANY($1::bigint[])`, [rows.map((p) => p.id), CLASSIFIER_VERSION])
+  // Pages without text (fetch errors) keep what they have; only their version moves on (saveClassifications
+  // moved the others').
+  const textless = rows.filter((p) => !p.full_text).map((p) => p.id)
+  if (textless.length) await tx.query(`UPDATE pages SET classifier_version = $2 WHERE id = ANY($1::bigint[])`, [textless, CLASSIFIER_VERSION])
   return rows.length
 }
 

@@ -3,9 +3,9 @@
  * page with text gets the encoder's vector of its title and lead, which prompt fit compares with the
  * prompt's (docs/curation.md "Scores"); the page is classified again with it, its topics joining the
  * classifier's (src/content/topics/semantic-topics.ts). The encoder takes 50–70 ms a page, so it runs
- * here, beside the crawl and not in it: pages are ranked without a vector until they have one. Batches commit on their
- * own, so the job is resumable; a changed text clears the vector (pages-repository.ts) and the page
- * comes back here. Progress: the count of pages still to do (semanticProgress), returned by each run.
+ * here, beside the crawl and not in it: pages are ranked without a vector until they have one.
+ * Batches commit on their own, so the job is resumable; a changed text clears the vector
+ * (pages-repository.ts) and the page comes back here. Progress: the count of pages still to do (semanticProgress), returned by each run.
  */
 
 import type { SentenceEncoder } from '../../content/semantic/encoder.ts'
@@ -40,9 +40,9 @@ type InTransaction = <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>
 
 /**
  * Gives up to `limit` pages without a vector theirs, lowest id first, and classifies each again with
- * it (its topics join the classifier's); returns how many were read. The pages are read and encoded
- * outside any transaction (encoding a batch takes seconds, and the embedded engine has one session);
- * only the short write runs in `save`.
+ * it (its topics join the classifier's); returns how many were read. The pages are read, encoded and
+ * classified outside any transaction (encoding a batch takes seconds, and the embedded engine has one
+ * session); only the short write runs in `save`.
  */
 export async function semanticBatch(db: Queryable, encoder: SentenceEncoder, save: InTransaction, limit = BATCH): Promise<number> {
   const { rows } = await db.query<TextRow>(
@@ -58,6 +58,7 @@ export async function semanticBatch(db: Queryable, encoder: SentenceEncoder, sav
     const v = vectors.get(id)
     return v ? Buffer.from(v.buffer, v.byteOffset, v.length).toString('hex') : ''
   }
+  const classified = encoded.map((r) => classifyStored(r, vectors.get(r.id) ?? null)).filter((c) => c !== null)
   await save(async (tx) => {
     const { rows: stored } = await tx.query<{ id: number }>(
       `UPDATE pages p SET semantic = decode(v.hex, 'hex')
@@ -66,11 +67,11 @@ export async function semanticBatch(db: Queryable, encoder: SentenceEncoder, sav
         RETURNING p.id`,
       [read.map((r) => r.id), read.map((r) => hex(r.id)), read.map((r) => r.fingerprint)],
     )
+    // A page rewritten since it was read keeps its new fetch's classification.
     const written = new Set(stored.map((r) => Number(r.id)))
-    const classified = encoded.filter((r) => written.has(Number(r.id))).map((r) => classifyStored(r, vectors.get(r.id) ?? null))
     await saveClassifications(
       tx,
-      classified.filter((c) => c !== null),
+      classified.filter((c) => written.has(Number(c.id))),
     )
   })
   return rows.length

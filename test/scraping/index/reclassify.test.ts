@@ -3,7 +3,7 @@
 import { expect, it } from 'vitest'
 import { CLASSIFIER_VERSION } from '../../../src/content/topics/topic-model.ts'
 import { reclassifyBatch, reclassifyProgress } from '../../../src/scraping/index/reclassify.ts'
-import { indexTopic } from '../../curation/fixtures.ts'
+import { indexHtml, indexTopic } from '../../curation/fixtures.ts'
 import { describeEachEngine } from '../../helpers/db.ts'
 
 describeEachEngine('reclassification', (getDb) => {
@@ -44,5 +44,17 @@ describeEachEngine('reclassification', (getDb) => {
       [ids],
     )
     expect(members[0]?.n).toBe(0)
+  })
+
+  it('moves a page without text (a failed fetch) to the current version and leaves what it has', async () => {
+    const db = getDb().db
+    const id = await indexHtml(db, 'https://www.reclass-failed.example.com/gone', null, { status: 500, error: { code: 'E002', reason: 'HTTP 500' } })
+    await db.query(`UPDATE pages SET classifier_version = 1 WHERE id = $1`, [id])
+    const before = (await db.query(`SELECT categories, primary_category, embedding FROM pages WHERE id = $1`, [id])).rows[0]
+    while ((await db.transaction((tx) => reclassifyBatch(tx))) > 0);
+    const after = (
+      await db.query<{ classifier_version: number }>(`SELECT categories, primary_category, embedding, classifier_version FROM pages WHERE id = $1`, [id])
+    ).rows[0]
+    expect(after).toEqual({ ...before, classifier_version: CLASSIFIER_VERSION })
   })
 })
