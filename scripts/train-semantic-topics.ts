@@ -11,14 +11,11 @@
 import { writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseEntries, VOCABULARY_PARTS } from '../src/content/classify/vocab/index.ts'
-import { SENSITIVE } from '../src/content/classify/vocab/sensitive.ts'
 import { SEMANTIC_DIMENSIONS as D, semanticInput } from '../src/content/semantic/vectors.ts'
-import { allNodes } from '../src/content/taxonomy/taxonomy.ts'
 import { topicModel } from '../src/content/topics/topic-model.ts'
 import { trainingInputsFingerprint } from '../src/content/topics/training-inputs.ts'
 import { cachedVectors } from './lib/cached-vectors.ts'
-import { loadCorpora, tier1IndexIn, writtenTrainingFingerprint, writtenTrainingHalf } from './lib/topic-corpora.ts'
+import { loadCorpora, tier1IndexIn, vocabularyPrior, writtenTrainingFingerprint, writtenTrainingHalf } from './lib/topic-corpora.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const outFile = join(root, 'src/content/topics/semantic-topics.json')
@@ -61,17 +58,7 @@ const writtenSamples = writtenTrainingHalf().map(({ uid, text }) => ({
 // Pseudo-documents: a topic's vocabulary terms and taxonomy names, eight drawn at a time (seeded), read
 // as one text: closer to a page's vector than a single term's.
 const terms = Array.from({ length: K }, () => [] as string[])
-for (const part of VOCABULARY_PARTS) {
-  if (part === SENSITIVE) continue
-  for (const [uid, list] of Object.entries(part)) {
-    const label = tier1Index(uid)
-    if (label !== undefined) for (const e of parseEntries(list)) terms[label]?.push(e.term)
-  }
-}
-for (const n of allNodes()) {
-  const label = tier1Index(n.unique_id)
-  if (label !== undefined) terms[label]?.push(n.name)
-}
+for (const p of vocabularyPrior(tier1Index)) terms[p.label]?.push(p.text)
 let seed = 7
 const rand = (): number => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32
 const pseudoSamples: Sample[] = []

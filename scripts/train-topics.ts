@@ -13,13 +13,11 @@
 import { writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseEntries, VOCABULARY_PARTS } from '../src/content/classify/vocab/index.ts'
-import { SENSITIVE } from '../src/content/classify/vocab/sensitive.ts'
 import { allNodes } from '../src/content/taxonomy/taxonomy.ts'
 import { CORPORA, TOPIC_ROOT_EXCLUDED } from '../src/content/topics/classes.ts'
 import { featureCounts, featureVector, type TopicText, topicTokens } from '../src/content/topics/features.ts'
 import { trainingInputsFingerprint } from '../src/content/topics/training-inputs.ts'
-import { loadCorpora, tier1IndexIn } from './lib/topic-corpora.ts'
+import { loadCorpora, tier1IndexIn, vocabularyPrior } from './lib/topic-corpora.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -81,21 +79,8 @@ for (const d of corpora.filter((x) => x.split === 'train')) {
 }
 let priorCount = 0
 if (withPrior) {
-  for (const part of VOCABULARY_PARTS) {
-    if (part === SENSITIVE) continue
-    for (const [uid, list] of Object.entries(part)) {
-      const label = tier1Index(uid)
-      if (label === undefined) continue
-      for (const e of parseEntries(list)) {
-        samples.push({ text: { title: e.term }, label, weight: PRIOR_WEIGHT * Math.min(1.5, e.weight / 2), share: 1 })
-        priorCount++
-      }
-    }
-  }
-  for (const n of allNodes()) {
-    const label = tier1Index(n.unique_id)
-    if (label === undefined) continue
-    samples.push({ text: { title: n.name }, label, weight: PRIOR_WEIGHT, share: 1 })
+  for (const p of vocabularyPrior(tier1Index)) {
+    samples.push({ text: { title: p.text }, label: p.label, weight: PRIOR_WEIGHT * p.strength, share: 1 })
     priorCount++
   }
 }

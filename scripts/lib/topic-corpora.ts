@@ -7,8 +7,10 @@ import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import { parseEntries, VOCABULARY_PARTS } from '../../src/content/classify/vocab/index.ts'
+import { SENSITIVE } from '../../src/content/classify/vocab/sensitive.ts'
 import { semanticInput } from '../../src/content/semantic/vectors.ts'
-import { ancestry, getNodeByUniqueId } from '../../src/content/taxonomy/taxonomy.ts'
+import { allNodes, ancestry, getNodeByUniqueId } from '../../src/content/taxonomy/taxonomy.ts'
 import classMap from '../../src/content/topics/class-map.json' with { type: 'json' }
 import type { CorpusName } from '../../src/content/topics/classes.ts'
 
@@ -187,4 +189,25 @@ export function writtenTrainingHalf(): { uid: string; text: string }[] {
 /** A fingerprint of the training half, recorded by the trainer: a test holds the shipped model to the file. */
 export function writtenTrainingFingerprint(): string {
   return createHash('sha256').update(JSON.stringify(writtenTrainingHalf())).digest('hex').slice(0, 16)
+}
+
+/**
+ * Prior knowledge for the topic models: every curated vocabulary term (but the sensitive topics') and
+ * every taxonomy name, with the tier-1 class it belongs to (`tier1Index`, as tier1IndexIn gives) and its
+ * strength (a term's vocabulary weight, halved and capped at 1.5; a name 1). Vocabulary first, in order.
+ */
+export function vocabularyPrior(tier1Index: (uid: string) => number | undefined): { text: string; label: number; strength: number }[] {
+  const out: { text: string; label: number; strength: number }[] = []
+  for (const part of VOCABULARY_PARTS) {
+    if (part === SENSITIVE) continue
+    for (const [uid, list] of Object.entries(part)) {
+      const label = tier1Index(uid)
+      if (label !== undefined) for (const e of parseEntries(list)) out.push({ text: e.term, label, strength: Math.min(1.5, e.weight / 2) })
+    }
+  }
+  for (const n of allNodes()) {
+    const label = tier1Index(n.unique_id)
+    if (label !== undefined) out.push({ text: n.name, label, strength: 1 })
+  }
+  return out
 }
