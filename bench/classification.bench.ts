@@ -1,14 +1,14 @@
 // Classification benchmark on the dev set in fixtures/classification (never used to build the model).
 // Run: node --import tsx bench/run.ts classification   → bench/results/classification.json
-// Tier-1 also with each page's sentence vector (encoded in the run, ~20 s).
+// Tier-1 also with each page's sentence vector (encoded once, ~10 s, and cached: scripts/lib/cached-vectors.ts).
 // Text: scrapinghub ground-truth article body / readability expected.html, plus the page title;
 // when src/scraping/extract/extract-page.ts is present, the same figures on its extractPage output.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import { cachedVectors } from '../scripts/lib/cached-vectors.ts'
 import { classifyPage, embedPage, type PageInput, promptRelevance, representQuery } from '../src/content/classify/index.ts'
-import { childProcessEncoder } from '../src/content/semantic/encoder.ts'
 import { semanticInput } from '../src/content/semantic/vectors.ts'
 import { getNode, getNodeByUniqueId } from '../src/content/taxonomy/taxonomy.ts'
 
@@ -197,9 +197,7 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)}%`
 const truthInput = (p: Page): PageInput => p.input
 const acc = accuracy(english, truthInput)
 // The same pages once index.semantic has read their sentence vectors (src/content/topics/semantic-topics.ts).
-const encoder = childProcessEncoder({ timeoutMs: 600_000 })
-const vectors = await encoder.encode(english.map((p) => semanticInput(p.input.title, p.input.text)))
-await encoder.close()
+const vectors = await cachedVectors(english.map((p) => semanticInput(p.input.title, p.input.text)))
 const withVector = new Map(english.map((p, i) => [p, { ...p.input, semantic: vectors[i] }]))
 const accVectors = accuracy(english, (p) => withVector.get(p) ?? p.input)
 const speed = timing(english)
