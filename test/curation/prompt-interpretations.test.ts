@@ -48,6 +48,15 @@ describeEachEngine('prompt interpretations API', (getDb) => {
     await t.waitBuilt(a.headers, json<{ id: number }>(seg).id)
   })
 
+  it('searches a place the content is about, and offers it as geo all the same', async () => {
+    const body = json<Reading>(await t.post(a.headers, path, { prompt: 'travel in Japan' }))
+    expect(body.interpretation).toMatchObject({ terms: ['travel', 'japan'], geo: ['JP'] })
+    expect(body.interpretation.ignored.map((x) => x.word)).not.toContain('japan')
+    const audience = json<Reading>(await t.post(a.headers, path, { prompt: 'moms in Japan who love travel' }))
+    expect(audience.interpretation).toMatchObject({ terms: ['travel'], geo: ['JP'] })
+    expect(audience.interpretation.ignored).toContainEqual({ word: 'japan', why: 'geography' })
+  })
+
   it.each([
     ['only audience words', 'high income moms aged 25-54', /"moms" \(audience\)/],
     ['only emoji', '🎉🔥', /"🎉" \(not a word\)/],

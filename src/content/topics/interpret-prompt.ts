@@ -39,7 +39,7 @@ export interface Interpretation {
   expansions: string[]
   /** audience and demographic words: content cannot target them (activation can) */
   audience: string[]
-  /** ISO 3166 country codes named as the audience's place (offered to activation as geo) */
+  /** ISO 3166 codes of the countries named (offered to activation as geo); one the content is about is also among `terms` */
   geo: string[]
   /** what the prompt excludes: pages of these categories or with these words are left out */
   blocks: { categories: InterpretedCategory[]; terms: string[] }
@@ -153,6 +153,15 @@ const COUNTRIES: Record<string, string> = {
   'united arab emirates': 'AE',
 }
 const GEO_PREPOSITION = /^(?:in|from|across|throughout|within|based)$/
+// "U.S.", "U.S.A.", "U.K." as buyers write them: read as the codes, not as single letters.
+const DOTTED_CODE = /\bU\.\s?(?:S\.(?:\s?A\.)?|K\.)/g
+/**
+ * A place that qualifies the content ("travel in Japan", "UK politics") is also searched, at this share
+ * of a prompt word's weight: its pages rank first, others on the topic still qualify.
+ */
+const PLACE_WEIGHT = 0.5
+/** A code that is also a common word ("us"): offered as geo, never searched. */
+const PLACES_NOT_SEARCHED = new Set(['us'])
 const AGE_RANGE = /\b(?:ages?d?\s*)?(\d{2})\s*(?:-|–|to)\s*(\d{2})\b|\b(\d{2})\s*\+|\b(?:over|under)\s+(\d{2})\b/giu
 
 const MAX_TERMS = 16
@@ -239,8 +248,11 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
     return ' '
   })
 
-  // Geography: country names and codes, as a place of the audience.
+  // Geography: country names and codes, as a place of the audience; a place the content is about is
+  // also searched (contentPlaces).
   const geo = new Set<string>()
+  const places: string[] = []
+  text = text.replace(DOTTED_CODE, (m) => m.replace(/[.\s]/g, ''))
   const read = writtenWords(text)
   const tokens = read.map((w) => w.word)
   const original = read.map((w) => w.written)
@@ -256,6 +268,7 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
     const isCode = w.length <= 3 && original[i] === original[i]?.toUpperCase() && /\p{L}/u.test(original[i] ?? '')
     if (two && COUNTRIES[two]) {
       geo.add(COUNTRIES[two])
+      // Two-word names are not searched: their words alone name other things ("united", "new").
       ignored.push({ word: two, why: 'geography' })
       carry = wider(carry, read[i + 1]?.gap ?? 'none')
       carry = wider(carry, 'join')
@@ -268,7 +281,8 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
     const alone = i > 0 && read[i]?.gap === 'break' && (i + 1 >= tokens.length || read[i + 1]?.gap === 'break') && /^\p{Lu}/u.test(original[i] ?? '')
     if (code && (w.length > 3 ? GEO_PREPOSITION.test(prev) || tokens.length <= 2 || alone : isCode)) {
       geo.add(code)
-      ignored.push({ word: w, why: 'geography' })
+      if (!PLACES_NOT_SEARCHED.has(w) && placeOfContent(tokens, i)) places.push(w)
+      else ignored.push({ word: w, why: 'geography' })
       carry = wider(carry, 'join')
       continue
     }
@@ -364,6 +378,17 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
       unknown.push(surface.get(s) ?? s)
     }
   }
+  // A place the content is about counts for a topical prompt only: "moms in the UK" stays audience alone.
+  const placeStems = new Set<string>()
+  for (const w of places) {
+    const s = stem(w)
+    if (content.length === 0) ignored.push({ word: w, why: 'geography' })
+    else if (!termWeights.has(s) && termWeights.size < MAX_TERMS) {
+      termWeights.set(s, PLACE_WEIGHT)
+      surface.set(s, w)
+      placeStems.add(s)
+    }
+  }
   for (const e of expansions) {
     if (!termWeights.has(e)) {
       termWeights.set(e, EXPANSION_WEIGHT)
@@ -389,7 +414,7 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
   const { categories, blocked } = narrowedBy(excluded.named, [...tier1.filter((c) => c.score >= CATEGORY_FLOOR), ...deeper])
   const named = (c: ScoredCategory): InterpretedCategory => ({ taxonomy_id: c.id, name: getNode(c.id)?.name ?? String(c.id), weight: round(c.score) })
   // The prompt's own words, kind-of-content words at their small weight among them; the rest were added.
-  const written = [...termWeights].map(([s, w]) => ({ word: surface.get(s) ?? s, own: w >= 1 || CONTENT_KIND.has(surface.get(s) ?? s) }))
+  const written = [...termWeights].map(([s, w]) => ({ word: surface.get(s) ?? s, own: w >= 1 || placeStems.has(s) || CONTENT_KIND.has(surface.get(s) ?? s) }))
   const interpretation: Interpretation = {
     language,
     categories: categories.map(named),
@@ -401,6 +426,20 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
     ignored,
   }
   return { interpretation, categories, termWeights, surface, topical: content.length > 0, embedding: embedAnalysis(a) }
+}
+
+/**
+ * Whether the place at `i` qualifies the content ("travel in Japan", "UK politics", "refugees in
+ * Germany") rather than the audience ("moms in the UK", "readers in Germany who love cooking"): the
+ * nearest word before it, over function words, prepositions and other places, is no audience word;
+ * with none before, the nearest after it.
+ */
+function placeOfContent(tokens: readonly string[], i: number): boolean {
+  const filler = (w: string): boolean => FUNCTION_WORD_SET.has(w) || GEO_PREPOSITION.test(w) || COUNTRIES[w] !== undefined
+  let j = i - 1
+  while (j >= 0 && filler(tokens[j] as string)) j--
+  const neighbour = j >= 0 ? tokens[j] : tokens.slice(i + 1).find((w) => !filler(w))
+  return neighbour !== undefined && !AUDIENCE.has(neighbour)
 }
 
 /**

@@ -44,6 +44,52 @@ describe('interpretPrompt', () => {
     expect(r.interpretation.terms).toEqual(['travel'])
   })
 
+  // A place the content is about is searched too, at half a word's weight: "travel in Japan" had read as
+  // travel anywhere, with Japan only offered to activation as the audience's place.
+  it.each([
+    ['travel in Japan', 'japan', 'JP'],
+    ['UK politics', 'uk', 'GB'],
+    ['news about immigration and refugees in Germany', 'germany', 'DE'],
+    ['skiing holidays in Austria', 'austria', 'AT'],
+  ])('searches the place of %j as a word of its content and offers it as geo', (prompt, word, code) => {
+    const r = interpretPrompt(prompt)
+    expect(r.interpretation.geo).toEqual([code])
+    expect(r.interpretation.terms).toContain(word)
+    expect(r.interpretation.ignored.map((x) => x.word)).not.toContain(word)
+    expect([...r.termWeights.values()].some((w) => w === 0.5)).toBe(true)
+  })
+
+  it.each([
+    // the audience's place, not the content's
+    ['moms in the UK reading about travel', 'uk', 'GB'],
+    ['readers in Germany who love cooking', 'germany', 'DE'],
+    // "us" is also a word: offered as geo, never searched
+    ['US elections', 'us', 'US'],
+    // two-word names: their words alone name other things
+    ['politics in the United Kingdom', 'united kingdom', 'GB'],
+  ])('offers the place of %j as geo only', (prompt, word, code) => {
+    const r = interpretPrompt(prompt).interpretation
+    expect(r.geo).toEqual([code])
+    expect(r.terms).not.toContain(word)
+    expect(r.ignored).toContainEqual({ word, why: 'geography' })
+  })
+
+  it('reads "U.S." and "U.K." as the countries, not as single letters', () => {
+    const r = interpretPrompt('readers following the U.S. president and Congress').interpretation
+    expect(r.geo).toEqual(['US'])
+    expect(r.terms).toEqual(['president', 'congress'])
+    expect(r.ignored.map((x) => x.word)).not.toContain('u')
+    expect(interpretPrompt('U.K. politics').interpretation).toMatchObject({ geo: ['GB'], terms: ['politics', 'uk'] })
+  })
+
+  it('keeps a prompt of places and audience alone without content: a place makes no topic', () => {
+    for (const prompt of ['moms in the UK', 'Germany', 'women in France']) {
+      const r = interpretPrompt(prompt)
+      expect(r.termWeights.size, prompt).toBe(0)
+      expect(r.topical, prompt).toBe(false)
+    }
+  })
+
   // An exclusion narrows the prompt and never blocks all of it: it had blocked the prompt's own topic
   // ("luxury cars" read as Automotive), and every page of the segment with it.
   it.each([
@@ -482,6 +528,24 @@ describe('promptFit', () => {
       expect(promptFit(intent, other).score).toBeLessThan(0.1)
     }
     expect(promptFit(interpretPrompt('NBA'), page).reasons.terms).toEqual(['nba'])
+  })
+
+  it("ranks pages about the place a prompt names first, and keeps the topic's other pages likely", () => {
+    const kyoto = embedPage({
+      title: 'Ten days in Japan: Kyoto temples, Tokyo food and the bullet train',
+      text: 'Our trip to Japan began in Tokyo. We took the bullet train to Kyoto, stayed in a ryokan, visited temples and shrines, and used a rail pass for the whole holiday. Japan travel tips: book hotels early and carry cash.',
+    })
+    const tuscany = embedPage({
+      title: 'Ten days in Italy: Florence museums, Tuscan food and the coast',
+      text: 'Our trip to Italy began in Rome. We took the train to Florence, stayed in a farmhouse, visited museums and churches, and rented a car for the whole holiday. Italy travel tips: book hotels early and carry cash.',
+    })
+    const intent = interpretPrompt('travel in Japan')
+    const japan = promptFit(intent, kyoto)
+    const italy = promptFit(intent, tuscany)
+    expect(japan.score).toBeGreaterThan(italy.score)
+    expect(japan.reasons.terms).toContain('japan')
+    expect(italy.reasons.terms).not.toContain('japan')
+    expect(italy.score).toBeGreaterThan(0.3)
   })
 
   it("counts the sentence vectors' cosine above its baseline, and scores as the other measurements alone say without it", () => {
