@@ -4,10 +4,10 @@
 // Run: npm run train:semantic-topics   (encodes the corpora once, ~15 min on two cores; the vectors are
 //      cached, scripts/lib/cached-vectors.ts, so a rerun takes a minute)
 // Data: the train split of fixtures/topics (scripts/lib/topic-corpora.ts); for the 13 topics no corpus
-// covers, the first half of the team-written items (fixtures/topics/written-topics.json: every other
-// item from the first; the other half is what the benchmark reads); and for every topic, pseudo-documents
-// of its curated vocabulary (seeded draws of eight terms). Model: a softmax head over the vectors, every
-// topic a class, trained by Adam, deterministic.
+// covers, the team-written items (the first half of fixtures/topics/written-topics.json: every other
+// item from the first, the other half is what the benchmark reads; and all of written-topics-train.json);
+// and for every topic, pseudo-documents of its curated vocabulary (seeded draws of eight terms). Model: a
+// softmax head over the vectors, every topic a class, trained by Adam, deterministic.
 import { writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -15,7 +15,7 @@ import { SEMANTIC_DIMENSIONS as D, semanticInput } from '../src/content/semantic
 import { topicModel } from '../src/content/topics/topic-model.ts'
 import { trainingInputsFingerprint } from '../src/content/topics/training-inputs.ts'
 import { cachedVectors } from './lib/cached-vectors.ts'
-import { loadCorpora, tier1IndexIn, vocabularyPrior, writtenTrainingFingerprint, writtenTrainingHalf } from './lib/topic-corpora.ts'
+import { loadCorpora, tier1IndexIn, vocabularyPrior, writtenTraining, writtenTrainingFingerprint } from './lib/topic-corpora.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const outFile = join(root, 'src/content/topics/semantic-topics.json')
@@ -25,8 +25,8 @@ const BATCH = 64
 const LEARNING_RATE = 0.01
 const L2 = 1e-4
 const PRIOR_WEIGHT = 3
-// A written item stands for many: 322 of them teach 13 topics beside 41,117 corpus items (weight 1 and 5
-// measured: BENCHMARKS.md, twentieth stop).
+// A written item stands for many: 831 of them teach 13 topics beside 41,117 corpus items (weight 1 and 5
+// measured with 322: BENCHMARKS.md, twentieth stop; 3 and 5 with 831: twenty-first stop).
 const WRITTEN_WEIGHT = 5
 const PSEUDO_DOCS = 100
 const TERMS_PER_PSEUDO_DOC = 8
@@ -49,7 +49,7 @@ for (const d of loadCorpora()) {
   const labels = [...new Set(d.uids.map(tier1Index).filter((l) => l !== undefined))]
   if (d.split === 'train' && labels.length) corpusSamples.push({ text: semanticInput(d.title, d.body), labels, weight: 1 })
 }
-const writtenSamples = writtenTrainingHalf().map(({ uid, text }) => ({
+const writtenSamples = writtenTraining().map(({ uid, text }) => ({
   text,
   labels: [tier1Index(uid)].filter((l) => l !== undefined),
   weight: WRITTEN_WEIGHT,

@@ -169,26 +169,35 @@ export interface WrittenItem {
   body: string
 }
 
+/** A file of team-written items: topics, each with its items. */
+function readWritten(file: string): WrittenItem[] {
+  const { topics } = JSON.parse(readFileSync(join(topicsDir, file), 'utf8')) as {
+    topics: { unique_id: string; items: { title: string; body: string }[] }[]
+  }
+  return topics.flatMap((t) => t.items.map((it) => ({ uid: t.unique_id, ...it })))
+}
+
 /**
  * The team-written items of the 13 topics no corpus covers (fixtures/topics/written-topics.json), split
  * once: every other item from the first trains the sentence-vector topics (scripts/train-semantic-topics.ts),
  * the rest checks them (the topics benchmark). No other model trains on them.
  */
 export function writtenItems(part: 'train' | 'check'): WrittenItem[] {
-  const { topics } = JSON.parse(readFileSync(join(topicsDir, 'written-topics.json'), 'utf8')) as {
-    topics: { unique_id: string; items: { title: string; body: string }[] }[]
-  }
-  return topics.flatMap((t) => t.items.map((it) => ({ uid: t.unique_id, ...it }))).filter((_, i) => (i % 2 === 0) === (part === 'train'))
+  return readWritten('written-topics.json').filter((_, i) => (i % 2 === 0) === (part === 'train'))
 }
 
-/** The training half of the written items as the encoder reads them. */
-export function writtenTrainingHalf(): { uid: string; text: string }[] {
-  return writtenItems('train').map((it) => ({ uid: it.uid, text: semanticInput(it.title, it.body) }))
+/**
+ * What the sentence-vector topics train on, as the encoder reads it: the training half of
+ * written-topics.json and all of the second batch (written-topics-train.json, 2026-11-29), which
+ * nothing checks on, so the check half stays the same.
+ */
+export function writtenTraining(): { uid: string; text: string }[] {
+  return [...writtenItems('train'), ...readWritten('written-topics-train.json')].map((it) => ({ uid: it.uid, text: semanticInput(it.title, it.body) }))
 }
 
-/** A fingerprint of the training half, recorded by the trainer: a test holds the shipped model to the file. */
+/** A fingerprint of the written training items, recorded by the trainer: a test holds the shipped model to the files. */
 export function writtenTrainingFingerprint(): string {
-  return createHash('sha256').update(JSON.stringify(writtenTrainingHalf())).digest('hex').slice(0, 16)
+  return createHash('sha256').update(JSON.stringify(writtenTraining())).digest('hex').slice(0, 16)
 }
 
 /**

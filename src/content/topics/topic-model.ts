@@ -34,8 +34,9 @@ export interface TopicModel {
  * 8: embeddings carry the page's themes (theme-model.ts), which prompt fit compares (2026-11-28).
  * 9: embeddings keep the vocabulary's probability for the topics no corpus covers (embed.ts conceptRoots, 2026-11-28).
  * 10: a page with a sentence vector adds its topics (semantic-topics.ts, 2026-11-29).
+ * 11: the sentence-vector topics retrained with a second batch of written items (2026-11-29).
  */
-export const CLASSIFIER_VERSION = 10
+export const CLASSIFIER_VERSION = 11
 
 let cached: TopicModel | undefined
 
