@@ -382,12 +382,11 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
   const placeStems = new Set<string>()
   for (const w of places) {
     const s = stem(w)
-    if (content.length === 0) ignored.push({ word: w, why: 'geography' })
-    else if (!termWeights.has(s) && termWeights.size < MAX_TERMS) {
+    if (content.length > 0 && !termWeights.has(s) && termWeights.size < MAX_TERMS) {
       termWeights.set(s, PLACE_WEIGHT)
       surface.set(s, w)
       placeStems.add(s)
-    }
+    } else if (!termWeights.has(s)) ignored.push({ word: w, why: 'geography' })
   }
   for (const e of expansions) {
     if (!termWeights.has(e)) {

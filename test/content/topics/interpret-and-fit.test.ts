@@ -67,6 +67,8 @@ describe('interpretPrompt', () => {
     ['US elections', 'us', 'US'],
     // two-word names: their words alone name other things
     ['politics in the United Kingdom', 'united kingdom', 'GB'],
+    // a prompt whose words already fill its 16 terms
+    ['travel cooking sports music film tennis golf chess poker yoga hiking fishing sailing cars bikes boats planes trains in Japan', 'japan', 'JP'],
   ])('offers the place of %j as geo only', (prompt, word, code) => {
     const r = interpretPrompt(prompt).interpretation
     expect(r.geo).toEqual([code])
