@@ -45,7 +45,15 @@ describeEachEngine('prompt interpretations API', (getDb) => {
     // The segment request made from the same prompt records the same reading.
     const seg = await t.post(a.headers, '/v1/curation/segment-requests', { prompt })
     expect(json<{ interpretation: unknown }>(seg).interpretation).toEqual(body.interpretation)
-    await t.waitBuilt(a.headers, json<{ id: number }>(seg).id)
+    const built = await t.waitBuilt(a.headers, json<{ id: number }>(seg).id)
+    // The audience's place is named as set aside; a place the content is about is not (it was searched).
+    expect(built.processing_warnings).toContainEqual({
+      code: 'audience_not_targeted',
+      message: expect.stringContaining('places (germany) did not select pages'),
+    })
+    const japan = json<{ id: number }>(await t.post(a.headers, '/v1/curation/segment-requests', { prompt: 'travel in Japan' }))
+    const travel = await t.waitBuilt(a.headers, japan.id)
+    expect((travel.processing_warnings ?? []).map((w) => w.code)).not.toContain('audience_not_targeted')
   })
 
   it('searches a place the content is about, and offers it as geo all the same', async () => {

@@ -1,6 +1,7 @@
 // Reads a buyer prompt the way a contextual vendor's relevance engine does: what content it asks for
 // (topics with weights, terms), and what content cannot express — the audience ("moms", "age 25-54"),
-// the geography ("in Germany", "US") — and what it excludes ("not politics"). The result is returned
+// the geography ("in Germany", "US": offered as geo, and searched too where the content is about the
+// place) — and what it excludes ("not politics"). The result is returned
 // to the buyer as the segment's `interpretation` (docs/curation.md).
 
 import { anyWordPattern } from '../../platform/regexp.ts'
@@ -153,8 +154,9 @@ const COUNTRIES: Record<string, string> = {
   'united arab emirates': 'AE',
 }
 const GEO_PREPOSITION = /^(?:in|from|across|throughout|within|based)$/
-// "U.S.", "U.S.A.", "U.K." as buyers write them: read as the codes, not as single letters.
-const DOTTED_CODE = /\bU\.\s?(?:S\.(?:\s?A\.)?|K\.)/g
+// "U.S.", "U.S.A.", "U.K.", "u.s." as buyers write them: read as the codes, not as single letters (nor
+// "U.S. A.I." as one word, nor the start of "U.S.S.R.").
+const DOTTED_CODE = /(?<![\p{L}.])U\.\s?(S(?:\.\s?A)?|K)\.?(?![\p{L}.])/giu
 /**
  * A place that qualifies the content ("travel in Japan", "UK politics") is also searched, at this share
  * of a prompt word's weight: its pages rank first, others on the topic still qualify.
@@ -162,6 +164,15 @@ const DOTTED_CODE = /\bU\.\s?(?:S\.(?:\s?A\.)?|K\.)/g
 const PLACE_WEIGHT = 0.5
 /** A code that is also a common word ("us"): offered as geo, never searched. */
 const PLACES_NOT_SEARCHED = new Set(['us'])
+/** Words that put the audience in the place that follows them: "moms living in Germany". */
+const LOCATED = new Set(['living', 'live', 'lives', 'located', 'residing', 'resident', 'residents', 'based'])
+/** Audience words that point at content: "people interested in Japan". */
+const INTEREST = new Set(['interested', 'interest', 'interests'])
+
+/** The ISO code of a country name or code (an own key only: "constructor" is no country). */
+function countryOf(name: string): string | undefined {
+  return Object.hasOwn(COUNTRIES, name) ? COUNTRIES[name] : undefined
+}
 const AGE_RANGE = /\b(?:ages?d?\s*)?(\d{2})\s*(?:-|–|to)\s*(\d{2})\b|\b(\d{2})\s*\+|\b(?:over|under)\s+(\d{2})\b/giu
 
 const MAX_TERMS = 16
@@ -231,7 +242,8 @@ function tier1Sureness(intent: PromptIntent): number {
 function readPrompt(prompt: string, expansions: readonly string[], language: PromptLanguage, negations: readonly PromptLanguage[]): PromptIntent {
   const ignored: IgnoredWord[] = []
   const audience: string[] = []
-  let text = prompt.normalize('NFKC')
+  // Dotted codes first: an exclusion ends at a full stop ("travel, not U.S. politics").
+  let text = prompt.normalize('NFKC').replace(DOTTED_CODE, (_, code: string) => `U${code.replace(/[.\s]/g, '')}`.toUpperCase())
 
   // Age ranges first: their digits would otherwise be dropped silently.
   text = text.replace(AGE_RANGE, (m) => {
@@ -248,11 +260,10 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
     return ' '
   })
 
-  // Geography: country names and codes, as a place of the audience; a place the content is about is
-  // also searched (contentPlaces).
+  // Geography: country names and codes, offered as geo; a place the content is about (placeOfContent)
+  // is also searched, in an English prompt.
   const geo = new Set<string>()
   const places: string[] = []
-  text = text.replace(DOTTED_CODE, (m) => m.replace(/[.\s]/g, ''))
   const read = writtenWords(text)
   const tokens = read.map((w) => w.word)
   const original = read.map((w) => w.written)
@@ -266,8 +277,9 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
     const two = i + 1 < tokens.length ? `${w} ${tokens[i + 1] as string}` : ''
     const prev = tokens[i - 1] ?? ''
     const isCode = w.length <= 3 && original[i] === original[i]?.toUpperCase() && /\p{L}/u.test(original[i] ?? '')
-    if (two && COUNTRIES[two]) {
-      geo.add(COUNTRIES[two])
+    const twoCode = two ? countryOf(two) : undefined
+    if (twoCode) {
+      geo.add(twoCode)
       // Two-word names are not searched: their words alone name other things ("united", "new").
       ignored.push({ word: two, why: 'geography' })
       carry = wider(carry, read[i + 1]?.gap ?? 'none')
@@ -275,13 +287,15 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
       i++
       continue
     }
-    const code = COUNTRIES[w]
+    const code = countryOf(w)
     // A country named alone between commas after the prompt's start: "wine lovers, no beer, France, Italy"
     // (not "Israel, the Palestinians and …": a first segment is what the prompt is about).
     const alone = i > 0 && read[i]?.gap === 'break' && (i + 1 >= tokens.length || read[i + 1]?.gap === 'break') && /^\p{Lu}/u.test(original[i] ?? '')
-    if (code && (w.length > 3 ? GEO_PREPOSITION.test(prev) || tokens.length <= 2 || alone : isCode)) {
+    // In a two-word prompt a name is a place when written as one: "Turkey travel", not "turkey recipes".
+    const named = tokens.length <= 2 && /^\p{Lu}/u.test(original[i] ?? '')
+    if (code && (w.length > 3 ? GEO_PREPOSITION.test(prev) || named || alone : isCode)) {
       geo.add(code)
-      if (!PLACES_NOT_SEARCHED.has(w) && placeOfContent(tokens, i)) places.push(w)
+      if (language === 'en' && !PLACES_NOT_SEARCHED.has(w) && placeOfContent(tokens, i)) places.push(w)
       else ignored.push({ word: w, why: 'geography' })
       carry = wider(carry, 'join')
       continue
@@ -378,11 +392,12 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
       unknown.push(surface.get(s) ?? s)
     }
   }
-  // A place the content is about counts for a topical prompt only: "moms in the UK" stays audience alone.
+  // A place the content is about is content itself: "news from Turkey" asks for pages about Turkey
+  // (placeOfContent leaves out the audience's place: "moms in the UK" still names no content).
   const placeStems = new Set<string>()
   for (const w of places) {
     const s = stem(w)
-    if (content.length > 0 && !termWeights.has(s) && termWeights.size < MAX_TERMS) {
+    if (!termWeights.has(s) && termWeights.size < MAX_TERMS) {
       termWeights.set(s, PLACE_WEIGHT)
       surface.set(s, w)
       placeStems.add(s)
@@ -414,6 +429,10 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
   const named = (c: ScoredCategory): InterpretedCategory => ({ taxonomy_id: c.id, name: getNode(c.id)?.name ?? String(c.id), weight: round(c.score) })
   // The prompt's own words, kind-of-content words at their small weight among them; the rest were added.
   const written = [...termWeights].map(([s, w]) => ({ word: surface.get(s) ?? s, own: w >= 1 || placeStems.has(s) || CONTENT_KIND.has(surface.get(s) ?? s) }))
+  // Each word once, and a place searched is not ignored ("moms in Japan and travel in Japan").
+  const ignoredOnce = ignored.filter(
+    (x, k) => !(x.why === 'geography' && termWeights.has(stem(x.word))) && ignored.findIndex((y) => y.word === x.word && y.why === x.why) === k,
+  )
   const interpretation: Interpretation = {
     language,
     categories: categories.map(named),
@@ -422,23 +441,31 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
     audience,
     geo: [...geo],
     blocks: { categories: blocked.map(named), terms: excluded.terms },
-    ignored,
+    ignored: ignoredOnce,
   }
-  return { interpretation, categories, termWeights, surface, topical: content.length > 0, embedding: embedAnalysis(a) }
+  return { interpretation, categories, termWeights, surface, topical: content.length > 0 || placeStems.size > 0, embedding: embedAnalysis(a) }
 }
 
 /**
- * Whether the place at `i` qualifies the content ("travel in Japan", "UK politics", "refugees in
- * Germany") rather than the audience ("moms in the UK", "readers in Germany who love cooking"): the
- * nearest word before it, over function words, prepositions and other places, is no audience word;
- * with none before, the nearest after it.
+ * Whether the place at `i` qualifies the content rather than the audience. After a preposition ("in",
+ * "from"…) it belongs to the word before that: content in "travel in Japan", "refugees in Germany",
+ * "people interested in Japan"; the audience in "moms in the UK", "readers living in Germany". Before a
+ * noun it belongs to the noun: "UK politics", "readers following UK politics", but "UK moms". Function
+ * words and other places are passed over.
  */
 function placeOfContent(tokens: readonly string[], i: number): boolean {
-  const filler = (w: string): boolean => FUNCTION_WORD_SET.has(w) || GEO_PREPOSITION.test(w) || COUNTRIES[w] !== undefined
+  const passed = (w: string): boolean => FUNCTION_WORD_SET.has(w) || countryOf(w) !== undefined
   let j = i - 1
-  while (j >= 0 && filler(tokens[j] as string)) j--
-  const neighbour = j >= 0 ? tokens[j] : tokens.slice(i + 1).find((w) => !filler(w))
-  return neighbour !== undefined && !AUDIENCE.has(neighbour)
+  while (j >= 0 && passed(tokens[j] as string) && !GEO_PREPOSITION.test(tokens[j] as string)) j--
+  if (j >= 0 && GEO_PREPOSITION.test(tokens[j] as string)) {
+    let k = j - 1
+    while (k >= 0 && (passed(tokens[k] as string) || GEO_PREPOSITION.test(tokens[k] as string))) k--
+    const owner = tokens[k]
+    if (owner === undefined || LOCATED.has(owner)) return false
+    return INTEREST.has(owner) || !AUDIENCE.has(owner)
+  }
+  const noun = tokens.slice(i + 1).find((w) => !passed(w) && !GEO_PREPOSITION.test(w))
+  return noun !== undefined && !AUDIENCE.has(noun)
 }
 
 /**
@@ -532,7 +559,7 @@ function listSegment(segment: string, p: ExclusionPatterns): 'item' | 'empty' | 
   const content = ws.filter((w) => !FUNCTION_WORD_SET.has(w))
   if (content.length && audienceWords(content).every(Boolean)) return 'end'
   const place = PLACE_SEGMENT.exec(segment)
-  if (place && (place[1] === undefined || COUNTRIES[words(place[1]).join(' ')])) return 'end'
+  if (place && (place[1] === undefined || countryOf(words(place[1]).join(' ')))) return 'end'
   return segment.split(p.split).some((item) => words(item).length > LIST_ITEM_WORDS) ? 'end' : 'item'
 }
 

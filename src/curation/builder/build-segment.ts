@@ -160,8 +160,12 @@ const FEW_LIKELY = 20
 function promptWarnings(intent: PromptIntent, kept: readonly Candidate[]): Problem[] {
   const out: Problem[] = []
   const read = intent.interpretation
-  if (read.audience.length || read.geo.length) {
-    const geo = read.geo.length ? `; places (${read.geo.join(', ')}) are offered to activation as geo targeting` : ''
+  // A place the content is about was searched ("travel in Japan"); only the audience's is set aside.
+  const places = read.ignored.filter((x) => x.why === 'geography').map((x) => x.word)
+  if (read.audience.length || places.length) {
+    const geo = places.length
+      ? `; places (${places.join(', ')}) did not select pages either, and the countries (${read.geo.join(', ')}) are offered to activation as geo targeting`
+      : ''
     out.push({
       code: 'audience_not_targeted',
       message: `audience words (${read.audience.join(', ') || 'none'}) describe people, not content, and did not select pages${geo}`,

@@ -356,9 +356,9 @@ async function termStats(db: Queryable, terms: string[]): Promise<TermStats> {
   if (!terms.length) return { pages, df: new Map() }
   const cap = Math.max(3, Math.floor(pages * COMMON_TERM_SHARE))
   const { rows } = await db.query<{ n: number; df: number }>(
-    `SELECT t.n::int AS n, (SELECT count(*)::int FROM (SELECT 1 FROM pages p WHERE p.search @@ to_tsquery('simple', t.prefix || ':*') LIMIT $2 + 1) x) AS df
-       FROM unnest($1::text[]) WITH ORDINALITY AS t(prefix, n)`,
-    [terms.map(searchPrefix), cap],
+    `SELECT t.n::int AS n, (SELECT count(*)::int FROM (SELECT 1 FROM pages p WHERE p.search @@ to_tsquery('simple', t.q) LIMIT $2 + 1) x) AS df
+       FROM unnest($1::text[]) WITH ORDINALITY AS t(q, n)`,
+    [terms.map(searchQuery), cap],
   )
   return { pages, df: new Map(rows.map((r) => [terms[r.n - 1] as string, r.df])) }
 }
@@ -383,22 +383,30 @@ export function weighByRarity(intent: PromptIntent, stats: TermStats): PromptInt
   return { ...intent, termWeights }
 }
 
-/** One term for each prefix searched ("car" and "caring" are both searched as "car"). */
+/**
+ * A stemmed term as the full-text search asks for it: as a word prefix, so that "car" finds "cars";
+ * a term of two letters as itself, since as a prefix it finds other words ("uk" in "Ukraine", "ai" in "air").
+ */
+export function searchQuery(stemmed: string): string {
+  return stemmed.length <= 2 ? stemmed : `${searchPrefix(stemmed)}:*`
+}
+
+/** One term for each query searched ("car" and "caring" are both searched as "car:*"). */
 export function searchedOnce(terms: string[]): string[] {
   const seen = new Set<string>()
   return terms.filter((t) => {
-    const prefix = searchPrefix(t)
-    if (seen.has(prefix)) return false
-    seen.add(prefix)
+    const query = searchQuery(t)
+    if (seen.has(query)) return false
+    seen.add(query)
     return true
   })
 }
 
-/** Pages containing the given stemmed terms (as word prefixes), with how many of the terms each contains. */
+/** Pages containing the given stemmed terms (searchQuery), with how many of the terms each contains. */
 async function textCandidates(db: Queryable, terms: string[], taxonomyId: number | null): Promise<Map<number, number>> {
   const out = new Map<number, number>()
   if (!terms.length) return out
-  const queries = terms.map((t) => `${searchPrefix(t)}:*`)
+  const queries = terms.map(searchQuery)
   const { rows } = await db.query<{ id: number; matched: number }>(
     `SELECT p.id, (SELECT count(*)::int FROM unnest($1::text[]) AS t(q) WHERE p.search @@ to_tsquery('simple', t.q)) AS matched
        FROM pages p

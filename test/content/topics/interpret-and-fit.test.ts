@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { embedPage } from '../../../src/content/classify/index.ts'
+import { stem } from '../../../src/content/classify/text.ts'
 import { interpretPrompt, narrowedBy } from '../../../src/content/topics/interpret-prompt.ts'
 import { promptFit, SEMANTIC_BASELINE } from '../../../src/content/topics/relevance.ts'
 import { circuitPage, laptopPage } from './theme-pages.ts'
@@ -51,18 +52,31 @@ describe('interpretPrompt', () => {
     ['UK politics', 'uk', 'GB'],
     ['news about immigration and refugees in Germany', 'germany', 'DE'],
     ['skiing holidays in Austria', 'austria', 'AT'],
+    // before a noun, the place is the noun's: content here, whatever came before
+    ['readers following UK politics', 'uk', 'GB'],
+    ['people interested in Japan', 'japan', 'JP'],
+    // a place the content is about is content alone
+    ['news from Turkey', 'turkey', 'TR'],
+    // read once, searched once
+    ['moms in Japan and travel in Japan', 'japan', 'JP'],
+    ['travel in the U.K', 'uk', 'GB'],
   ])('searches the place of %j as a word of its content and offers it as geo', (prompt, word, code) => {
     const r = interpretPrompt(prompt)
+    expect(r.topical).toBe(true)
     expect(r.interpretation.geo).toEqual([code])
     expect(r.interpretation.terms).toContain(word)
     expect(r.interpretation.ignored.map((x) => x.word)).not.toContain(word)
-    expect([...r.termWeights.values()].some((w) => w === 0.5)).toBe(true)
+    expect(r.termWeights.get(stem(word))).toBe(0.5)
   })
 
   it.each([
     // the audience's place, not the content's
     ['moms in the UK reading about travel', 'uk', 'GB'],
     ['readers in Germany who love cooking', 'germany', 'DE'],
+    ['moms living in Germany who love cooking', 'germany', 'DE'],
+    ['cooking recipes for UK moms', 'uk', 'GB'],
+    // a prompt in another language: its audience words are not the English lists'
+    ['Mütter in Deutschland, die gerne kochen', 'deutschland', 'DE'],
     // "us" is also a word: offered as geo, never searched
     ['US elections', 'us', 'US'],
     // two-word names: their words alone name other things
@@ -73,7 +87,7 @@ describe('interpretPrompt', () => {
     const r = interpretPrompt(prompt).interpretation
     expect(r.geo).toEqual([code])
     expect(r.terms).not.toContain(word)
-    expect(r.ignored).toContainEqual({ word, why: 'geography' })
+    expect(r.ignored.filter((x) => x.word === word)).toEqual([{ word, why: 'geography' }])
   })
 
   it('reads "U.S." and "U.K." as the countries, not as single letters', () => {
@@ -82,6 +96,21 @@ describe('interpretPrompt', () => {
     expect(r.terms).toEqual(['president', 'congress'])
     expect(r.ignored.map((x) => x.word)).not.toContain('u')
     expect(interpretPrompt('U.K. politics').interpretation).toMatchObject({ geo: ['GB'], terms: ['politics', 'uk'] })
+    expect(interpretPrompt('u.s. politics').interpretation).toMatchObject({ geo: ['US'], terms: ['politics'] })
+    expect(interpretPrompt('U.S.A. politics').interpretation).toMatchObject({ geo: ['US'], terms: ['politics', 'usa'] })
+    // not the start of another dotted word
+    expect(interpretPrompt('U.S.S.R. history').interpretation.geo).toEqual([])
+    // the full stop does not end an exclusion early: "politics" had been asked for
+    const excluded = interpretPrompt('travel, not U.K. politics').interpretation
+    expect(excluded.terms).toEqual(['travel'])
+    expect(excluded.blocks.categories.map((c) => c.name)).toEqual(['Politics'])
+  })
+
+  it('reads only own keys as countries: "constructor" is no place', () => {
+    expect(interpretPrompt('constructor standings').interpretation.geo).toEqual([])
+    // a two-word prompt's place is written as one
+    expect(interpretPrompt('turkey recipes').interpretation.geo).toEqual([])
+    expect(interpretPrompt('Turkey travel').interpretation.geo).toEqual(['TR'])
   })
 
   it('keeps a prompt of places and audience alone without content: a place makes no topic', () => {
