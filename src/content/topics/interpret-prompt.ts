@@ -274,6 +274,12 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
   for (let i = 0; i < tokens.length; i++) {
     carry = wider(carry, read[i]?.gap ?? 'none')
     const w = tokens[i] as string
+    // Where the audience lives is no content: "living" in "moms living in Germany", not in "healthy
+    // living in Japan".
+    if (livesIn(tokens, i)) {
+      if (!audience.includes(w)) audience.push(w)
+      continue
+    }
     const two = i + 1 < tokens.length ? `${w} ${tokens[i + 1] as string}` : ''
     const prev = tokens[i - 1] ?? ''
     const isCode = w.length <= 3 && original[i] === original[i]?.toUpperCase() && /\p{L}/u.test(original[i] ?? '')
@@ -446,6 +452,19 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
   return { interpretation, categories, termWeights, surface, topical: content.length > 0 || placeStems.size > 0, embedding: embedAnalysis(a) }
 }
 
+/** Whether the word at `i` says where an audience lives: "living" in "moms living in Germany". */
+function livesIn(tokens: readonly string[], i: number): boolean {
+  return LOCATED.has(tokens[i] as string) && AUDIENCE.has(tokens[i - 1] ?? '') && placeAfter(tokens, i + 1)
+}
+
+/** Whether a preposition at `i` ("in", "from"…) leads to a country: "in Germany", "in the UK". */
+function placeAfter(tokens: readonly string[], i: number): boolean {
+  if (!GEO_PREPOSITION.test(tokens[i] ?? '')) return false
+  let k = i + 1
+  while (k < tokens.length && FUNCTION_WORD_SET.has(tokens[k] as string) && countryOf(tokens[k] as string) === undefined) k++
+  return countryOf(tokens[k] ?? '') !== undefined || countryOf(`${tokens[k] ?? ''} ${tokens[k + 1] ?? ''}`) !== undefined
+}
+
 /**
  * Whether the place at `i` qualifies the content rather than the audience. After a preposition ("in",
  * "from"…) it belongs to the word before that: content in "travel in Japan", "refugees in Germany",
@@ -461,7 +480,7 @@ function placeOfContent(tokens: readonly string[], i: number): boolean {
     let k = j - 1
     while (k >= 0 && (passed(tokens[k] as string) || GEO_PREPOSITION.test(tokens[k] as string))) k--
     const owner = tokens[k]
-    if (owner === undefined || LOCATED.has(owner)) return false
+    if (owner === undefined || livesIn(tokens, k)) return false
     return INTEREST.has(owner) || !AUDIENCE.has(owner)
   }
   const noun = tokens.slice(i + 1).find((w) => !passed(w) && !GEO_PREPOSITION.test(w))

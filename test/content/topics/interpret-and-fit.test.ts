@@ -90,6 +90,16 @@ describe('interpretPrompt', () => {
     expect(r.ignored.filter((x) => x.word === word)).toEqual([{ word, why: 'geography' }])
   })
 
+  // "living" and "love" had been searched as content words of "moms living in Germany who love cooking".
+  it('reads where the audience lives as the audience, and "living" elsewhere as content', () => {
+    for (const prompt of ['moms living in Germany who love cooking', 'moms based in Germany who love cooking']) {
+      const r = interpretPrompt(prompt).interpretation
+      expect(r.terms, prompt).toEqual(['cooking'])
+      expect(r.audience, prompt).toEqual(expect.arrayContaining(['moms', 'love']))
+    }
+    expect(interpretPrompt('healthy living in Japan').interpretation).toMatchObject({ terms: ['healthy', 'living', 'japan'], audience: [], geo: ['JP'] })
+  })
+
   it('reads "U.S." and "U.K." as the countries, not as single letters', () => {
     const r = interpretPrompt('readers following the U.S. president and Congress').interpretation
     expect(r.geo).toEqual(['US'])
