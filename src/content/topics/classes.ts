@@ -10,6 +10,10 @@ export type CorpusName = (typeof CORPORA)[number]
 /** How reasons and docs name each corpus. */
 export const CORPUS_TITLES: Record<CorpusName, string> = { huffpost: 'HuffPost', '20news': '20 Newsgroups', dbpedia: 'DBpedia' }
 
+export function isCorpusName(name: string): name is CorpusName {
+  return (CORPORA as readonly string[]).includes(name)
+}
+
 let covered: ReadonlySet<number> | undefined
 
 /**

@@ -407,7 +407,7 @@ function readPrompt(prompt: string, expansions: readonly string[], language: Pro
       termWeights.set(s, PLACE_WEIGHT)
       surface.set(s, w)
       placeStems.add(s)
-    } else if (!termWeights.has(s)) ignored.push({ word: w, why: 'geography' })
+    } else ignored.push({ word: w, why: 'geography' })
   }
   for (const e of expansions) {
     if (!termWeights.has(e)) {

@@ -3,7 +3,7 @@
 // are compared on their theme distributions (relevance.ts), which tells "electronics hobbyists
 // building circuits" from the rest of Technology & Computing, where the taxonomy has no node for it.
 // Trained by `npm run train:themes` (scripts/train-topics.ts); loaded once, on first use.
-import { CORPUS_TITLES } from './classes.ts'
+import { CORPUS_TITLES, isCorpusName } from './classes.ts'
 import { logitsOfCounts, readModelFile, softmax, type TopicModel } from './topic-model.ts'
 
 let cached: TopicModel | undefined
@@ -42,5 +42,5 @@ export function themeName(index: number): string {
   if (name === undefined) return String(index)
   const at = name.indexOf(':')
   const corpus = name.slice(0, at)
-  return `${name.slice(at + 1)} (${(CORPUS_TITLES as Record<string, string>)[corpus] ?? corpus})`
+  return `${name.slice(at + 1)} (${isCorpusName(corpus) ? CORPUS_TITLES[corpus] : corpus})`
 }
